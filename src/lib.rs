@@ -1,0 +1,9 @@
+//! labanplay: open a Labanotation score and watch a 3D dancer perform it.
+//!
+//! The pure pipeline runs `read` (bytes → raw [`read::Document`]) → `score` (document →
+//! channelled composite [`score::Score`]) → `motion` → `pose`; none of it touches a GPU,
+//! window, UI or audio device, and it builds with `--no-default-features`.
+
+pub mod diag;
+pub mod read;
+pub mod score;

@@ -1,0 +1,1 @@
+//! Composite score (being written).
