@@ -7,3 +7,4 @@
 pub mod diag;
 pub mod read;
 pub mod score;
+pub mod cli;

@@ -1,1 +1,65 @@
-fn main() {}
+//! The `labanplay` binary: argument parsing and dispatch. Everything else lives in the library.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "labanplay", version, about = "Open a Labanotation score and watch a 3D dancer perform it")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read scores (files or folders) and report errors and uninterpreted symbols.
+    Check {
+        /// Files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print only errors and the summary, not every warning.
+        #[arg(short, long)]
+        quiet: bool,
+        /// For a `.lw` file: histogram of record heads and token counts.
+        #[arg(long)]
+        survey: bool,
+    },
+    /// Print the composite score as a table (staff, channel, beats, symbol, level, modifiers).
+    Inspect {
+        /// The score file.
+        file: PathBuf,
+        /// Machine-readable JSON instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Check { paths, quiet, survey }) => {
+            if survey {
+                return Ok(labanplay::cli::survey::run(&paths)?);
+            }
+            let report = labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
+            print!("{}", report.text);
+            Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
+        Some(Command::Inspect { file, json }) => match labanplay::cli::inspect::inspect(&file, json) {
+            Ok(text) => {
+                print!("{text}");
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(text) => {
+                eprintln!("{text}");
+                Ok(ExitCode::FAILURE)
+            }
+        },
+        None => {
+            eprintln!("usage: labanplay check PATH… | labanplay inspect FILE (the viewer is not built yet)");
+            Ok(ExitCode::from(2))
+        }
+    }
+}

@@ -1,1 +1,27 @@
-//! Composite score (being written).
+//! The channelled composite score, built from any reader's [`Document`](crate::read::Document).
+//!
+//! Symbols are timed per measure, sorted into one channel per body part and column for each
+//! staff (dancer), modifiers attached by proximity, and gaps in the supports classified as jumps.
+
+pub mod compose;
+pub mod gaps;
+pub mod keyframes;
+pub mod staves;
+pub mod table;
+pub mod timeline;
+pub mod types;
+
+pub use types::*;
+
+use crate::read::{Document, Format};
+
+impl Score {
+    /// Builds the composite score from a document of any format. Never fails: everything that
+    /// could not be placed or interpreted is listed in [`Score::warnings`].
+    pub fn from_document(doc: &Document) -> Score {
+        match doc.format {
+            Format::Json => keyframes::compose_keyframes(doc),
+            Format::Lbn | Format::Lw => compose::compose_page(doc, compose::PageOptions::for_format(doc.format)),
+        }
+    }
+}

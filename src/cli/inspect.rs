@@ -1,0 +1,10 @@
+//! `labanplay inspect FILE [--json]`: the composite score as a table or as JSON.
+
+use crate::score::table::{render_json, render_table};
+use std::path::Path;
+
+/// The text `inspect` prints, or the rendered read errors.
+pub fn inspect(path: &Path, json: bool) -> Result<String, String> {
+    let (score, _) = super::load_score(path)?;
+    Ok(if json { render_json(&score) } else { render_table(&score) })
+}

@@ -1,0 +1,544 @@
+//! Page symbols → composite score: staves, measures, columns, channels and modifiers.
+//!
+//! Symbols are placed by geometry only (file order means nothing), timed through the per-measure
+//! [`Timeline`], sorted into channels, and modifiers are attached to the symbol they touch.
+
+use super::gaps::find_gaps;
+use super::staves::{column_of, find_staves, nearest_staff, zone_of, ColumnConvention, StaffGeometry, Zone};
+use super::timeline::{BarMark, Timeline};
+use super::types::*;
+use crate::diag::Diagnostic;
+use crate::read::{BodyPart, Document, Format, Level, PageSymbol, SymbolKind, TurnSign, VolumeSign};
+use std::collections::BTreeMap;
+
+/// Knobs of the page interpretation, chosen per format.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageOptions {
+    /// Which columns outside the staff mean what.
+    pub convention: ColumnConvention,
+    /// Page units per beat, to count beats in a measure when no meter is written.
+    pub units_per_beat: f32,
+    /// Starts and ends snap to multiples of this many beats (0 = no snapping).
+    pub quantum_beats: f64,
+    /// Gaps in the support columns shorter than this are not flights (labanotation-rules §3).
+    pub gap_tolerance_beats: f64,
+}
+
+impl PageOptions {
+    /// The options for a format: LED's 24 units per beat (4 steps of 6 units) and its step
+    /// grid for `.lbn`; textbook columns and no snapping otherwise.
+    pub fn for_format(format: Format) -> Self {
+        match format {
+            Format::Lbn => PageOptions {
+                convention: ColumnConvention::Lintel,
+                units_per_beat: 24.0,
+                quantum_beats: 0.25,
+                gap_tolerance_beats: 0.125,
+            },
+            _ => PageOptions {
+                convention: ColumnConvention::Standard,
+                units_per_beat: 24.0,
+                quantum_beats: 0.0,
+                gap_tolerance_beats: 0.125,
+            },
+        }
+    }
+}
+
+/// A symbol with its staff, column and time.
+#[derive(Clone, Debug)]
+struct Placed<'a> {
+    sym: &'a PageSymbol,
+    staff: usize,
+    column: i32,
+    start_beats: f64,
+    end_beats: f64,
+}
+
+/// Meter written as text (`3/4`), if any.
+fn written_meter(symbols: &[PageSymbol]) -> Option<u32> {
+    symbols.iter().find_map(|s| match &s.kind {
+        SymbolKind::Text(t) => {
+            let (a, b) = t.trim().split_once('/')?;
+            let n: u32 = a.trim().parse().ok()?;
+            let d: u32 = b.trim().parse().ok()?;
+            ((1..=16).contains(&n) && [2, 4, 8, 16].contains(&d)).then_some(n)
+        }
+        _ => None,
+    })
+}
+
+/// Tempo written as text (`♩=96`, `=96`, `96 bpm`, `mm 96`), if any.
+fn written_tempo(symbols: &[PageSymbol]) -> Option<f64> {
+    symbols.iter().find_map(|s| match &s.kind {
+        SymbolKind::Text(t) => {
+            let lower = t.to_lowercase();
+            let marked = lower.contains('=') || lower.contains("bpm") || lower.starts_with("mm");
+            if !marked {
+                return None;
+            }
+            let digits: String = lower
+                .chars()
+                .skip_while(|c| !c.is_ascii_digit())
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let bpm: f64 = digits.parse().ok()?;
+            (20.0..=400.0).contains(&bpm).then_some(bpm)
+        }
+        _ => None,
+    })
+}
+
+/// A staff with no lines: guessed around the direction signs, LED-sized.
+fn guessed_staff(symbols: &[PageSymbol]) -> Option<StaffGeometry> {
+    let mut xs: Vec<f32> = symbols
+        .iter()
+        .filter(|s| matches!(s.kind, SymbolKind::Direction { .. }))
+        .map(|s| s.x_mid())
+        .filter(|x| x.is_finite())
+        .collect();
+    if xs.is_empty() {
+        return None;
+    }
+    xs.sort_by(f32::total_cmp);
+    let centre_x = xs[xs.len() / 2];
+    let y_bottom = symbols.iter().map(|s| s.y).fold(f32::INFINITY, f32::min);
+    Some(StaffGeometry { centre_x, half_width: 37.0, y_bottom })
+}
+
+fn side_label(column: i32) -> String {
+    format!("{}{}", if column < 0 { "L" } else { "R" }, column.abs())
+}
+
+/// Builds the composite score from a graphical document.
+pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let symbols = &doc.symbols;
+    let mut staves_geo = find_staves(symbols);
+    if staves_geo.is_empty() {
+        if let Some(g) = guessed_staff(symbols) {
+            warnings.push(Diagnostic::warning(
+                symbols.first().map(|s| s.span).unwrap_or_default(),
+                "no staff lines found; a staff was assumed around the direction signs",
+            ));
+            staves_geo.push(g);
+        }
+    }
+    let bars: Vec<BarMark> = symbols
+        .iter()
+        .filter(|s| s.kind == SymbolKind::BarLine)
+        .map(|s| BarMark { y: s.y, double: s.level == Level::Low && doc.format == Format::Lbn })
+        .collect();
+    let meter_written = written_meter(symbols);
+    let timeline = Timeline::from_bars(&bars, opts.units_per_beat, meter_written, opts.quantum_beats);
+    if timeline.origin_guessed && !bars.is_empty() {
+        warnings.push(Diagnostic::warning(
+            symbols.iter().find(|s| s.kind == SymbolKind::BarLine).map(|s| s.span).unwrap_or_default(),
+            "no double bar line found; the lowest bar line is taken as the start",
+        ));
+    }
+    let tempo = match written_tempo(symbols) {
+        Some(bpm) => TempoMap { bpm, is_default: false },
+        None => TempoMap { bpm: TempoMap::DEFAULT_BPM, is_default: true },
+    };
+    let meter = Meter {
+        beats_per_measure: meter_written.unwrap_or_else(|| {
+            let mut counts: BTreeMap<u64, usize> = BTreeMap::new();
+            for m in &timeline.measures {
+                *counts.entry(m.beats as u64).or_default() += 1;
+            }
+            counts.iter().max_by_key(|(b, n)| (**n, std::cmp::Reverse(**b))).map(|(b, _)| *b as u32).unwrap_or(4)
+        }),
+        inferred: meter_written.is_none(),
+    };
+
+    // Place every symbol that is not score structure.
+    let mut placed: Vec<Placed> = Vec::new();
+    for sym in symbols {
+        match sym.kind {
+            SymbolKind::BarLine | SymbolKind::StaffLine { .. } => continue,
+            SymbolKind::Text(_) => continue,
+            _ => {}
+        }
+        if !(sym.x.is_finite() && sym.y.is_finite() && sym.w.is_finite() && sym.h.is_finite()) {
+            warnings.push(Diagnostic::warning(sym.span, format!("`{}` has a non-finite position; skipped", sym.code)));
+            continue;
+        }
+        let Some(staff) = nearest_staff(&staves_geo, sym.x_mid()) else {
+            warnings.push(Diagnostic::warning(
+                sym.span,
+                format!("`{}` at x={} y={} is not beside any staff; skipped", sym.code, sym.x, sym.y),
+            ));
+            continue;
+        };
+        let column = column_of(&staves_geo[staff], sym.x_mid());
+        let start_beats = timeline.beats_at(sym.y);
+        let end_beats = timeline.beats_at(sym.y_top()).max(start_beats);
+        placed.push(Placed { sym, staff, column, start_beats, end_beats });
+    }
+
+    let mut builders: Vec<StaffBuilder> = staves_geo
+        .iter()
+        .enumerate()
+        .map(|(i, g)| StaffBuilder::new(i, *g))
+        .collect();
+    let place_text = |p: &Placed, score_measures: &[Measure]| -> String {
+        let (m, b) = measure_at(score_measures, p.start_beats);
+        format!("staff {}, measure {m}, beat {:.2}, column {}", p.staff + 1, b + 1.0, side_label(p.column))
+    };
+
+    // Pre-signs claim columns; gather them first.
+    let mut claims: Vec<(usize, i32, f64, BodyPart)> = Vec::new();
+    for p in &placed {
+        if let SymbolKind::BodyPart(part) = p.sym.kind {
+            let column = claimed_column(p, &placed);
+            claims.push((p.staff, column, p.start_beats, part));
+        }
+    }
+    for sym in symbols {
+        // Head pre-sign written as text `C` in a column beside a staff.
+        if let SymbolKind::Text(t) = &sym.kind {
+            if t.trim() == "C" {
+                if let Some(staff) = nearest_staff(&staves_geo, sym.x_mid()) {
+                    let column = column_of(&staves_geo[staff], sym.x_mid());
+                    if column.abs() >= 2 {
+                        claims.push((staff, column, timeline.beats_at(sym.y), BodyPart::Head));
+                    }
+                }
+            }
+        }
+    }
+    claims.sort_by(|a, b| a.2.total_cmp(&b.2));
+
+    let measures = timeline.measures.clone();
+    // Turn signs first, so pins can find them.
+    let turns: Vec<&Placed> = placed.iter().filter(|p| matches!(p.sym.kind, SymbolKind::Turn(_))).collect();
+    let mut turn_pins: BTreeMap<usize, u8> = BTreeMap::new();
+    for (pi, p) in placed.iter().enumerate() {
+        let SymbolKind::Pin { orientation, black } = p.sym.kind else { continue };
+        // Inside a turn sign?
+        let inside = turns.iter().position(|t| {
+            t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6)
+        });
+        if let Some(ti) = inside {
+            turn_pins.entry(ti).or_insert(orientation);
+            continue;
+        }
+        // Dancer sign: under the staff's centre line before the music starts.
+        let geo = &staves_geo[p.staff];
+        if p.end_beats <= 0.0 && (p.sym.x_mid() - geo.centre_x).abs() <= geo.half_width * 0.5 {
+            if builders[p.staff].dancer.is_none() {
+                builders[p.staff].dancer = Some(DancerSign { orientation, black });
+                continue;
+            }
+        }
+        builders[p.staff].loose.push((pi, Modifier::Pin { orientation, black }));
+    }
+
+    for (pi, p) in placed.iter().enumerate() {
+        let b = &mut builders[p.staff];
+        let zone = zone_of(p.column, opts.convention);
+        let claim = claims
+            .iter()
+            .filter(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
+            .next_back()
+            .map(|c| c.3);
+        match &p.sym.kind {
+            SymbolKind::Direction { direction, .. } => {
+                let kind = match claim {
+                    Some(part) => ChannelKind::Part(part),
+                    None => channel_of_zone(zone),
+                };
+                let entry = make_entry(p, EntryKind::Direction { direction: *direction, level: p.sym.level }, &measures, tempo);
+                b.push(kind, entry, pi);
+            }
+            SymbolKind::Turn(sign) => {
+                let clockwise = match sign {
+                    TurnSign::Right => Some(true),
+                    TurnSign::Left => Some(false),
+                    TurnSign::Other(_) => None,
+                };
+                let ti = turns.iter().position(|t| std::ptr::eq(t.sym, p.sym));
+                let pin = ti.and_then(|ti| turn_pins.get(&ti).copied());
+                let amount_deg = match (clockwise, pin) {
+                    (Some(cw), Some(k)) => Some(pin_turn_degrees(cw, k)),
+                    _ => None,
+                };
+                let geo = &staves_geo[p.staff];
+                let both_feet = p.sym.x < geo.centre_x - geo.half_width * 0.1
+                    && p.sym.x + p.sym.w > geo.centre_x + geo.half_width * 0.1;
+                let mut entry = make_entry(p, EntryKind::Turn { clockwise, amount_deg, both_feet }, &measures, tempo);
+                if let Some(k) = pin {
+                    entry.modifiers.push(Modifier::TurnPin { orientation: k });
+                }
+                if clockwise.is_none() {
+                    warnings.push(Diagnostic::warning(
+                        p.sym.span,
+                        format!("{}: rotation sign `{}` not interpreted (only left/right turn signs are)", place_text(p, &measures), p.sym.code),
+                    ));
+                } else if pin.is_none() {
+                    warnings.push(Diagnostic::warning(
+                        p.sym.span,
+                        format!("{}: turn sign `{}` has no pin inside; amount unknown", place_text(p, &measures), p.sym.code),
+                    ));
+                }
+                let kind = match (claim, zone) {
+                    (Some(part), _) => ChannelKind::Part(part),
+                    (None, z) => channel_of_zone(z),
+                };
+                b.push(kind, entry, pi);
+            }
+            SymbolKind::Volume(VolumeSign::Hold) => {
+                let kind = match claim {
+                    Some(part) => ChannelKind::Part(part),
+                    None => channel_of_zone(zone),
+                };
+                let entry = make_entry(p, EntryKind::Hold, &measures, tempo);
+                b.push(kind, entry, pi);
+            }
+            SymbolKind::Volume(v) => b.loose.push((pi, Modifier::Volume(*v))),
+            SymbolKind::Misc(item) if (4..=9).contains(item) => b.loose.push((pi, Modifier::Hook { item: *item })),
+            SymbolKind::Misc(item) => warnings.push(Diagnostic::warning(
+                p.sym.span,
+                format!(
+                    "{}: `{}` ({}) not interpreted",
+                    place_text(p, &measures),
+                    p.sym.code,
+                    match item {
+                        1 => "bow",
+                        2 | 3 => "release sign",
+                        _ => "miscellaneous sign",
+                    }
+                ),
+            )),
+            SymbolKind::Front(i) => {
+                let facing_deg = *i as f64 * 45.0;
+                let entry = make_entry(p, EntryKind::Front { facing_deg }, &measures, tempo);
+                b.push(ChannelKind::Front, entry, pi);
+            }
+            SymbolKind::Path(item) => {
+                let entry = make_entry(p, EntryKind::Path { item: *item }, &measures, tempo);
+                b.push(ChannelKind::Path, entry, pi);
+                warnings.push(Diagnostic::warning(
+                    p.sym.span,
+                    format!("{}: path sign `{}` recorded but not yet interpreted", place_text(p, &measures), p.sym.code),
+                ));
+            }
+            SymbolKind::Area(item) => warnings.push(Diagnostic::warning(
+                p.sym.span,
+                format!("{}: body area sign `Area {item}` not interpreted", place_text(p, &measures)),
+            )),
+            SymbolKind::BodyPart(_) | SymbolKind::Pin { .. } => {}
+            SymbolKind::BarLine | SymbolKind::StaffLine { .. } | SymbolKind::Text(_) => {}
+        }
+    }
+
+    // Attach loose modifiers to the direction sign they touch.
+    for b in &mut builders {
+        let loose = std::mem::take(&mut b.loose);
+        for (pi, modifier) in loose {
+            let Some(p) = placed.get(pi) else { continue };
+            match b.attach(p, &placed, modifier) {
+                true => {}
+                false => warnings.push(Diagnostic::warning(
+                    p.sym.span,
+                    format!("{}: `{}` is not next to a symbol it could modify; ignored", place_text(p, &measures), p.sym.code),
+                )),
+            }
+        }
+    }
+
+    let duration_beats = timeline
+        .end_beats()
+        .max(placed.iter().map(|p| p.end_beats).fold(0.0, f64::max));
+    let staves: Vec<Staff> = builders
+        .into_iter()
+        .map(|b| b.finish(opts.gap_tolerance_beats, duration_beats))
+        .collect();
+    warnings.extend(doc.warnings.iter().cloned());
+    warnings.sort_by_key(|d| (d.span.line, d.span.col));
+    Score {
+        title: doc.title.clone(),
+        format: doc.format,
+        tempo,
+        meter,
+        measures,
+        staves,
+        duration_beats,
+        warnings,
+    }
+}
+
+/// The column a pre-sign claims: its own, or that of the direction sign just above it when the
+/// notator put the pre-sign one column off (common in LED files).
+fn claimed_column(pre: &Placed, placed: &[Placed]) -> i32 {
+    let above = |p: &&Placed| {
+        matches!(p.sym.kind, SymbolKind::Direction { .. })
+            && p.staff == pre.staff
+            && p.column.signum() == pre.column.signum()
+            && p.start_beats >= pre.start_beats - 0.25
+            && p.start_beats <= pre.start_beats + 1.5
+    };
+    if placed.iter().filter(above).any(|p| p.column == pre.column) {
+        return pre.column;
+    }
+    placed
+        .iter()
+        .filter(above)
+        .filter(|p| (p.column - pre.column).abs() <= 1)
+        .min_by(|a, b| {
+            let da = (a.sym.x_mid() - pre.sym.x_mid()).abs() as f64 + (a.start_beats - pre.start_beats).abs();
+            let db = (b.sym.x_mid() - pre.sym.x_mid()).abs() as f64 + (b.start_beats - pre.start_beats).abs();
+            da.total_cmp(&db)
+        })
+        .map(|p| p.column)
+        .unwrap_or(pre.column)
+}
+
+/// True when the centre of `inner` lies inside `outer`'s box grown by `grow` of its size.
+fn contains_centre(outer: &PageSymbol, inner: &PageSymbol, grow: f32) -> bool {
+    let (cx, cy) = (inner.x_mid(), inner.y + inner.h * 0.5);
+    let gx = outer.w * grow;
+    let gy = outer.h * 0.1;
+    cx >= outer.x - gx && cx <= outer.x + outer.w + gx && cy >= outer.y - gy && cy <= outer.y_top() + gy
+}
+
+/// Degrees turned by a turn sign of sense `clockwise` holding a pin of orientation `k`
+/// (labanotation-rules §4.1: right = 45·(k−1), left = 45·(9−k), pin up = a full turn).
+pub fn pin_turn_degrees(clockwise: bool, k: u8) -> f64 {
+    let k = k.clamp(1, 8) as f64;
+    let deg = if clockwise { 45.0 * (k - 1.0) } else { 45.0 * (9.0 - k) };
+    if deg == 0.0 || deg >= 360.0 { 360.0 } else { deg }
+}
+
+fn channel_of_zone(zone: Zone) -> ChannelKind {
+    match zone {
+        Zone::Support(s) => ChannelKind::Support(s),
+        Zone::LegGesture(s) => ChannelKind::LegGesture(s),
+        Zone::Body(s) => ChannelKind::Body(s),
+        Zone::Arm(s) => ChannelKind::Arm(s),
+        Zone::Head => ChannelKind::Head,
+        Zone::Extra(s) => ChannelKind::Arm(s),
+    }
+}
+
+fn measure_at(measures: &[Measure], t_beats: f64) -> (u32, f64) {
+    if t_beats < 0.0 {
+        return (0, 0.0);
+    }
+    let idx = measures.partition_point(|m| m.start_beats <= t_beats + 1e-9);
+    match idx.checked_sub(1).and_then(|i| measures.get(i)) {
+        Some(m) => (m.number, t_beats - m.start_beats),
+        None => (0, 0.0),
+    }
+}
+
+fn make_entry(p: &Placed, kind: EntryKind, measures: &[Measure], tempo: TempoMap) -> Entry {
+    let (start, dur) = if p.end_beats <= 0.0 { (0.0, 0.0) } else { (p.start_beats.max(0.0), p.end_beats - p.start_beats.max(0.0)) };
+    let (measure, beat_in_measure) = measure_at(measures, start);
+    let measure = if p.end_beats <= 0.0 { 0 } else { measure };
+    Entry {
+        kind,
+        start_beats: start,
+        duration_beats: dur,
+        start_secs: tempo.secs_from_beats(start),
+        duration_secs: tempo.secs_from_beats(dur),
+        measure,
+        beat_in_measure,
+        column: p.column,
+        modifiers: Vec::new(),
+        code: p.sym.code.clone(),
+        span: p.sym.span,
+    }
+}
+
+/// Collects one staff's entries while the page is read.
+struct StaffBuilder {
+    index: usize,
+    geo: StaffGeometry,
+    dancer: Option<DancerSign>,
+    /// (channel, entry, index into placed)
+    entries: Vec<(ChannelKind, Entry, usize)>,
+    loose: Vec<(usize, Modifier)>,
+}
+
+impl StaffBuilder {
+    fn new(index: usize, geo: StaffGeometry) -> Self {
+        Self { index, geo, dancer: None, entries: Vec::new(), loose: Vec::new() }
+    }
+
+    fn push(&mut self, kind: ChannelKind, entry: Entry, placed_index: usize) {
+        self.entries.push((kind, entry, placed_index));
+    }
+
+    /// Attaches `modifier` (from placed symbol `p`) to the direction entry it belongs to:
+    /// first the next one directly above in the same column, else one it overlaps nearby.
+    fn attach(&mut self, p: &Placed, placed: &[Placed], modifier: Modifier) -> bool {
+        let is_target = |e: &(ChannelKind, Entry, usize)| matches!(e.1.kind, EntryKind::Direction { .. } | EntryKind::Turn { .. });
+        let above = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| is_target(e) && e.1.column == p.column)
+            .filter(|(_, e)| placed.get(e.2).is_some_and(|q| q.start_beats >= p.start_beats - 0.26 && q.start_beats <= p.start_beats + 1.5))
+            .min_by(|a, b| a.1.1.start_beats.total_cmp(&b.1.1.start_beats))
+            .map(|(i, _)| i);
+        let overlap = || {
+            self.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| is_target(e) && (e.1.column - p.column).abs() <= 1)
+                .filter(|(_, e)| placed.get(e.2).is_some_and(|q| q.start_beats <= p.end_beats + 0.26 && q.end_beats >= p.start_beats - 0.26))
+                .min_by(|a, b| {
+                    let da = placed.get(a.1.2).map_or(f32::MAX, |q| (q.sym.x_mid() - p.sym.x_mid()).abs());
+                    let db = placed.get(b.1.2).map_or(f32::MAX, |q| (q.sym.x_mid() - p.sym.x_mid()).abs());
+                    da.total_cmp(&db)
+                })
+                .map(|(i, _)| i)
+        };
+        match above.or_else(overlap) {
+            Some(i) => {
+                if let Some(e) = self.entries.get_mut(i) {
+                    e.1.modifiers.push(modifier);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn finish(self, gap_tolerance_beats: f64, end_beats: f64) -> Staff {
+        let mut channels: BTreeMap<ChannelKind, Vec<Entry>> = BTreeMap::new();
+        let mut start_position = Vec::new();
+        let mut start_facing_deg = 0.0;
+        for (kind, entry, _) in self.entries {
+            if entry.measure == 0 && entry.duration_beats == 0.0 {
+                if let EntryKind::Front { facing_deg } = entry.kind {
+                    start_facing_deg = facing_deg;
+                }
+                start_position.push((kind, entry));
+            } else {
+                channels.entry(kind).or_default().push(entry);
+            }
+        }
+        let channels: Vec<Channel> = channels
+            .into_iter()
+            .map(|(kind, mut entries)| {
+                entries.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats).then(a.column.cmp(&b.column)));
+                Channel { kind, entries }
+            })
+            .collect();
+        start_position.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.column.cmp(&b.1.column)));
+        let gaps = find_gaps(&channels, &start_position, gap_tolerance_beats, end_beats);
+        Staff {
+            index: self.index,
+            dancer: self.dancer,
+            centre_x: self.geo.centre_x,
+            half_width: self.geo.half_width,
+            start_facing_deg,
+            start_position,
+            channels,
+            gaps,
+        }
+    }
+}
