@@ -447,10 +447,12 @@ impl Reader<'_> {
 
 /// Lower-case with spaces, `_` and `-` removed: `"Left_Forward"` → `"leftforward"`.
 fn normalize(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace() && *c != '_' && *c != '-')
-        .flat_map(char::to_lowercase)
-        .collect()
+    let kept = text.chars().filter(|c| !c.is_whitespace() && *c != '_' && *c != '-');
+    if text.is_ascii() {
+        kept.map(|c| c.to_ascii_lowercase()).collect()
+    } else {
+        kept.flat_map(char::to_lowercase).collect()
+    }
 }
 
 /// `N` of a `PositionN` key (any case, spaces allowed).
@@ -540,6 +542,7 @@ fn char_starts(bytes: &[u8]) -> usize {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::diag::Severity;
@@ -716,6 +719,15 @@ mod tests {
         let lines = Lines::new(text.as_bytes());
         for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
             assert_eq!(lines.span(offset), Span::of_offset(text.as_bytes(), offset), "offset {offset}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_json_like_text_never_panics(text in r#"[\[\]{}",:0-9.eE+\-a-zA-Z \n\\\u{e9}]{0,200}"#) {
+            if let Err(e) = read(text.as_bytes()) {
+                proptest::prop_assert!(e.has_errors());
+            }
         }
     }
 

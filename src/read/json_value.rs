@@ -8,6 +8,7 @@ use nom::character::complete::{char, digit1, one_of};
 use nom::combinator::{opt, recognize};
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
+use std::borrow::Cow;
 
 /// Deepest nesting of arrays and objects accepted (the top-level value is depth 1).
 pub const MAX_DEPTH: usize = 128;
@@ -86,7 +87,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, SyntaxError> {
     })?;
     let to_error = |f: Fail<'_>| SyntaxError {
         offset: src.len() - f.at.len(),
-        message: f.message,
+        message: f.message.into_owned(),
         help: f.help,
     };
     let parser = JsonParser { src_len: src.len() };
@@ -105,19 +106,20 @@ pub fn parse(bytes: &[u8]) -> Result<Value, SyntaxError> {
 #[derive(Debug)]
 struct Fail<'a> {
     at: &'a str,
-    message: String,
+    /// Borrowed for nom's own (usually backtracked) errors, so that failing is cheap.
+    message: Cow<'static, str>,
     help: Option<&'static str>,
 }
 
 impl<'a> Fail<'a> {
-    fn new(at: &'a str, message: impl Into<String>) -> Self {
+    fn new(at: &'a str, message: impl Into<Cow<'static, str>>) -> Self {
         Self { at, message: message.into(), help: None }
     }
 }
 
 impl<'a> ParseError<&'a str> for Fail<'a> {
-    fn from_error_kind(at: &'a str, kind: ErrorKind) -> Self {
-        Fail::new(at, format!("unexpected input ({kind:?}), {}", found(at)))
+    fn from_error_kind(at: &'a str, _: ErrorKind) -> Self {
+        Fail::new(at, "unexpected input")
     }
 
     fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
@@ -128,11 +130,11 @@ impl<'a> ParseError<&'a str> for Fail<'a> {
 type PResult<'a, T> = IResult<&'a str, T, Fail<'a>>;
 
 /// A committed failure (no backtracking past it).
-fn fail<'a, T>(at: &'a str, message: impl Into<String>) -> PResult<'a, T> {
+fn fail<'a, T>(at: &'a str, message: impl Into<Cow<'static, str>>) -> PResult<'a, T> {
     Err(nom::Err::Failure(Fail::new(at, message)))
 }
 
-fn fail_help<'a, T>(at: &'a str, message: impl Into<String>, help: &'static str) -> PResult<'a, T> {
+fn fail_help<'a, T>(at: &'a str, message: impl Into<Cow<'static, str>>, help: &'static str) -> PResult<'a, T> {
     Err(nom::Err::Failure(Fail { at, message: message.into(), help: Some(help) }))
 }
 
@@ -393,6 +395,7 @@ fn hex4<'a>(backslash: &'a str, i: &'a str) -> PResult<'a, u32> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
