@@ -14,13 +14,24 @@ fn synthetic_layout_a(n: usize) -> String {
     let mut s = String::from("{\n    \"bench\": {\n");
     for i in 0..n {
         let sep = if i + 1 == n { "" } else { "," };
-        let _ = write!(s, "        \"Position{i}\": {{\n            \"start time\": [\n                \"{}\"\n            ], \n            \"duration\": [\n                \"1\"\n            ], \n", i * 250);
+        let _ = write!(
+            s,
+            "        \"Position{i}\": {{\n            \"start time\": [\n                \"{}\"\n            ], \n            \"duration\": [\n                \"1\"\n            ], \n",
+            i * 250
+        );
         for (k, part) in ["head", "right elbow", "right wrist", "left elbow", "left wrist"].iter().enumerate() {
             let d = DIRECTIONS[(i + k) % DIRECTIONS.len()];
             let l = LEVELS[(i * 7 + k) % LEVELS.len()];
-            let _ = write!(s, "            \"{part}\": [\n                \"{d}\", \n                \"{l}\"\n            ], \n");
+            let _ = write!(
+                s,
+                "            \"{part}\": [\n                \"{d}\", \n                \"{l}\"\n            ], \n"
+            );
         }
-        let _ = write!(s, "            \"rotation\": [\n                \"ToLeft\", \n                \"{}\"\n            ]\n        }}{sep}\n", i % 2 * 30);
+        let _ = write!(
+            s,
+            "            \"rotation\": [\n                \"ToLeft\", \n                \"{}\"\n            ]\n        }}{sep}\n",
+            i % 2 * 30
+        );
     }
     s.push_str("    }\n}\n");
     s
@@ -36,9 +47,12 @@ fn synthetic_layout_b(n: usize) -> String {
             let d = DIRECTIONS[(i + k) % DIRECTIONS.len()].to_lowercase();
             let l = LEVELS[(i * 7 + k) % LEVELS.len()].to_lowercase();
             let comma = if k == 4 { "" } else { "," };
-            let _ = write!(s, "    \"{part}\": {{\n      \"dur\": 0.25,\n      \"dir\": \"{d}\",\n      \"lvl\": \"{l}\"\n    }}{comma}\n");
+            let _ = write!(
+                s,
+                "    \"{part}\": {{\n      \"dur\": 0.25,\n      \"dir\": \"{d}\",\n      \"lvl\": \"{l}\"\n    }}{comma}\n"
+            );
         }
-        let _ = write!(s, "  }}{sep}\n");
+        let _ = writeln!(s, "  }}{sep}");
     }
     s.push_str("]\n");
     s

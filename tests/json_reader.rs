@@ -57,7 +57,11 @@ fn every_real_json_score_reads_with_gestures() {
         let doc = read_file(path);
         assert!(!doc.keyframes.gestures.is_empty(), "{}: no gestures", path.display());
         for g in &doc.keyframes.gestures {
-            assert!(g.start_secs.is_finite() && g.duration_secs.is_finite() && g.duration_secs >= 0.0, "{}: {g:?}", path.display());
+            assert!(
+                g.start_secs.is_finite() && g.duration_secs.is_finite() && g.duration_secs >= 0.0,
+                "{}: {g:?}",
+                path.display()
+            );
             assert!(g.span.line >= 1 && g.span.col >= 1);
         }
         for r in &doc.keyframes.rotations {

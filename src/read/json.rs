@@ -215,7 +215,8 @@ impl Reader<'_> {
     /// One layout-A keyframe (`"PositionN": {…}`); times in milliseconds.
     fn keyframe_a(&mut self, position: &Member) {
         let Kind::Object(members) = &position.value.kind else {
-            let message = format!("`{}` is {}, not a keyframe object; skipped", position.key, position.value.kind.describe());
+            let message =
+                format!("`{}` is {}, not a keyframe object; skipped", position.key, position.value.kind.describe());
             self.warn(position.value.offset, message, None);
             return;
         };
@@ -245,7 +246,11 @@ impl Reader<'_> {
     /// `"right elbow": ["Forward", "Low"]`.
     fn part_a(&mut self, part: GesturePart, m: &Member, start_secs: f64, duration_secs: f64) {
         let Kind::Array(items) = &m.value.kind else {
-            let message = format!("expected `[direction, level]` for `{}`, found {}; part skipped", m.key, m.value.kind.describe());
+            let message = format!(
+                "expected `[direction, level]` for `{}`, found {}; part skipped",
+                m.key,
+                m.value.kind.describe()
+            );
             self.warn(m.value.offset, message, None);
             return;
         };
@@ -268,12 +273,19 @@ impl Reader<'_> {
     /// `"rotation": ["ToRight", "60"]`: clockwise degrees; ToLeft is counter-clockwise.
     fn rotation_a(&mut self, m: &Member, start_secs: f64, duration_secs: f64) {
         let Kind::Array(items) = &m.value.kind else {
-            let message = format!("expected `[\"ToLeft\" or \"ToRight\", degrees]` for `rotation`, found {}; skipped", m.value.kind.describe());
+            let message = format!(
+                "expected `[\"ToLeft\" or \"ToRight\", degrees]` for `rotation`, found {}; skipped",
+                m.value.kind.describe()
+            );
             self.warn(m.value.offset, message, None);
             return;
         };
         let [sense_value, degrees_value, ..] = items.as_slice() else {
-            self.warn(m.value.offset, "expected `[\"ToLeft\" or \"ToRight\", degrees]` for `rotation`; skipped".into(), None);
+            self.warn(
+                m.value.offset,
+                "expected `[\"ToLeft\" or \"ToRight\", degrees]` for `rotation`; skipped".into(),
+                None,
+            );
             return;
         };
         let sign = match &sense_value.kind {
@@ -285,7 +297,11 @@ impl Reader<'_> {
             _ => None,
         };
         let Some(sign) = sign else {
-            self.warn(sense_value.offset, "unknown rotation sense; rotation skipped".into(), Some("expected `ToLeft` or `ToRight`"));
+            self.warn(
+                sense_value.offset,
+                "unknown rotation sense; rotation skipped".into(),
+                Some("expected `ToLeft` or `ToRight`"),
+            );
             return;
         };
         let Some(degrees) = self.number(degrees_value, "rotation degrees") else { return };
@@ -299,7 +315,10 @@ impl Reader<'_> {
     fn layout_b(&mut self, items: &[Value]) {
         for item in items {
             let Kind::Object(members) = &item.kind else {
-                let message = format!("expected a keyframe object `{{\"time\": …, \"head\": …}}`, found {}; skipped", item.kind.describe());
+                let message = format!(
+                    "expected a keyframe object `{{\"time\": …, \"head\": …}}`, found {}; skipped",
+                    item.kind.describe()
+                );
                 self.warn(item.offset, message, None);
                 continue;
             };
@@ -322,7 +341,11 @@ impl Reader<'_> {
     /// `"relbow": {"dur": 0.5, "dir": "forward", "lvl": "low"}`.
     fn part_b(&mut self, part: GesturePart, m: &Member, start_secs: f64) {
         let Kind::Object(members) = &m.value.kind else {
-            let message = format!("expected `{{\"dur\", \"dir\", \"lvl\"}}` for `{}`, found {}; part skipped", m.key, m.value.kind.describe());
+            let message = format!(
+                "expected `{{\"dur\", \"dir\", \"lvl\"}}` for `{}`, found {}; part skipped",
+                m.key,
+                m.value.kind.describe()
+            );
             self.warn(m.value.offset, message, None);
             return;
         };
@@ -333,7 +356,11 @@ impl Reader<'_> {
                 "dir" | "direction" => &mut dir,
                 "lvl" | "level" => &mut lvl,
                 _ => {
-                    self.warn(g.key_offset, format!("unknown key `{}` in `{}`; skipped", g.key, m.key), Some("expected `dur`, `dir` and `lvl`"));
+                    self.warn(
+                        g.key_offset,
+                        format!("unknown key `{}` in `{}`; skipped", g.key, m.key),
+                        Some("expected `dur`, `dir` and `lvl`"),
+                    );
                     continue;
                 }
             };
@@ -613,7 +640,10 @@ mod tests {
         let g = &doc.keyframes.gestures;
         assert_eq!(g[0].part, GesturePart::UpperArm(Side::Right));
         assert_eq!((g[0].direction, g[0].level), (Direction::LeftForward, Level::Middle));
-        assert_eq!((g[1].part, g[1].direction, g[1].level), (GesturePart::LowerArm(Side::Left), Direction::RightBackward, Level::Middle));
+        assert_eq!(
+            (g[1].part, g[1].direction, g[1].level),
+            (GesturePart::LowerArm(Side::Left), Direction::RightBackward, Level::Middle)
+        );
         assert_eq!(doc.keyframes.rotations[0].degrees_cw, 30.0);
     }
 
@@ -625,7 +655,10 @@ mod tests {
         assert_eq!(doc.keyframes.gestures[0].part, GesturePart::UpperArm(Side::Left));
         assert_eq!(
             warnings_of(&doc),
-            vec![(2, 12, "unknown direction `Upward`; part skipped"), (3, 27, "unknown level `Sideways`; part skipped")]
+            vec![
+                (2, 12, "unknown direction `Upward`; part skipped"),
+                (3, 27, "unknown level `Sideways`; part skipped")
+            ]
         );
         assert!(doc.warnings[0].help.as_deref().unwrap_or("").contains("Left Forward"));
     }
@@ -661,7 +694,12 @@ mod tests {
 ]"#;
         let doc = read(src.as_bytes()).unwrap();
         assert_eq!(doc.title, None);
-        let g: Vec<_> = doc.keyframes.gestures.iter().map(|g| (g.part, g.start_secs, g.duration_secs, g.direction, g.level)).collect();
+        let g: Vec<_> = doc
+            .keyframes
+            .gestures
+            .iter()
+            .map(|g| (g.part, g.start_secs, g.duration_secs, g.direction, g.level))
+            .collect();
         assert_eq!(
             g,
             vec![
@@ -672,13 +710,18 @@ mod tests {
         );
         assert_eq!(
             warnings_of(&doc),
-            vec![(5, 4, "unknown key `tail` in a keyframe; skipped"), (6, 56, "unknown key `speed` in `lelbow`; skipped")]
+            vec![
+                (5, 4, "unknown key `tail` in a keyframe; skipped"),
+                (6, 56, "unknown key `speed` in `lelbow`; skipped")
+            ]
         );
     }
 
     #[test]
     fn malformed_input_errors_point_at_line_and_column() {
-        let e = first_error(b"{\n  \"g\": {\n    \"Position0\": {\"start time\": [\"0\"]\n    \"head\": [\"Place\", \"Low\"]}}}");
+        let e = first_error(
+            b"{\n  \"g\": {\n    \"Position0\": {\"start time\": [\"0\"]\n    \"head\": [\"Place\", \"Low\"]}}}",
+        );
         assert_eq!((e.span.line, e.span.col), (4, 5));
         assert_eq!(e.message, "expected `,` or `}` after object member, found `\"`");
         let e = first_error(b"[\n  {\"time\": 0,},\n]");
@@ -689,7 +732,10 @@ mod tests {
         assert_eq!((e.span.line, e.span.col), (1, 8));
         assert!(e.message.contains("UTF-8"));
         let e = first_error(b"[1] [2]");
-        assert_eq!((e.span.col, e.message.as_str()), (5, "expected the end of the file after the JSON value, found `[`"));
+        assert_eq!(
+            (e.span.col, e.message.as_str()),
+            (5, "expected the end of the file after the JSON value, found `[`")
+        );
     }
 
     #[test]
@@ -707,7 +753,10 @@ mod tests {
     #[test]
     fn warnings_are_capped() {
         let one = r#"{"time": 0, "head": {"dir": "up", "lvl": "low"}},"#;
-        let src = format!("[{}{{\"time\": 1, \"head\": {{\"dir\": \"place\", \"lvl\": \"low\"}}}}]", one.repeat(MAX_WARNINGS + 20));
+        let src = format!(
+            "[{}{{\"time\": 1, \"head\": {{\"dir\": \"place\", \"lvl\": \"low\"}}}}]",
+            one.repeat(MAX_WARNINGS + 20)
+        );
         let doc = read(src.as_bytes()).unwrap();
         assert_eq!(doc.warnings.len(), MAX_WARNINGS + 1);
         assert_eq!(doc.warnings[MAX_WARNINGS].message, "20 more warnings not shown");

@@ -85,19 +85,21 @@ pub fn parse(bytes: &[u8]) -> Result<Value, SyntaxError> {
             help: Some("save the file as UTF-8"),
         }
     })?;
-    let to_error = |f: Fail<'_>| SyntaxError {
-        offset: src.len() - f.at.len(),
-        message: f.message.into_owned(),
-        help: f.help,
-    };
+    let to_error =
+        |f: Fail<'_>| SyntaxError { offset: src.len() - f.at.len(), message: f.message.into_owned(), help: f.help };
     let parser = JsonParser { src_len: src.len() };
     let (rest, value) = parser.value(ws(src), 0).map_err(|e| match e {
         nom::Err::Error(f) | nom::Err::Failure(f) => to_error(f),
-        nom::Err::Incomplete(_) => SyntaxError { offset: src.len(), message: "unexpected end of the file".into(), help: None },
+        nom::Err::Incomplete(_) => {
+            SyntaxError { offset: src.len(), message: "unexpected end of the file".into(), help: None }
+        }
     })?;
     let rest = ws(rest);
     if !rest.is_empty() {
-        return Err(to_error(Fail::new(rest, format!("expected the end of the file after the JSON value, {}", found(rest)))));
+        return Err(to_error(Fail::new(
+            rest,
+            format!("expected the end of the file after the JSON value, {}", found(rest)),
+        )));
     }
     Ok(value)
 }
@@ -212,7 +214,11 @@ impl JsonParser {
                     return fail(i, format!("expected a string key or `}}` after `{{`, {}", found(i)));
                 }
                 if i.starts_with('}') {
-                    return fail_help(i, "expected a string key after `,`, found `}`", "JSON does not allow a comma before `}`");
+                    return fail_help(
+                        i,
+                        "expected a string key after `,`, found `}`",
+                        "JSON does not allow a comma before `}`",
+                    );
                 }
                 return fail(i, format!("expected a string key after `,`, {}", found(i)));
             }
@@ -329,10 +335,18 @@ fn string(i: &str) -> PResult<'_, String> {
                 i = rest;
             }
             Some('\n' | '\r') => {
-                return fail_help(i, "expected `\"` to close the string before the line break", "write a line break inside a string as `\\n`");
+                return fail_help(
+                    i,
+                    "expected `\"` to close the string before the line break",
+                    "write a line break inside a string as `\\n`",
+                );
             }
             Some(c) => {
-                return fail_help(i, format!("control character {c:?} inside a string"), "write it as an escape such as `\\t` or `\\u0007`");
+                return fail_help(
+                    i,
+                    format!("control character {c:?} inside a string"),
+                    "write it as an escape such as `\\t` or `\\u0007`",
+                );
             }
         }
     }
