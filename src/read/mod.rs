@@ -5,6 +5,7 @@
 
 pub mod document;
 pub mod json;
+mod json_value;
 pub mod lbn;
 pub mod lw;
 
