@@ -7,6 +7,9 @@ pub mod document;
 pub mod json;
 pub mod lbn;
 pub mod lw;
+pub mod lw_survey;
+pub mod lw_table;
+pub mod lw_text;
 
 pub use document::*;
 
