@@ -2,6 +2,8 @@
 //! their `# expect-…` comments state, the invalid ones render exactly their sibling `.expected`
 //! file (`UPDATE_SNAPSHOTS=1` rewrites those), and no input at all makes the reader panic.
 
+#![allow(clippy::unwrap_used)]
+
 use labanplay::diag::Diagnostics;
 use labanplay::read::lw_survey::survey;
 use labanplay::read::lw_table::{DIRECTION_CODES, TABLE};
@@ -117,7 +119,8 @@ fn staff_expands_to_three_lines_with_the_centre_midway() {
 #[test]
 fn whole_score_runs_up_the_page_in_time() {
     let (_, doc) = read_fixture(&fixture_dir("valid").join("whole_score.lw"));
-    let staff: Vec<&PageSymbol> = doc.symbols.iter().filter(|s| matches!(s.kind, SymbolKind::StaffLine { .. })).collect();
+    let staff: Vec<&PageSymbol> =
+        doc.symbols.iter().filter(|s| matches!(s.kind, SymbolKind::StaffLine { .. })).collect();
     let (staff_bottom, staff_top) = (staff[0].y, staff[0].y_top());
     // Bars are written lower on the LW page first (LW y 400, 352, 304): later bars sit higher.
     let bars: Vec<f32> = doc.symbols.iter().filter(|s| s.kind == SymbolKind::BarLine).map(|s| s.y).collect();

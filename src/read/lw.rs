@@ -181,7 +181,11 @@ fn parse_header(records: &[RawRecord]) -> Result<(i64, Vec<Diagnostic>), Diagnos
     if magic.tokens.len() != 1 {
         return Err(Diagnostic::error(
             magic.span(),
-            format!("the header record `{}` has {} tokens; `LabanWriter` must stand alone", magic.quote(), magic.tokens.len()),
+            format!(
+                "the header record `{}` has {} tokens; `LabanWriter` must stand alone",
+                magic.quote(),
+                magic.tokens.len()
+            ),
         )
         .with_help("write `LabanWriter; 4000;`: the magic word and the version are two `;`-terminated records"));
     }
@@ -199,6 +203,9 @@ fn parse_header(records: &[RawRecord]) -> Result<(i64, Vec<Diagnostic>), Diagnos
         .with_help("the version is one integer record, e.g. `4000;` for LabanWriter 4.0"));
     };
     let mut warnings = Vec::new();
+    if !version_record.terminated {
+        warnings.push(Diagnostic::warning(version_record.span(), "the header version is not followed by `;`"));
+    }
     if !LW4_VERSIONS.contains(&version) {
         warnings.push(Diagnostic::warning(
             version_record.span(),
@@ -263,6 +270,7 @@ pub fn read(bytes: &[u8]) -> Result<Document, Diagnostics> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -286,6 +294,7 @@ mod tests {
     fn unknown_version_warns_and_unterminated_is_flagged() {
         let c = parse_container(b"LabanWriter; 3100; Foo 1").unwrap();
         assert_eq!(c.warnings.len(), 1);
+        assert_eq!(parse_container(b"LabanWriter; 4000").unwrap().warnings.len(), 1);
         assert!(!c.records[0].terminated);
         let doc = read(b"LabanWriter; 4720; Foo 1 2 3;").unwrap();
         assert_eq!(doc.warnings.len(), 1);
@@ -294,7 +303,9 @@ mod tests {
 
     #[test]
     fn header_errors() {
-        for input in [&b""[..], b"# only\n", b"Staff 1 2 3 4;", b"LabanWriter 4000;", b"LabanWriter;", b"LabanWriter; four;"] {
+        for input in
+            [&b""[..], b"# only\n", b"Staff 1 2 3 4;", b"LabanWriter 4000;", b"LabanWriter;", b"LabanWriter; four;"]
+        {
             let err = parse_container(input).unwrap_err();
             assert!(err.has_errors(), "{:?}", String::from_utf8_lossy(input));
         }

@@ -88,19 +88,14 @@ impl fmt::Display for Survey {
         for (head, stats) in &self.heads {
             let counts: Vec<String> = stats.token_counts.iter().map(|(n, c)| format!("{n}×{c}")).collect();
             let note = if stats.in_table { "" } else { "  (no table entry)" };
-            writeln!(
-                f,
-                "{head:<head_width$}  {:>7}  {:>7}  {}{note}",
-                stats.records,
-                stats.decoded,
-                counts.join(" ")
-            )?;
+            writeln!(f, "{head:<head_width$}  {:>7}  {:>7}  {}{note}", stats.records, stats.decoded, counts.join(" "))?;
         }
         Ok(())
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

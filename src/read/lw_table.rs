@@ -101,17 +101,21 @@ pub const COORD_LIMIT: f32 = 1.0e7;
 /// The LW y axis. INFERRED: LabanWriter is a Macintosh program [S2: "cmd-R"], and QuickDraw
 /// page coordinates grow downward with (x, y) the top-left corner; time runs up the page.
 /// [`PageSymbol`] y grows upward, so a box (x, y, w, h) becomes bottom edge `-(y + h)`.
-pub const Y_AXIS_EVIDENCE: &str = "INFERRED: LW y grows down the page (Mac QuickDraw), (x, y) = top-left; converted to y-up as bottom = -(y + h)";
+pub const Y_AXIS_EVIDENCE: &str =
+    "INFERRED: LW y grows down the page (Mac QuickDraw), (x, y) = top-left; converted to y-up as bottom = -(y + h)";
 
 /// A symbol's bottom edge in y-up page units from its LW top edge and height.
 pub fn y_up_from_lw(y_lw: f32, h: f32) -> f32 {
     -(y_lw + h)
 }
 
-const GEOMETRY_EVIDENCE: &str = "INFERRED: S1 says symbols are 'a series of numbers'; a position and size is the least any drawn symbol needs";
+const GEOMETRY_EVIDENCE: &str =
+    "INFERRED: S1 says symbols are 'a series of numbers'; a position and size is the least any drawn symbol needs";
 
-const X: Field = Field { name: "x", ty: FieldType::Float, meaning: "left edge, page units", evidence: GEOMETRY_EVIDENCE };
-const Y: Field = Field { name: "y", ty: FieldType::Float, meaning: "top edge, page units, y down", evidence: Y_AXIS_EVIDENCE };
+const X: Field =
+    Field { name: "x", ty: FieldType::Float, meaning: "left edge, page units", evidence: GEOMETRY_EVIDENCE };
+const Y: Field =
+    Field { name: "y", ty: FieldType::Float, meaning: "top edge, page units, y down", evidence: Y_AXIS_EVIDENCE };
 const W: Field = Field { name: "w", ty: FieldType::Size, meaning: "width, page units", evidence: GEOMETRY_EVIDENCE };
 const H: Field = Field {
     name: "h",
@@ -282,7 +286,9 @@ fn parse_value(ty: FieldType, text: &str) -> Option<Value> {
             (v.is_finite() && (min..=COORD_LIMIT).contains(&v)).then_some(Value::Float(v))
         }
         FieldType::Word => Some(Value::Word(text.to_string())),
-        FieldType::Choice(words) => words.iter().find(|w| w.eq_ignore_ascii_case(text)).map(|w| Value::Word((*w).to_string())),
+        FieldType::Choice(words) => {
+            words.iter().find(|w| w.eq_ignore_ascii_case(text)).map(|w| Value::Word((*w).to_string()))
+        }
         FieldType::TextRest => Some(Value::Text(text.to_string())),
     }
 }
@@ -311,14 +317,20 @@ pub fn match_fields(row: &ClassRow, record: &RawRecord) -> Result<Vec<(&'static 
     let mut values = Vec::with_capacity(row.fields.len());
     for (i, field) in row.fields.iter().enumerate() {
         let Some(token) = args.get(i) else { break };
-        let text = if field.ty == FieldType::TextRest {
-            args.get(i..).unwrap_or_default().iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ")
+        let text: std::borrow::Cow<'_, str> = if field.ty == FieldType::TextRest {
+            args.get(i..).unwrap_or_default().iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" ").into()
         } else {
-            token.text.clone()
+            token.text.as_str().into()
         };
         let Some(v) = parse_value(field.ty, &text) else {
             return Err(NotDecoded {
-                reason: format!("field `{}` (token {}) expects {}, found `{}`", field.name, i + 2, field.ty.describe(), token.text),
+                reason: format!(
+                    "field `{}` (token {}) expects {}, found `{}`",
+                    field.name,
+                    i + 2,
+                    field.ty.describe(),
+                    token.text
+                ),
                 span: token.span,
             });
         };
@@ -436,7 +448,8 @@ mod tests {
         for d in Direction::ALL {
             assert!(DIRECTION_CODES.iter().any(|(_, dir, _)| *dir == d), "{d:?}");
         }
-        let dir_field = TABLE.iter().find(|r| r.class == "Direction").and_then(|r| r.fields.iter().find(|f| f.name == "dir"));
+        let dir_field =
+            TABLE.iter().find(|r| r.class == "Direction").and_then(|r| r.fields.iter().find(|f| f.name == "dir"));
         let Some(Field { ty: FieldType::IntIn { min, max }, .. }) = dir_field else { panic!("dir field") };
         assert!((*min..=*max).all(|c| DIRECTION_CODES.iter().any(|(code, _, _)| *code == c)));
     }

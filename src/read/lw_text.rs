@@ -119,6 +119,7 @@ pub fn mac_roman_char(byte: u8) -> char {
 
 /// Mac OS Roman bytes 0x80..=0xFF (Apple's ROMAN.TXT, with the euro sign at 0xDB and the Apple
 /// logo at 0xF0 mapped to the private-use U+F8FF, as Apple does).
+#[rustfmt::skip]
 pub const MAC_ROMAN_HIGH: [char; 128] = [
     '\u{00C4}', '\u{00C5}', '\u{00C7}', '\u{00C9}', '\u{00D1}', '\u{00D6}', '\u{00DC}', '\u{00E1}', // 0x80 ÄÅÇÉÑÖÜá
     '\u{00E0}', '\u{00E2}', '\u{00E4}', '\u{00E3}', '\u{00E5}', '\u{00E7}', '\u{00E9}', '\u{00E8}', // 0x88 àâäãåçéè
@@ -134,7 +135,7 @@ pub const MAC_ROMAN_HIGH: [char; 128] = [
     '\u{00FF}', '\u{0178}', '\u{2044}', '\u{20AC}', '\u{2039}', '\u{203A}', '\u{FB01}', '\u{FB02}', // 0xD8 ÿŸ⁄€‹›ﬁﬂ
     '\u{2021}', '\u{00B7}', '\u{201A}', '\u{201E}', '\u{2030}', '\u{00C2}', '\u{00CA}', '\u{00C1}', // 0xE0 ‡·‚„‰ÂÊÁ
     '\u{00CB}', '\u{00C8}', '\u{00CD}', '\u{00CE}', '\u{00CF}', '\u{00CC}', '\u{00D3}', '\u{00D4}', // 0xE8 ËÈÍÎÏÌÓÔ
-    '\u{F8FF}', '\u{00D2}', '\u{00DA}', '\u{00DB}', '\u{00D9}', '\u{0131}', '\u{02C6}', '\u{02DC}', // 0xF0 ÒÚÛÙıˆ˜
+    '\u{F8FF}', '\u{00D2}', '\u{00DA}', '\u{00DB}', '\u{00D9}', '\u{0131}', '\u{02C6}', '\u{02DC}', // 0xF0  ÒÚÛÙıˆ˜
     '\u{00AF}', '\u{02D8}', '\u{02D9}', '\u{02DA}', '\u{00B8}', '\u{02DD}', '\u{02DB}', '\u{02C7}', // 0xF8 ¯˘˙˚¸˝˛ˇ
 ];
 
@@ -183,10 +184,8 @@ impl<'a> SpanTracker<'a> {
 
 /// `String::from_utf8_lossy(bytes).chars().count()` without allocating.
 fn lossy_char_count(bytes: &[u8]) -> u32 {
-    let count: usize = bytes
-        .utf8_chunks()
-        .map(|chunk| chunk.valid().chars().count() + usize::from(!chunk.invalid().is_empty()))
-        .sum();
+    let count: usize =
+        bytes.utf8_chunks().map(|chunk| chunk.valid().chars().count() + usize::from(!chunk.invalid().is_empty())).sum();
     u32::try_from(count).unwrap_or(u32::MAX)
 }
 
@@ -239,9 +238,8 @@ mod tests {
     #[test]
     fn tracker_matches_of_offset_at_token_starts() {
         let input = b"ab \x8e\x80 c\r\nd;e\rf\n\xe9g h";
-        let starts: Vec<usize> = (0..=input.len())
-            .filter(|&i| i == 0 || input.get(i - 1).is_some_and(|b| b.is_ascii()))
-            .collect();
+        let starts: Vec<usize> =
+            (0..=input.len()).filter(|&i| i == 0 || input.get(i - 1).is_some_and(|b| b.is_ascii())).collect();
         let mut tracker = SpanTracker::new(input);
         for &i in &starts {
             assert_eq!(tracker.span_at(i), Span::of_offset(input, i), "offset {i}");
