@@ -8,6 +8,9 @@ pub mod json;
 mod json_value;
 pub mod lbn;
 pub mod lw;
+pub mod lw_survey;
+pub mod lw_table;
+pub mod lw_text;
 
 pub use document::*;
 
