@@ -41,7 +41,9 @@ fn main() -> Result<ExitCode> {
     match cli.command {
         Some(Command::Check { paths, quiet, survey }) => {
             if survey {
-                return Ok(labanplay::cli::survey::run(&paths)?);
+                let (text, ok) = labanplay::cli::survey::run(&paths);
+                print!("{text}");
+                return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
             }
             let report = labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
             print!("{}", report.text);

@@ -1,19 +1,30 @@
-//! `labanplay check --survey FILE.lw`: how a LabanWriter file's records look, to decode it quickly.
+//! `labanplay check --survey FILE.lw`: how a LabanWriter file's records look (histogram of
+//! record heads and token counts), so a real file can be decoded quickly when one arrives.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-/// Prints the survey of each file; fails when one cannot be read.
-pub fn run(paths: &[PathBuf]) -> Result<ExitCode, std::io::Error> {
+/// The survey text of each file, and whether all of them could be read.
+pub fn run(paths: &[PathBuf]) -> (String, bool) {
+    let mut out = String::new();
     let mut ok = true;
     for p in paths {
+        let name = p.display().to_string();
         match std::fs::read(p) {
-            Ok(_bytes) => println!("{}: survey not available yet", p.display()),
+            Ok(bytes) => match crate::read::lw_survey::survey(&bytes) {
+                Ok(s) => {
+                    let _ = writeln!(out, "{name}:\n{s}");
+                }
+                Err(diags) => {
+                    let _ = writeln!(out, "{}", diags.render(&name, Some(&bytes)));
+                    ok = false;
+                }
+            },
             Err(e) => {
-                eprintln!("{}: error: cannot read file: {e}", p.display());
+                let _ = writeln!(out, "{name}: error: cannot read file: {e}");
                 ok = false;
             }
         }
     }
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    (out, ok)
 }

@@ -332,6 +332,10 @@ pub struct Rotation {
 /// A keyframe document (the JSON formats): timed gestures for one dancer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Keyframes {
+    /// True when a key's time is when its pose is *reached* (LabanotationSuite's
+    /// `start time`); false when it is when the movement *starts* and lasts `duration_secs`
+    /// (gestureBotDesignKit's `time` + `dur`).
+    pub time_is_arrival: bool,
     /// Gestures in file order.
     pub gestures: Vec<Gesture>,
     /// Whole-body rotations in file order.

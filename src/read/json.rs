@@ -114,6 +114,7 @@ impl Reader<'_> {
 
     /// Layout A: named gestures, or directly an object of `PositionN` keyframes.
     fn layout_a(&mut self, members: &[Member]) {
+        self.doc.keyframes.time_is_arrival = true;
         if members.iter().any(|m| position_number(&m.key).is_some()) {
             self.positions(members);
             return;

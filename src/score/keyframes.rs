@@ -1,7 +1,8 @@
 //! Keyframe documents (the JSON formats) → composite score: one staff, one channel per part.
 //!
-//! A key with a duration moves over `[time, time + duration]`; a key without one arrives at its
-//! time, moving from the previous key of that part. The first key at time 0 is the start position.
+//! A gestureBot key moves over `[time, time + dur]`; a LabanotationSuite key (or any key without a
+//! duration) arrives at its time, moving from the previous key of that part. The first key at
+//! time 0 is the start position.
 
 use super::types::*;
 use crate::diag::Diagnostic;
@@ -52,7 +53,7 @@ pub fn compose_keyframes(doc: &Document) -> Score {
         let kind = EntryKind::Direction { direction: g.direction, level: g.level };
         let code = format!("{:?}", g.part);
         let ch = channel_of(g.part);
-        let (start, end) = if g.duration_secs > 0.0 {
+        let (start, end) = if !doc.keyframes.time_is_arrival && g.duration_secs > 0.0 {
             (g.start_secs, g.start_secs + g.duration_secs)
         } else {
             (prev_end.get(&g.part).copied().unwrap_or(g.start_secs).min(g.start_secs), g.start_secs)
