@@ -8,3 +8,4 @@ pub mod diag;
 pub mod read;
 pub mod score;
 pub mod cli;
+pub mod demo;

@@ -10,6 +10,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// A score to open (the bundled demo when absent).
+    file: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -60,8 +62,19 @@ fn main() -> Result<ExitCode> {
             }
         },
         None => {
-            eprintln!("usage: labanplay check PATH… | labanplay inspect FILE (the viewer is not built yet)");
-            Ok(ExitCode::from(2))
+            // The window is not built yet: show the composite score as a table instead.
+            let text = match &cli.file {
+                Some(file) => match labanplay::cli::inspect::inspect(file, false) {
+                    Ok(text) => text,
+                    Err(text) => {
+                        eprintln!("{text}");
+                        return Ok(ExitCode::FAILURE);
+                    }
+                },
+                None => labanplay::score::table::render_table(&labanplay::demo::default_score()),
+            };
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
