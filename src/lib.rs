@@ -9,3 +9,4 @@ pub mod read;
 pub mod score;
 pub mod cli;
 pub mod demo;
+pub mod motion;

@@ -1,0 +1,240 @@
+//! What the rule engine produces for one dancer: footprints, a facing track, a pelvis height
+//! track, limb direction keys and flights — all in world space (metres, radians, seconds).
+//!
+//! World frame: +Y up, the audience at +Z. A dancer with yaw 0 faces +Z; yaw is counter-clockwise
+//! seen from above, so a right (clockwise) turn lowers it. The dancer's right is
+//! `(-cos yaw, 0, sin yaw)` and forward is `(sin yaw, 0, cos yaw)`.
+
+use crate::score::JumpForm;
+use glam::Vec3;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Which foot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Foot {
+    /// Left foot.
+    Left,
+    /// Right foot.
+    Right,
+}
+
+impl Foot {
+    /// +1 for the right foot, −1 for the left: multiplies the dancer's right vector.
+    pub fn right_sign(self) -> f32 {
+        match self {
+            Foot::Left => -1.0,
+            Foot::Right => 1.0,
+        }
+    }
+
+    /// The other foot.
+    pub fn other(self) -> Foot {
+        match self {
+            Foot::Left => Foot::Right,
+            Foot::Right => Foot::Left,
+        }
+    }
+}
+
+/// The dancer's forward vector for `yaw_rad`.
+pub fn forward_of(yaw_rad: f32) -> Vec3 {
+    Vec3::new(yaw_rad.sin(), 0.0, yaw_rad.cos())
+}
+
+/// The dancer's right vector for `yaw_rad`.
+pub fn right_of(yaw_rad: f32) -> Vec3 {
+    Vec3::new(-yaw_rad.cos(), 0.0, yaw_rad.sin())
+}
+
+/// A body-frame vector (right, up, forward) in world space for a dancer facing `yaw_rad`.
+pub fn world_from_body(v_in_body: Vec3, yaw_rad: f32) -> Vec3 {
+    right_of(yaw_rad) * v_in_body.x + Vec3::Y * v_in_body.y + forward_of(yaw_rad) * v_in_body.z
+}
+
+/// How the foot meets the floor at a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Contact {
+    /// Heel first, then the whole foot (a normal walk).
+    Heel,
+    /// Ball first (toe preference, landings, relevé).
+    Ball,
+    /// Flat (closing steps, pliés).
+    Flat,
+}
+
+/// A foot planted on the floor over an interval. The contact point (ankle projected onto the
+/// floor) does not move while planted; the heading may turn during a pivot.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Footprint {
+    /// Which foot.
+    pub foot: Foot,
+    /// Ankle position projected on the floor (y = 0), world space.
+    pub position_in_world: Vec3,
+    /// Heading at landing (radians, same convention as the dancer's yaw).
+    pub yaw_start_rad: f32,
+    /// Heading when lifted (differs from the start only for pivots).
+    pub yaw_end_rad: f32,
+    /// Pivot interval (seconds) during which the heading turns, on the ball of the foot.
+    pub pivot_secs: Option<(f64, f64)>,
+    /// When the foot touches down.
+    pub t_land_secs: f64,
+    /// When the foot leaves the floor (the end of the score for the last one).
+    pub t_lift_secs: f64,
+    /// First contact.
+    pub contact: Contact,
+    /// On the ball of the foot with the heel raised (high-level support).
+    pub releve: bool,
+}
+
+impl Footprint {
+    /// The foot's heading at `t_secs`.
+    pub fn yaw_at(&self, t_secs: f64) -> f32 {
+        match self.pivot_secs {
+            Some((a, b)) if b > a => {
+                let s = ((t_secs - a) / (b - a)).clamp(0.0, 1.0) as f32;
+                self.yaw_start_rad + (self.yaw_end_rad - self.yaw_start_rad) * smoothstep(s)
+            }
+            _ => self.yaw_end_rad,
+        }
+    }
+
+    /// True when planted at `t_secs`.
+    pub fn planted_at(&self, t_secs: f64) -> bool {
+        t_secs >= self.t_land_secs && t_secs <= self.t_lift_secs
+    }
+}
+
+/// Smooth ease in/out on [0, 1].
+pub fn smoothstep(s: f32) -> f32 {
+    let s = s.clamp(0.0, 1.0);
+    s * s * (3.0 - 2.0 * s)
+}
+
+/// A key of a piecewise track: the value is reached at `t_end_secs`, moving from the previous
+/// value starting at `t_start_secs`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Key<T> {
+    /// Movement starts (bottom of the symbol).
+    pub t_start_secs: f64,
+    /// Value reached (top of the symbol).
+    pub t_end_secs: f64,
+    /// The value.
+    pub value: T,
+}
+
+/// A track of keys sorted by end time, evaluated with ease in/out between keys.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Track<T> {
+    /// Keys, sorted by `t_end_secs`.
+    pub keys: Vec<Key<T>>,
+}
+
+impl<T> Default for Track<T> {
+    fn default() -> Self {
+        Track { keys: Vec::new() }
+    }
+}
+
+impl<T: Copy> Track<T> {
+    /// Adds a key (kept sorted).
+    pub fn push(&mut self, key: Key<T>) {
+        let at = self.keys.partition_point(|k| k.t_end_secs <= key.t_end_secs);
+        self.keys.insert(at, key);
+    }
+
+    /// The value at `t_secs` and the previous value with the blend factor towards the current
+    /// key: `(from, to, s)`; `None` when the track is empty.
+    pub fn segment_at(&self, t_secs: f64) -> Option<(T, T, f32)> {
+        let first = self.keys.first()?;
+        let idx = self.keys.partition_point(|k| k.t_end_secs <= t_secs);
+        if idx >= self.keys.len() {
+            let last = self.keys.last()?.value;
+            return Some((last, last, 1.0));
+        }
+        let key = self.keys[idx];
+        let from = if idx == 0 { first.value } else { self.keys[idx - 1].value };
+        let start = key.t_start_secs.max(if idx == 0 { f64::NEG_INFINITY } else { self.keys[idx - 1].t_end_secs });
+        if t_secs <= start || key.t_end_secs <= start {
+            return Some((from, from, 0.0));
+        }
+        let s = ((t_secs - start) / (key.t_end_secs - start)).clamp(0.0, 1.0) as f32;
+        Some((from, key.value, smoothstep(s)))
+    }
+}
+
+impl Track<f32> {
+    /// Interpolated value at `t_secs` (`default` when empty).
+    pub fn value_at(&self, t_secs: f64, default: f32) -> f32 {
+        match self.segment_at(t_secs) {
+            Some((a, b, s)) => a + (b - a) * s,
+            None => default,
+        }
+    }
+}
+
+/// The limbs and parts the gesture keys drive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum LimbId {
+    /// Left arm (shoulder → hand).
+    ArmLeft,
+    /// Right arm.
+    ArmRight,
+    /// Left leg gesture (hip → foot).
+    LegLeft,
+    /// Right leg gesture.
+    LegRight,
+    /// Head tilt.
+    Head,
+    /// Chest / torso tilt.
+    Chest,
+}
+
+/// Where a limb points, in the dancer's body frame (right, up, forward), gravity up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LimbTarget {
+    /// Unit direction from the base joint to the extremity; zero for "place middle" (drawn in).
+    pub dir_in_body: Vec3,
+    /// Middle joint flexion (elbow/knee), radians; 0 = straight.
+    pub bend_rad: f32,
+    /// Upper segment direction when the score gives upper and lower segments separately.
+    pub upper_dir_in_body: Option<Vec3>,
+    /// Lower segment direction (elbow → wrist) when given separately.
+    pub lower_dir_in_body: Option<Vec3>,
+}
+
+/// An interval with no foot on the floor.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Flight {
+    /// Take-off.
+    pub t_takeoff_secs: f64,
+    /// Landing.
+    pub t_land_secs: f64,
+    /// The jump form, if known.
+    pub form: Option<JumpForm>,
+}
+
+/// Everything the rule engine decided for one dancer.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DancerPlan {
+    /// Staff index in the score.
+    pub staff: usize,
+    /// Footprints in landing order.
+    pub footprints: Vec<Footprint>,
+    /// Facing (yaw, radians).
+    pub yaw: Track<f32>,
+    /// Pelvis height offset from standing (metres): plié lower, relevé higher.
+    pub pelvis_offset: Track<f32>,
+    /// Limb keys per limb.
+    pub limbs: BTreeMap<LimbId, Track<LimbTarget>>,
+    /// When each leg is gesturing (not supporting and not swinging to a step): (start, end).
+    pub leg_gestures: BTreeMap<LimbId, Vec<(f64, f64)>>,
+    /// Flights.
+    pub flights: Vec<Flight>,
+    /// Where the centre of weight is over the floor after each support change: (time, point).
+    pub com_targets: Vec<(f64, Vec3)>,
+    /// Times where the path must stop (pivots, holds): the centre stays put over these intervals.
+    pub still_intervals: Vec<(f64, f64)>,
+    /// End of the score in seconds.
+    pub end_secs: f64,
+}

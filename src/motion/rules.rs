@@ -1,0 +1,507 @@
+//! The rule engine: one rule per (symbol kind, body part), turning a composite score into a
+//! [`DancerPlan`] per staff: footprints from supports, turns, jumps and holds; limb keys from
+//! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
+
+use super::plan::*;
+use super::steps::StepTable;
+use crate::diag::Diagnostic;
+use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
+use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
+use glam::{Vec2, Vec3};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Knobs of the interpretation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MotionOptions {
+    /// Dancer height, metres (step lengths scale with it).
+    pub height_m: f32,
+    /// Leg length (hip to floor), metres.
+    pub leg_length_m: f32,
+    /// Half the distance between the feet when standing together, metres.
+    pub foot_half_spacing_m: f32,
+    /// Step lengths (one table, in one place).
+    pub steps: StepTable,
+    /// Land steps on the ball of the foot first instead of the heel.
+    pub toe_first: bool,
+    /// Distance between dancers placed side by side when the score does not place them, metres.
+    pub dancer_spacing_m: f32,
+    /// Fraction of a step symbol's duration the swinging foot takes to touch down.
+    pub swing_fraction: f64,
+}
+
+impl Default for MotionOptions {
+    fn default() -> Self {
+        MotionOptions {
+            height_m: 1.75,
+            leg_length_m: 0.88,
+            foot_half_spacing_m: 0.09,
+            steps: StepTable::default(),
+            toe_first: false,
+            dancer_spacing_m: 1.5,
+            swing_fraction: 0.45,
+        }
+    }
+}
+
+/// What the engine did with the score.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Interpretation {
+    /// Entries turned into motion.
+    pub interpreted: usize,
+    /// Entries skipped, each with its place in the score.
+    pub skipped: Vec<Diagnostic>,
+}
+
+/// The 27-entry direction × level table: unit vector (right, up, forward) from the joint to the
+/// extremity; zero for place middle (drawn in). Blank level reads as middle.
+pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
+    let c = std::f32::consts::FRAC_1_SQRT_2;
+    match direction.azimuth_cw_rad() {
+        None => match level {
+            Level::High => Vec3::Y,
+            Level::Low => -Vec3::Y,
+            Level::Middle | Level::Blank => Vec3::ZERO,
+        },
+        Some(az) => {
+            let h = Vec3::new(az.sin(), 0.0, az.cos());
+            match level {
+                Level::High => h * c + Vec3::Y * c,
+                Level::Low => h * c - Vec3::Y * c,
+                Level::Middle | Level::Blank => h,
+            }
+        }
+    }
+    .normalize_or_zero()
+}
+
+/// Horizontal unit step direction (right, forward) for a direction; zero for place.
+pub fn step_dir_in_body(direction: Direction) -> Vec2 {
+    match direction.azimuth_cw_rad() {
+        None => Vec2::ZERO,
+        Some(az) => Vec2::new(az.sin(), az.cos()),
+    }
+}
+
+fn place(e: &Entry, staff: usize, what: &str) -> String {
+    format!("staff {}, measure {}, beat {:.2}, column {}: {what}", staff + 1, e.measure, e.beat_in_measure + 1.0, e.column)
+}
+
+fn side_foot(side: Side) -> Foot {
+    match side {
+        Side::Left => Foot::Left,
+        Side::Right => Foot::Right,
+    }
+}
+
+fn bend_of(modifiers: &[Modifier]) -> f32 {
+    let mut bend = 0.0f32;
+    for m in modifiers {
+        if let Modifier::Volume(v) = m {
+            bend = match v {
+                VolumeSign::Bent => 90f32.to_radians(),
+                VolumeSign::Relaxed => 45f32.to_radians(),
+                VolumeSign::Straight | VolumeSign::Stretched => 0.0,
+                _ => bend,
+            };
+        }
+    }
+    bend
+}
+
+/// Interprets every staff of the score.
+pub fn plan_score(score: &Score, opts: &MotionOptions) -> (Vec<DancerPlan>, Interpretation) {
+    let mut report = Interpretation::default();
+    let n = score.staves.len();
+    let plans = score
+        .staves
+        .iter()
+        .enumerate()
+        .map(|(i, staff)| {
+            let x = (i as f32 - (n as f32 - 1.0) * 0.5) * opts.dancer_spacing_m;
+            plan_staff(score, staff, Vec3::new(x, 0.0, 0.0), opts, &mut report)
+        })
+        .collect();
+    (plans, report)
+}
+
+/// Mutable state while walking one staff's supports in time order.
+struct Walker<'a> {
+    opts: &'a MotionOptions,
+    plan: DancerPlan,
+    com: Vec3,
+    yaw: f32,
+    /// Index of the footprint each foot stands on, if planted.
+    planted: BTreeMap<Foot, usize>,
+    level_offset: f32,
+}
+
+impl Walker<'_> {
+    fn lateral(&self, foot: Foot) -> Vec3 {
+        right_of(self.yaw) * foot.right_sign() * self.opts.foot_half_spacing_m
+    }
+
+    fn lift(&mut self, foot: Foot, t_secs: f64) {
+        if let Some(i) = self.planted.remove(&foot) {
+            if let Some(fp) = self.plan.footprints.get_mut(i) {
+                fp.t_lift_secs = fp.t_lift_secs.min(t_secs).max(fp.t_land_secs);
+            }
+        }
+    }
+
+    fn land(&mut self, foot: Foot, position: Vec3, t_secs: f64, contact: Contact, releve: bool) {
+        self.lift(foot, t_secs);
+        let fp = Footprint {
+            foot,
+            position_in_world: Vec3::new(position.x, 0.0, position.z),
+            yaw_start_rad: self.yaw,
+            yaw_end_rad: self.yaw,
+            pivot_secs: None,
+            t_land_secs: t_secs,
+            t_lift_secs: f64::INFINITY,
+            contact,
+            releve,
+        };
+        self.plan.footprints.push(fp);
+        self.planted.insert(foot, self.plan.footprints.len() - 1);
+    }
+
+    fn planted_pos(&self, foot: Foot) -> Option<Vec3> {
+        self.planted.get(&foot).and_then(|i| self.plan.footprints.get(*i)).map(|f| f.position_in_world)
+    }
+
+    fn set_level(&mut self, level: Level, t0: f64, t1: f64) {
+        let offset = match level {
+            Level::Low => -0.12 * self.opts.leg_length_m,
+            Level::High => 0.07 * self.opts.leg_length_m,
+            _ => 0.0,
+        };
+        if (offset - self.level_offset).abs() > 1e-6 {
+            self.plan.pelvis_offset.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0 + 1e-3), value: offset });
+            self.level_offset = offset;
+        }
+        let releve = level == Level::High;
+        for i in self.planted.values() {
+            if let Some(fp) = self.plan.footprints.get_mut(*i) {
+                if fp.t_land_secs >= t0 - 1e-9 {
+                    fp.releve = releve;
+                }
+            }
+        }
+    }
+}
+
+fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, report: &mut Interpretation) -> DancerPlan {
+    let tempo = score.tempo;
+    let end_secs = tempo.secs_from_beats(score.duration_beats);
+    let yaw0 = -(staff.start_facing_deg as f32).to_radians();
+    let mut w = Walker {
+        opts,
+        plan: DancerPlan { staff: staff.index, end_secs, ..DancerPlan::default() },
+        com: origin,
+        yaw: yaw0,
+        planted: BTreeMap::new(),
+        level_offset: 0.0,
+    };
+    w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
+    w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
+
+    // Starting position: supports, then gestures at time 0.
+    let mut start_feet: Vec<(Foot, Level)> = Vec::new();
+    for (kind, e) in &staff.start_position {
+        match (kind, &e.kind) {
+            (ChannelKind::Support(side), EntryKind::Direction { level, .. }) => start_feet.push((side_foot(*side), *level)),
+            (_, EntryKind::Front { .. }) => report.interpreted += 1,
+            _ => gesture(&mut w, staff.index, *kind, e, 0.0, 0.0, report),
+        }
+    }
+    let stand_level = start_feet.first().map(|f| f.1).unwrap_or(Level::Middle);
+    let feet: Vec<Foot> = if start_feet.is_empty() { vec![Foot::Left, Foot::Right] } else { start_feet.iter().map(|f| f.0).collect() };
+    for foot in [Foot::Left, Foot::Right] {
+        if feet.contains(&foot) {
+            let p = w.com + w.lateral(foot);
+            w.land(foot, p, f64::NEG_INFINITY, Contact::Flat, stand_level == Level::High);
+        }
+    }
+    report.interpreted += start_feet.len();
+    w.set_level(stand_level, 0.0, 0.0);
+    w.plan.com_targets.push((0.0, w.com));
+
+    // Events in time order: supports grouped by start, gestures, flights.
+    let mut supports: Vec<(Side, &Entry)> = Vec::new();
+    for ch in &staff.channels {
+        match ch.kind {
+            ChannelKind::Support(side) => supports.extend(ch.entries.iter().map(|e| (side, e))),
+            kind => {
+                for e in &ch.entries {
+                    let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
+                    gesture(&mut w, staff.index, kind, e, t0, t1, report);
+                }
+            }
+        }
+    }
+    supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
+    let flights: Vec<&SupportGap> = staff.gaps.iter().collect();
+    for g in &flights {
+        w.plan.flights.push(Flight {
+            t_takeoff_secs: tempo.secs_from_beats(g.start_beats),
+            t_land_secs: tempo.secs_from_beats(g.end_beats),
+            form: g.form,
+        });
+    }
+
+    let flight_list = w.plan.flights.clone();
+    let mut next_flight = 0usize;
+    let mut i = 0;
+    while i <= supports.len() {
+        let start = supports.get(i).map(|s| s.1.start_beats).unwrap_or(f64::INFINITY);
+        let t0 = if start.is_finite() { tempo.secs_from_beats(start) } else { f64::INFINITY };
+        // Take-offs up to this group: every planted foot leaves the floor.
+        while let Some(f) = flight_list.get(next_flight).filter(|f| f.t_takeoff_secs <= t0 + 1e-9) {
+            for foot in [Foot::Left, Foot::Right] {
+                let landed_before = w.planted.get(&foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|fp| fp.t_land_secs < f.t_takeoff_secs);
+                if landed_before {
+                    w.lift(foot, f.t_takeoff_secs);
+                }
+            }
+            next_flight += 1;
+        }
+        if i == supports.len() {
+            break;
+        }
+        let mut group: Vec<(Side, &Entry)> = Vec::new();
+        while i < supports.len() && (supports[i].1.start_beats - start).abs() < 1e-6 {
+            group.push(supports[i]);
+            i += 1;
+        }
+        let landing = flights.iter().find(|g| (g.end_beats - start).abs() < 1e-6).copied();
+        support_group(&mut w, staff.index, &group, landing, tempo, report);
+    }
+    // A leg gesture takes the weight off that leg (T8).
+    for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
+        for &(g0, _) in w.plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for fp in w.plan.footprints.iter_mut().filter(|f| f.foot == foot) {
+                if fp.t_land_secs < g0 && fp.t_lift_secs > g0 {
+                    fp.t_lift_secs = g0;
+                }
+            }
+        }
+    }
+    for fp in &mut w.plan.footprints {
+        if fp.t_lift_secs.is_infinite() {
+            fp.t_lift_secs = end_secs.max(fp.t_land_secs);
+        }
+        if fp.t_land_secs.is_infinite() {
+            fp.t_land_secs = 0.0;
+        }
+    }
+    w.plan.com_targets.sort_by(|a, b| a.0.total_cmp(&b.0));
+    w.plan
+}
+
+/// Steps, turns and holds that start together.
+fn support_group(
+    w: &mut Walker,
+    staff: usize,
+    group: &[(Side, &Entry)],
+    landing: Option<&SupportGap>,
+    tempo: crate::score::TempoMap,
+    report: &mut Interpretation,
+) {
+    let steps: Vec<(Foot, Direction, Level, &Entry)> = group
+        .iter()
+        .filter_map(|(side, e)| match e.kind {
+            EntryKind::Direction { direction, level } => Some((side_foot(*side), direction, level, *e)),
+            _ => None,
+        })
+        .collect();
+    for (side, e) in group {
+        match &e.kind {
+            EntryKind::Turn { clockwise, amount_deg, both_feet } => {
+                let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
+                let (Some(cw), Some(amount)) = (clockwise, amount_deg) else {
+                    report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "turn without a known sense or amount; no turn")));
+                    continue;
+                };
+                let delta = (*amount as f32).to_radians() * if *cw { -1.0 } else { 1.0 };
+                let pivot_feet: Vec<Foot> = if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side_foot(*side)] };
+                for foot in [Foot::Left, Foot::Right] {
+                    if !pivot_feet.contains(&foot) && steps.iter().all(|s| s.0 != foot) {
+                        w.lift(foot, t0);
+                    }
+                }
+                for foot in &pivot_feet {
+                    let pos = w.planted_pos(*foot).unwrap_or(w.com + w.lateral(*foot));
+                    let releve = w.planted.get(foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|f| f.releve);
+                    w.land(*foot, pos, t0, Contact::Ball, releve);
+                    if let Some(fp) = w.plan.footprints.last_mut() {
+                        fp.yaw_end_rad = fp.yaw_start_rad + delta;
+                        fp.pivot_secs = Some((t0, t1));
+                    }
+                }
+                w.yaw += delta;
+                w.plan.yaw.push(Key { t_start_secs: t0, t_end_secs: t1, value: w.yaw });
+                w.plan.still_intervals.push((t0, t1));
+                report.interpreted += 1;
+            }
+            EntryKind::Hold => {
+                w.plan.still_intervals.push((e.start_secs, e.start_secs + e.duration_secs));
+                report.interpreted += 1;
+            }
+            EntryKind::Direction { .. } => {}
+            _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign in a support column not interpreted"))),
+        }
+    }
+    if steps.is_empty() {
+        return;
+    }
+    let t0 = steps.iter().map(|s| s.3.start_secs).fold(f64::INFINITY, f64::min);
+    let t1 = steps.iter().map(|s| s.3.start_secs + s.3.duration_secs).fold(0.0, f64::max);
+    let air_secs = landing.map(|g| tempo.secs_from_beats(g.end_beats - g.start_beats)).unwrap_or(0.0);
+    let form = landing.and_then(|g| g.form);
+    let level = steps[0].2;
+    let t_touch = if landing.is_some() { t0 } else { t0 + (t1 - t0) * w.opts.swing_fraction };
+    let contact = match (landing.is_some(), level, w.opts.toe_first) {
+        (true, _, _) | (_, Level::High, _) | (_, _, true) => Contact::Ball,
+        (_, Level::Low, _) => Contact::Flat,
+        _ => Contact::Heel,
+    };
+    let mut targets: Vec<(Foot, Vec3)> = Vec::new();
+    let com_old = w.com;
+    for (foot, direction, level, e) in &steps {
+        let len = w.opts.steps.length_m(w.opts.height_m, *direction, *level, form, air_secs, &e.modifiers);
+        let d = step_dir_in_body(*direction);
+        let v = right_of(w.yaw) * d.x * len + forward_of(w.yaw) * d.y * len;
+        let target = if *direction == Direction::Place && steps.len() == 1 {
+            // Closing: beside the other foot, or under the body when it is in the air.
+            match w.planted_pos(foot.other()) {
+                Some(other) => other + w.lateral(*foot) * 2.0,
+                None => com_old + w.lateral(*foot),
+            }
+        } else {
+            com_old + v + w.lateral(*foot)
+        };
+        targets.push((*foot, target));
+        report.interpreted += 1;
+    }
+    let new_com = if steps.len() == 1 {
+        let (foot, target) = targets[0];
+        target - w.lateral(foot)
+    } else {
+        let mean = targets.iter().map(|t| t.1).sum::<Vec3>() / targets.len() as f32;
+        Vec3::new(mean.x, 0.0, mean.z)
+    };
+    for (foot, target) in &targets {
+        let unchanged = w.planted_pos(*foot).is_some_and(|p| p.distance(*target) < 0.02);
+        if unchanged {
+            continue; // a change of level (plié, rise) or a weight transfer in place
+        }
+        if landing.is_none() {
+            w.lift(*foot, t0);
+        }
+        w.land(*foot, *target, t_touch, contact, level == Level::High);
+    }
+    // One foot stepping: the weight leaves the other foot at the top of the symbol, unless it
+    // is still needed (it lifts when its own next step starts).
+    w.com = new_com;
+    w.plan.com_targets.push((t1, new_com));
+    w.set_level(level, t0, t1);
+}
+
+/// Gesture rules: arms, legs, head, chest, from their channels.
+fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, t1: f64, report: &mut Interpretation) {
+    let (limb, part) = match kind {
+        ChannelKind::Arm(Side::Left) => (LimbId::ArmLeft, Part::Whole),
+        ChannelKind::Arm(Side::Right) => (LimbId::ArmRight, Part::Whole),
+        ChannelKind::LegGesture(Side::Left) => (LimbId::LegLeft, Part::Whole),
+        ChannelKind::LegGesture(Side::Right) => (LimbId::LegRight, Part::Whole),
+        ChannelKind::Head | ChannelKind::Part(BodyPart::Head) => (LimbId::Head, Part::Whole),
+        ChannelKind::Body(_) | ChannelKind::Part(BodyPart::Chest | BodyPart::Torso) => (LimbId::Chest, Part::Whole),
+        ChannelKind::Part(BodyPart::Shoulder(s) | BodyPart::Arm(s)) => (arm(s), Part::Whole),
+        ChannelKind::Part(BodyPart::Elbow(s)) => (arm(s), Part::Upper),
+        ChannelKind::Part(BodyPart::Wrist(s)) => (arm(s), Part::Lower),
+        ChannelKind::Part(BodyPart::Leg(s)) => (leg(s), Part::Whole),
+        ChannelKind::Front => {
+            if let EntryKind::Front { facing_deg } = e.kind {
+                let facing_now = -w.plan.yaw.value_at(t0, w.yaw).to_degrees() as f64;
+                let diff = (facing_now - facing_deg).rem_euclid(360.0);
+                let diff = diff.min(360.0 - diff);
+                if diff > 22.5 {
+                    report.skipped.push(Diagnostic::warning(
+                        e.span,
+                        place(e, staff, &format!("front sign says {facing_deg:.0}° but the turns so far give {facing_now:.0}°")),
+                    ));
+                }
+            }
+            report.interpreted += 1;
+            return;
+        }
+        ChannelKind::Path => {
+            report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "path sign not animated yet (the dancer travels straight)")));
+            return;
+        }
+        ChannelKind::BodyTurn => {
+            if let EntryKind::Turn { clockwise: Some(cw), amount_deg: Some(a), .. } = e.kind {
+                let delta = (a as f32).to_radians() * if cw { -1.0 } else { 1.0 };
+                w.yaw += delta;
+                w.plan.yaw.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0 + 1e-3), value: w.yaw });
+                report.interpreted += 1;
+            }
+            return;
+        }
+        ChannelKind::Part(p) => {
+            report.skipped.push(Diagnostic::warning(
+                e.span,
+                place(e, staff, &format!("column for {} not animated yet", crate::score::part_name(&p))),
+            ));
+            return;
+        }
+        ChannelKind::Support(_) => return,
+    };
+    match &e.kind {
+        EntryKind::Direction { direction, level } => {
+            let dir = gesture_dir_in_body(*direction, *level);
+            let bend = bend_of(&e.modifiers);
+            let track = w.plan.limbs.entry(limb).or_default();
+            let previous = track.keys.last().map(|k| k.value);
+            let value = match part {
+                Part::Whole => LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None },
+                Part::Upper => LimbTarget {
+                    dir_in_body: dir,
+                    bend_rad: 0.0,
+                    upper_dir_in_body: Some(dir),
+                    lower_dir_in_body: previous.and_then(|p| p.lower_dir_in_body),
+                },
+                Part::Lower => LimbTarget {
+                    dir_in_body: previous.map(|p| p.dir_in_body).unwrap_or(-Vec3::Y),
+                    bend_rad: 0.0,
+                    upper_dir_in_body: previous.and_then(|p| p.upper_dir_in_body),
+                    lower_dir_in_body: Some(dir),
+                },
+            };
+            track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
+            if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
+                w.plan.leg_gestures.entry(limb).or_default().push((t0, t1));
+            }
+            report.interpreted += 1;
+        }
+        EntryKind::Hold => report.interpreted += 1, // gestures are retained anyway (T6)
+        EntryKind::Turn { .. } => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "rotation of a limb not animated yet"))),
+        _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Part {
+    Whole,
+    Upper,
+    Lower,
+}
+
+fn arm(side: Side) -> LimbId {
+    if side == Side::Left { LimbId::ArmLeft } else { LimbId::ArmRight }
+}
+
+fn leg(side: Side) -> LimbId {
+    if side == Side::Left { LimbId::LegLeft } else { LimbId::LegRight }
+}

@@ -1,0 +1,10 @@
+//! Fuzz target: the `.lbn` reader and the score builder must never panic or hang.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(doc) = labanplay::read::lbn::read(data) {
+        let _ = labanplay::score::Score::from_document(&doc);
+    }
+});
