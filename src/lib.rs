@@ -5,5 +5,7 @@
 //! window, UI or audio device, and it builds with `--no-default-features`.
 
 pub mod diag;
+pub mod export;
+pub mod pose;
 pub mod read;
 pub mod score;
