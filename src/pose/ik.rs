@@ -116,11 +116,16 @@ const VIOLATION_EPS_RAD: f32 = 1e-5;
 /// Swivel samples per side of the pole when the pole itself breaks a limit (5° steps).
 const SWIVEL_STEPS: i32 = 36;
 /// Bisection steps that refine the feasible swivel closest to the pole.
-const BISECT_STEPS: usize = 20;
+const BISECT_STEPS: usize = 12;
 
 impl LimbIkJob {
     /// A job with the defaults listed on each field.
-    pub fn new(root_in_world: Vec3, upper_len_m: f32, lower_len_m: f32, target_in_world: Vec3) -> Self {
+    pub fn new(
+        root_in_world: Vec3,
+        upper_len_m: f32,
+        lower_len_m: f32,
+        target_in_world: Vec3,
+    ) -> Self {
         Self {
             root_in_world,
             parent_rot_in_world: Quat::IDENTITY,
@@ -183,11 +188,15 @@ impl LimbIkJob {
             return Err(IkError::NonFinite("limits"));
         }
         if self.upper_len_m <= 0.0 || self.lower_len_m <= 0.0 {
-            return Err(IkError::BadLength { upper_len_m: self.upper_len_m, lower_len_m: self.lower_len_m });
+            return Err(IkError::BadLength {
+                upper_len_m: self.upper_len_m,
+                lower_len_m: self.lower_len_m,
+            });
         }
-        let (Some(dir), Some(hinge)) =
-            (self.rest_dir_in_local.try_normalize(), self.hinge_axis_in_local.try_normalize())
-        else {
+        let (Some(dir), Some(hinge)) = (
+            self.rest_dir_in_local.try_normalize(),
+            self.hinge_axis_in_local.try_normalize(),
+        ) else {
             return Err(IkError::BadAxes);
         };
         if dir.dot(hinge).abs() > 1e-3 {
@@ -197,7 +206,10 @@ impl LimbIkJob {
             && self.hinge_min_rad <= self.hinge_max_rad
             && self.hinge_max_rad <= std::f32::consts::PI;
         if !hinge_ok {
-            return Err(IkError::BadHingeRange { min_rad: self.hinge_min_rad, max_rad: self.hinge_max_rad });
+            return Err(IkError::BadHingeRange {
+                min_rad: self.hinge_min_rad,
+                max_rad: self.hinge_max_rad,
+            });
         }
         if self.reach_tolerance_m < 0.0 {
             return Err(IkError::NonFinite("reach_tolerance_m"));
@@ -211,17 +223,15 @@ struct Geometry {
     root: DVec3,
     parent_rot: DQuat,
     rest_dir: DVec3,
-    hinge_axis: DVec3,
     upper: f64,
     lower: f64,
     /// Unit root → (clamped) target axis.
     axis: DVec3,
-    cos_a: f64,
-    sin_a: f64,
     hinge_rad: f64,
-    /// Swivel 0 direction (unit, ⟂ axis) and its quarter turn.
-    pole_u: DVec3,
-    pole_v: DVec3,
+    /// World rotation of the root joint at swivel 0 (hinge joint towards the pole).
+    root_world_at_pole: DQuat,
+    /// Local rotation of the hinge joint (independent of the swivel).
+    mid_local: DQuat,
     clamped: bool,
 }
 
@@ -244,7 +254,9 @@ impl Geometry {
         // Reachable root → end distances from the hinge range (law of cosines).
         let dist_at = |flex: f32| {
             let c = f64::from(flex).cos();
-            (upper * upper + lower * lower + 2.0 * upper * lower * c).max(0.0).sqrt()
+            (upper * upper + lower * lower + 2.0 * upper * lower * c)
+                .max(0.0)
+                .sqrt()
         };
         let floor = 1e-6 * (upper + lower);
         let dist_lo = dist_at(job.hinge_max_rad).max(floor);
@@ -257,53 +269,57 @@ impl Geometry {
             .unwrap_or(DVec3::NEG_Y);
         let dist = raw_dist.clamp(dist_lo, dist_hi);
         let clamped = (dist - raw_dist).abs() > 1e-9 * (1.0 + upper + lower);
-        let cos_a = ((upper * upper + dist * dist - lower * lower) / (2.0 * upper * dist)).clamp(-1.0, 1.0);
+        let cos_a =
+            ((upper * upper + dist * dist - lower * lower) / (2.0 * upper * dist)).clamp(-1.0, 1.0);
         let sin_a = (1.0 - cos_a * cos_a).max(0.0).sqrt();
-        let cos_hinge = ((dist * dist - upper * upper - lower * lower) / (2.0 * upper * lower)).clamp(-1.0, 1.0);
+        let cos_hinge = ((dist * dist - upper * upper - lower * lower) / (2.0 * upper * lower))
+            .clamp(-1.0, 1.0);
         let hinge_rad = (dist * sin_a / lower).atan2(cos_hinge);
         let hinge_rad = hinge_rad.clamp(f64::from(job.hinge_min_rad), f64::from(job.hinge_max_rad));
         // Swivel reference: the pole projected onto the plane ⟂ axis.
         let hinge_world = parent_rot * hinge_axis;
-        let least_twist = axis.cross(hinge_world) + 0.25 * (parent_rot * rest_dir.cross(hinge_axis));
+        let least_twist =
+            axis.cross(hinge_world) + 0.25 * (parent_rot * rest_dir.cross(hinge_axis));
         let project = |p: DVec3| (p - p.dot(axis) * axis).try_normalize();
         let pole_u = job
             .pole_in_world
             .and_then(|p| project(p.as_dvec3()))
             .or_else(|| project(least_twist))
             .unwrap_or_else(|| axis.any_orthonormal_vector());
-        let pole_v = axis.cross(pole_u);
+        // Root frame: maps the rest limb direction to the upper segment and the rest hinge axis
+        // to the hinge axis at swivel 0.
+        let upper_dir = cos_a * axis + sin_a * pole_u;
+        let hinge_now = pole_u.cross(axis);
+        let rest_frame = DMat3::from_cols(rest_dir, hinge_axis, rest_dir.cross(hinge_axis));
+        let now_frame = DMat3::from_cols(upper_dir, hinge_now, upper_dir.cross(hinge_now));
+        let root_world_at_pole =
+            DQuat::from_mat3(&(now_frame * rest_frame.transpose())).normalize();
         Geometry {
             root,
             parent_rot,
             rest_dir,
-            hinge_axis,
             upper,
             lower,
             axis,
-            cos_a,
-            sin_a,
             hinge_rad,
-            pole_u,
-            pole_v,
+            root_world_at_pole,
+            mid_local: DQuat::from_axis_angle(hinge_axis, hinge_rad),
             clamped,
         }
     }
 
+    /// The joint rotations at `swivel_rad`. Swivelling turns the whole root frame about the
+    /// root → target axis, so this is one quaternion product away from the pole solution.
     fn candidate(&self, swivel_rad: f64, end_rot: Option<DQuat>) -> Candidate {
-        let (s, c) = swivel_rad.sin_cos();
-        let out = c * self.pole_u + s * self.pole_v;
-        let upper_dir = self.cos_a * self.axis + self.sin_a * out;
-        let hinge_world = out.cross(self.axis);
-        let rest_frame = DMat3::from_cols(self.rest_dir, self.hinge_axis, self.rest_dir.cross(self.hinge_axis));
-        let now_frame = DMat3::from_cols(upper_dir, hinge_world, upper_dir.cross(hinge_world));
-        let root_world = DQuat::from_mat3(&(now_frame * rest_frame.transpose())).normalize();
+        let root_world =
+            (DQuat::from_axis_angle(self.axis, swivel_rad) * self.root_world_at_pole).normalize();
         let root_local = (self.parent_rot.conjugate() * root_world).normalize();
-        let mid_local = DQuat::from_axis_angle(self.hinge_axis, self.hinge_rad);
-        let end_local = end_rot.map(|g| ((root_world * mid_local).conjugate() * g).normalize());
+        let end_local =
+            end_rot.map(|g| ((root_world * self.mid_local).conjugate() * g).normalize());
         Candidate {
             root_world,
             root_local: root_local.as_quat().normalize(),
-            mid_local: mid_local.as_quat().normalize(),
+            mid_local: self.mid_local.as_quat().normalize(),
             end_local: end_local.map(|q| q.as_quat().normalize()),
         }
     }
@@ -311,7 +327,9 @@ impl Geometry {
 
 fn violation(job: &LimbIkJob, cand: &Candidate) -> f32 {
     let root = job.root_limits.violation_rad(cand.root_local);
-    let end = cand.end_local.map_or(0.0, |q| job.end_limits.violation_rad(q));
+    let end = cand
+        .end_local
+        .map_or(0.0, |q| job.end_limits.violation_rad(q));
     root + end
 }
 
@@ -364,7 +382,9 @@ pub fn solve_limb(job: &LimbIkJob) -> Result<LimbIkSolution, IkError> {
     let cand = geo.candidate(swivel, end_rot);
     let root_ok = job.root_limits.violation_rad(cand.root_local) <= VIOLATION_EPS_RAD;
     let (end_local, end_rot_reached) = match cand.end_local {
-        Some(q) if job.end_limits.violation_rad(q) > VIOLATION_EPS_RAD => (Some(job.end_limits.clamp(q)), false),
+        Some(q) if job.end_limits.violation_rad(q) > VIOLATION_EPS_RAD => {
+            (Some(job.end_limits.clamp(q)), false)
+        }
         other => (other, true),
     };
     // Positions as forward kinematics will see them (from the f32 rotations).
@@ -425,7 +445,12 @@ pub fn limb_job(skeleton: &Skeleton, pose: &Pose, limb: Limb, goal: &LimbGoal) -
         end_rot_in_world: goal.end_rot_in_world,
         root_limits: *skeleton.limits(limb.root),
         end_limits: *skeleton.limits(limb.end),
-        ..LimbIkJob::new(root_in_world, upper.length(), lower.length(), goal.end_in_world)
+        ..LimbIkJob::new(
+            root_in_world,
+            upper.length(),
+            lower.length(),
+            goal.end_in_world,
+        )
     }
 }
 
@@ -448,12 +473,22 @@ pub fn solve_limb_in_pose(
 
 /// Moves the wrist of the arm on `side` to `goal.end_in_world` (optionally turning the hand to
 /// `goal.end_rot_in_world`); see [`solve_limb_in_pose`].
-pub fn solve_arm(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGoal) -> Result<LimbIkSolution, IkError> {
+pub fn solve_arm(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    side: Side,
+    goal: &LimbGoal,
+) -> Result<LimbIkSolution, IkError> {
     solve_limb_in_pose(skeleton, pose, Limb::arm(side), goal)
 }
 
 /// Moves the ankle of the leg on `side` to `goal.end_in_world` (optionally turning the foot to
 /// `goal.end_rot_in_world`); see [`solve_limb_in_pose`].
-pub fn solve_leg(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGoal) -> Result<LimbIkSolution, IkError> {
+pub fn solve_leg(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    side: Side,
+    goal: &LimbGoal,
+) -> Result<LimbIkSolution, IkError> {
     solve_limb_in_pose(skeleton, pose, Limb::leg(side), goal)
 }

@@ -66,8 +66,10 @@ impl JointLimits {
     /// Whether `q` lies inside the limits, within [`LIMIT_TOLERANCE_RAD`] per component.
     pub fn contains(&self, q: Quat) -> bool {
         let a = swing_twist_angles(q);
-        a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
-            && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+        a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD))
+            .all()
+            && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD))
+                .all()
     }
 
     /// `q` with each swing–twist component clamped to its range (identity for a non-finite `q`).
@@ -95,7 +97,10 @@ pub fn swing_twist_angles(q: Quat) -> Vec3 {
     let sin_half = (swing.x * swing.x + swing.z * swing.z).sqrt();
     let swing_angle = 2.0 * sin_half.atan2(swing.w);
     let (sx, sz) = if sin_half > 1e-9 {
-        (swing.x / sin_half * swing_angle, swing.z / sin_half * swing_angle)
+        (
+            swing.x / sin_half * swing_angle,
+            swing.z / sin_half * swing_angle,
+        )
     } else {
         (2.0 * swing.x, 2.0 * swing.z)
     };
@@ -126,6 +131,7 @@ pub fn rotation_angle_between(a: Quat, b: Quat) -> f32 {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 
@@ -137,7 +143,9 @@ mod tests {
                     let x = -2.8 + 0.7 * i as f32;
                     let z = -2.8 + 0.7 * j as f32;
                     let y = -2.5 + 1.25 * k as f32;
-                    out.push(Quat::from_scaled_axis(Vec3::new(x, 0.0, z)) * Quat::from_rotation_y(y));
+                    out.push(
+                        Quat::from_scaled_axis(Vec3::new(x, 0.0, z)) * Quat::from_rotation_y(y),
+                    );
                 }
             }
         }
@@ -180,8 +188,17 @@ mod tests {
 
     #[test]
     fn bad_quaternions_count_as_identity() {
-        assert_eq!(swing_twist_angles(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Vec3::ZERO);
-        assert_eq!(swing_twist_angles(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)), Vec3::ZERO);
-        assert_eq!(JointLimits::FREE.clamp(Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 0.0)), Quat::IDENTITY);
+        assert_eq!(
+            swing_twist_angles(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            Vec3::ZERO
+        );
+        assert_eq!(
+            swing_twist_angles(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+            Vec3::ZERO
+        );
+        assert_eq!(
+            JointLimits::FREE.clamp(Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 0.0)),
+            Quat::IDENTITY
+        );
     }
 }

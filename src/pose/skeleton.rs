@@ -194,8 +194,18 @@ impl Limb {
     pub const fn arm(side: Side) -> Limb {
         use JointId::*;
         match side {
-            Side::Left => Limb { parent: ClavicleL, root: ShoulderL, mid: ElbowL, end: WristL },
-            Side::Right => Limb { parent: ClavicleR, root: ShoulderR, mid: ElbowR, end: WristR },
+            Side::Left => Limb {
+                parent: ClavicleL,
+                root: ShoulderL,
+                mid: ElbowL,
+                end: WristL,
+            },
+            Side::Right => Limb {
+                parent: ClavicleR,
+                root: ShoulderR,
+                mid: ElbowR,
+                end: WristR,
+            },
         }
     }
 
@@ -203,8 +213,18 @@ impl Limb {
     pub const fn leg(side: Side) -> Limb {
         use JointId::*;
         match side {
-            Side::Left => Limb { parent: Pelvis, root: HipL, mid: KneeL, end: AnkleL },
-            Side::Right => Limb { parent: Pelvis, root: HipR, mid: KneeR, end: AnkleR },
+            Side::Left => Limb {
+                parent: Pelvis,
+                root: HipL,
+                mid: KneeL,
+                end: AnkleL,
+            },
+            Side::Right => Limb {
+                parent: Pelvis,
+                root: HipR,
+                mid: KneeR,
+                end: AnkleR,
+            },
         }
     }
 }
@@ -414,7 +434,10 @@ impl Skeleton {
             p.height_m = defaults.height_m;
         }
         if p.check().is_err() {
-            p = Proportions { height_m: p.height_m, ..defaults };
+            p = Proportions {
+                height_m: p.height_m,
+                ..defaults
+            };
         }
         let rest_in_world = rest_positions(&p);
         let mut rest_offsets = [Vec3::ZERO; JOINT_COUNT];
@@ -433,11 +456,19 @@ impl Skeleton {
             name,
         };
         let toe_tip = |side: Side| {
-            Vec3::new(side.sign_x() * p.hip_half_width, 0.0, p.ball_forward + p.toes) * h
+            Vec3::new(
+                side.sign_x() * p.hip_half_width,
+                0.0,
+                p.ball_forward + p.toes,
+            ) * h
         };
         let fingertip = |side: Side| {
             let wrist = p.shoulder_height - p.upper_arm - p.forearm;
-            Vec3::new(side.sign_x() * p.shoulder_half_width, wrist - p.palm - p.fingers, 0.0) * h
+            Vec3::new(
+                side.sign_x() * p.shoulder_half_width,
+                wrist - p.palm - p.fingers,
+                0.0,
+            ) * h
         };
         let end_sites = [
             end_site(JointId::Head, Vec3::new(0.0, h, 0.0), "HeadTop"),
@@ -512,9 +543,11 @@ fn rest_positions(p: &Proportions) -> [Vec3; JOINT_COUNT] {
             Head => Vec3::new(0.0, p.head_height, 0.0),
             ClavicleL | ClavicleR => Vec3::new(sx * p.clavicle_half_width, p.clavicle_height, 0.0),
             ShoulderL | ShoulderR => Vec3::new(sx * p.shoulder_half_width, p.shoulder_height, 0.0),
-            ElbowL | ElbowR => {
-                Vec3::new(sx * p.shoulder_half_width, p.shoulder_height - p.upper_arm, 0.0)
-            }
+            ElbowL | ElbowR => Vec3::new(
+                sx * p.shoulder_half_width,
+                p.shoulder_height - p.upper_arm,
+                0.0,
+            ),
             WristL | WristR => Vec3::new(sx * p.shoulder_half_width, wrist_y, 0.0),
             HandL | HandR => Vec3::new(sx * p.shoulder_half_width, wrist_y - p.palm, 0.0),
             HipL | HipR => Vec3::new(sx * p.hip_half_width, p.hip_height, 0.0),
@@ -554,7 +587,7 @@ fn default_limits(joint: JointId) -> JointLimits {
         // Knee: a hinge; flexion is a positive rotation about X (shin backwards).
         KneeL | KneeR => deg((0.0, 150.0), (0.0, 0.0), (0.0, 0.0)),
         // Ankle: +x points the foot (plantar flexion), y turns the toes out, +z everts.
-        AnkleL | AnkleR => deg((-30.0, 80.0), (-25.0, 25.0), (-35.0, 20.0)),
+        AnkleL | AnkleR => deg((-40.0, 80.0), (-25.0, 25.0), (-35.0, 20.0)),
         // Toes: −x bends the toes up (demi-pointe).
         BallL | BallR => deg((-90.0, 40.0), (0.0, 0.0), (0.0, 0.0)),
     };
@@ -565,6 +598,7 @@ fn default_limits(joint: JointId) -> JointLimits {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 
@@ -628,11 +662,22 @@ mod tests {
 
     #[test]
     fn bad_proportions_fall_back_to_defaults() {
-        let bad = Proportions { height_m: f32::NAN, thigh: -1.0, ..Proportions::default() };
+        let bad = Proportions {
+            height_m: f32::NAN,
+            thigh: -1.0,
+            ..Proportions::default()
+        };
         assert!(bad.check().is_err());
         assert_eq!(Skeleton::new(&bad), Skeleton::default());
-        let tall = Proportions { height_m: 2.0, shank: 0.6, ..Proportions::default() };
-        assert!(matches!(tall.check(), Err(ProportionsError::Inconsistent(_))));
+        let tall = Proportions {
+            height_m: 2.0,
+            shank: 0.6,
+            ..Proportions::default()
+        };
+        assert!(matches!(
+            tall.check(),
+            Err(ProportionsError::Inconsistent(_))
+        ));
         let s = Skeleton::new(&tall);
         assert_eq!(s.proportions().height_m, 2.0);
         assert_eq!(s.proportions().shank, Proportions::default().shank);
