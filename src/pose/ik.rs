@@ -40,8 +40,9 @@ pub struct LimbIkJob {
     pub hinge_max_rad: f32,
     /// Where the end joint (wrist or ankle) should go, world space, metres.
     pub target_in_world: Vec3,
-    /// A world-space point direction (from the root axis) towards which the hinge joint should
-    /// point: swivel 0. `None` (default) picks the least-twisting direction for the parent frame.
+    /// World-space direction in which the hinge joint (elbow/knee) should stick out from the
+    /// root → target axis: swivel 0 (only its part ⟂ that axis counts). `None` (default) picks
+    /// the least-twisting direction for the parent frame (knee forward, elbow back/down).
     pub pole_in_world: Option<Vec3>,
     /// Wanted world rotation of the end joint's frame (hand or foot). `None` (default) leaves the
     /// end joint's local rotation to the caller.
