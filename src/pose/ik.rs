@@ -41,8 +41,9 @@ pub struct LimbIkJob {
     /// Where the end joint (wrist or ankle) should go, world space, metres.
     pub target_in_world: Vec3,
     /// World-space direction in which the hinge joint (elbow/knee) should stick out from the
-    /// root → target axis: swivel 0 (only its part ⟂ that axis counts). `None` (default) picks
-    /// the least-twisting direction for the parent frame (knee forward, elbow back/down).
+    /// root → target axis: swivel 0 (only its part ⟂ that axis counts). `None` (default) takes
+    /// the direction it would have if the limb swung there from rest without twisting (at rest:
+    /// knee forward, elbow back; arm forward: elbow down; leg forward: knee up).
     pub pole_in_world: Option<Vec3>,
     /// Wanted world rotation of the end joint's frame (hand or foot). `None` (default) leaves the
     /// end joint's local rotation to the caller.
@@ -277,10 +278,19 @@ impl Geometry {
             .clamp(-1.0, 1.0);
         let hinge_rad = (dist * sin_a / lower).atan2(cos_hinge);
         let hinge_rad = hinge_rad.clamp(f64::from(job.hinge_min_rad), f64::from(job.hinge_max_rad));
-        // Swivel reference: the pole projected onto the plane ⟂ axis.
-        let hinge_world = parent_rot * hinge_axis;
-        let least_twist =
-            axis.cross(hinge_world) + 0.25 * (parent_rot * rest_dir.cross(hinge_axis));
+        // Swivel reference: the pole projected onto the plane ⟂ axis. By default, where the
+        // hinge joint would stick out if the limb swung from its rest direction to the axis
+        // without twisting (minimal rotation a → b applied to x ⟂ a: x − (x·b)/(1 + a·b)·(a + b)).
+        // That is singular only for a limb pointing opposite its rest direction, where the
+        // hinge-fixed direction (axis × hinge) is used instead.
+        let rest_dir_world = parent_rot * rest_dir;
+        let rest_out_world = parent_rot * rest_dir.cross(hinge_axis);
+        let one_plus_cos = 1.0 + rest_dir_world.dot(axis);
+        let least_twist = if one_plus_cos > 1e-6 {
+            rest_out_world - (rest_out_world.dot(axis) / one_plus_cos) * (rest_dir_world + axis)
+        } else {
+            axis.cross(parent_rot * hinge_axis)
+        };
         let project = |p: DVec3| (p - p.dot(axis) * axis).try_normalize();
         let pole_u = job
             .pole_in_world
