@@ -507,3 +507,56 @@ fn rest_targets_give_the_rest_pose() {
         assert!(rotation_angle_between(pose.local(limb.root), Quat::IDENTITY) < 0.2);
     }
 }
+
+/// Mirror image across the body's midline (the YZ plane).
+fn mirror_rot(q: Quat) -> Quat {
+    Quat::from_xyzw(q.x, -q.y, -q.z, q.w)
+}
+
+#[test]
+fn left_and_right_limbs_solve_mirrored_goals_symmetrically() {
+    let skeleton = Skeleton::default();
+    let rest = Pose::rest(&skeleton);
+    let mirror = Vec3::new(-1.0, 1.0, 1.0);
+    let mut compared = 0;
+    for (left, right) in [
+        (Limb::arm(Side::Left), Limb::arm(Side::Right)),
+        (Limb::leg(Side::Left), Limb::leg(Side::Right)),
+    ] {
+        let (_, root) = joint_world(&skeleton, &rest, left.root);
+        for (i, offset) in grid(0.7, 4).enumerate() {
+            let target = root + offset;
+            let foot =
+                (i % 3 == 0).then(|| Quat::from_rotation_y(0.3) * Quat::from_rotation_x(0.2));
+            let goal_l = LimbGoal {
+                end_in_world: target,
+                end_rot_in_world: foot,
+                pole_in_world: None,
+            };
+            let goal_r = LimbGoal {
+                end_in_world: target * mirror,
+                end_rot_in_world: foot.map(mirror_rot),
+                pole_in_world: None,
+            };
+            let (mut pose_l, mut pose_r) = (rest.clone(), rest.clone());
+            let s_l =
+                labanplay::pose::ik::solve_limb_in_pose(&skeleton, &mut pose_l, left, &goal_l)
+                    .unwrap();
+            let s_r =
+                labanplay::pose::ik::solve_limb_in_pose(&skeleton, &mut pose_r, right, &goal_r)
+                    .unwrap();
+            assert_eq!(s_l.within_limits, s_r.within_limits, "{left:?} {offset}");
+            assert_eq!(s_l.clamped, s_r.clamped, "{left:?} {offset}");
+            for (jl, jr) in [
+                (left.root, right.root),
+                (left.mid, right.mid),
+                (left.end, right.end),
+            ] {
+                let err = rotation_angle_between(pose_l.local(jl), mirror_rot(pose_r.local(jr)));
+                assert!(err < 1e-3, "{jl:?} {offset}: {err}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000);
+}

@@ -9,7 +9,7 @@
 use glam::{DMat3, DQuat, DVec3, Quat, Vec3};
 
 use super::fk::{Pose, joint_world};
-use super::limits::{JointLimits, normalized_or_identity};
+use super::limits::{JointLimits, normalized_or_identity, rotation_angle_between};
 use super::skeleton::{Limb, Side, Skeleton};
 
 /// Inputs of one limb solve. Spaces and units are in each field's doc; see [`LimbIkJob::new`]
@@ -54,6 +54,11 @@ pub struct LimbIkJob {
     pub end_limits: JointLimits,
     /// Search the swivel for limit-respecting solutions (default true); false uses the pole as is.
     pub search_swivel: bool,
+    /// The body's outward direction for this limb, world space (e.g. +X of the chest for the
+    /// left arm). When two swivels are otherwise equally good, the one whose upper segment leans
+    /// more this way wins, so mirrored limbs with mirrored goals get mirrored solutions.
+    /// Default zero (no preference; ties then go to the positive swivel).
+    pub outward_in_world: Vec3,
     /// The end joint counts as `reached` within this distance of the target, metres. Default 1e-4.
     pub reach_tolerance_m: f32,
 }
@@ -143,6 +148,7 @@ impl LimbIkJob {
             root_limits: JointLimits::FREE,
             end_limits: JointLimits::FREE,
             search_swivel: true,
+            outward_in_world: Vec3::ZERO,
             reach_tolerance_m: 1e-4,
         }
     }
@@ -155,6 +161,7 @@ impl LimbIkJob {
             ("hinge_axis_in_local", self.hinge_axis_in_local),
             ("target_in_world", self.target_in_world),
             ("pole_in_world", self.pole_in_world.unwrap_or(Vec3::ZERO)),
+            ("outward_in_world", self.outward_in_world),
         ];
         for (name, v) in vectors {
             if !v.is_finite() {
@@ -234,6 +241,8 @@ struct Geometry {
     root_world_at_pole: DQuat,
     /// Local rotation of the hinge joint (independent of the swivel).
     mid_local: DQuat,
+    /// The job's outward direction (tie-break only).
+    outward: DVec3,
     clamped: bool,
 }
 
@@ -315,6 +324,7 @@ impl Geometry {
             hinge_rad,
             root_world_at_pole,
             mid_local: DQuat::from_axis_angle(hinge_axis, hinge_rad),
+            outward: job.outward_in_world.as_dvec3(),
             clamped,
         }
     }
@@ -347,39 +357,83 @@ fn violation(job: &LimbIkJob, cand: &Candidate) -> f32 {
 /// Picks the swivel angle: the pole if it keeps the limits, else the limit-respecting swivel
 /// closest to it (5° sampling, then bisection to the boundary), else the least-violating sample.
 fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>) -> f64 {
-    let viol_at = |phi: f64| violation(job, &geo.candidate(phi, end_rot));
-    let at_pole = viol_at(0.0);
-    if at_pole <= VIOLATION_EPS_RAD || !job.search_swivel {
+    let score_at = |phi: f64| SwivelScore::of(job, geo, &geo.candidate(phi, end_rot));
+    let at_pole = score_at(0.0);
+    if at_pole.feasible() || !job.search_swivel {
         return 0.0;
     }
     let step = std::f64::consts::PI / f64::from(SWIVEL_STEPS);
     let mut best = (at_pole, 0.0);
     for k in 1..=SWIVEL_STEPS {
+        // Both sides at this distance from the pole; ties go to the root rotation closer to
+        // rest (a mirror-symmetric rule, so left and right limbs given mirrored goals get
+        // mirrored answers).
+        let mut feasible: Option<(SwivelScore, f64)> = None;
         for sign in [1.0, -1.0] {
             if k == SWIVEL_STEPS && sign < 0.0 {
                 continue; // +π and −π are the same swivel.
             }
             let phi = sign * step * f64::from(k);
-            let v = viol_at(phi);
-            if v <= VIOLATION_EPS_RAD {
-                // Bisect between the last infeasible sample on this side and this feasible one.
-                let (mut bad, mut good) = (sign * step * f64::from(k - 1), phi);
-                for _ in 0..BISECT_STEPS {
-                    let mid = 0.5 * (bad + good);
-                    if viol_at(mid) <= VIOLATION_EPS_RAD {
-                        good = mid;
-                    } else {
-                        bad = mid;
-                    }
+            let score = score_at(phi);
+            if score.feasible() {
+                if feasible.is_none_or(|(f, _)| score.better_than(&f)) {
+                    feasible = Some((score, sign));
                 }
-                return good;
+            } else if score.better_than(&best.0) {
+                best = (score, phi);
             }
-            if v < best.0 {
-                best = (v, phi);
+        }
+        if let Some((_, sign)) = feasible {
+            // Bisect between the last infeasible sample on this side and the feasible one.
+            let (mut bad, mut good) = (sign * step * f64::from(k - 1), sign * step * f64::from(k));
+            for _ in 0..BISECT_STEPS {
+                let mid = 0.5 * (bad + good);
+                if score_at(mid).feasible() {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
             }
+            return good;
         }
     }
     best.1
+}
+
+/// How good a swivel is: limit violation first, then closeness of the root rotation to rest,
+/// then how far the upper segment leans outwards (all unchanged by mirroring the limb and its
+/// goal to the other side of the body).
+#[derive(Clone, Copy)]
+struct SwivelScore {
+    violation_rad: f32,
+    from_rest_rad: f32,
+    outward: f64,
+}
+
+impl SwivelScore {
+    fn of(job: &LimbIkJob, geo: &Geometry, cand: &Candidate) -> Self {
+        Self {
+            violation_rad: violation(job, cand),
+            from_rest_rad: rotation_angle_between(cand.root_local, Quat::IDENTITY),
+            outward: (cand.root_world * geo.rest_dir).dot(geo.outward),
+        }
+    }
+
+    fn feasible(&self) -> bool {
+        self.violation_rad <= VIOLATION_EPS_RAD
+    }
+
+    fn better_than(&self, other: &Self) -> bool {
+        const TIE_RAD: f32 = 1e-5;
+        let both_feasible = self.feasible() && other.feasible();
+        if !both_feasible && (self.violation_rad - other.violation_rad).abs() > TIE_RAD {
+            return self.violation_rad < other.violation_rad;
+        }
+        if (self.from_rest_rad - other.from_rest_rad).abs() > TIE_RAD {
+            return self.from_rest_rad < other.from_rest_rad;
+        }
+        self.outward > other.outward + f64::from(TIE_RAD)
+    }
 }
 
 /// Solves one limb. Never returns NaN: unreachable targets are moved onto the reachable shell
@@ -455,6 +509,7 @@ pub fn limb_job(skeleton: &Skeleton, pose: &Pose, limb: Limb, goal: &LimbGoal) -
         pole_in_world: goal.pole_in_world,
         end_rot_in_world: goal.end_rot_in_world,
         root_limits: *skeleton.limits(limb.root),
+        outward_in_world: parent_rot * Vec3::X * limb.root.side().map_or(0.0, Side::sign_x),
         end_limits: *skeleton.limits(limb.end),
         ..LimbIkJob::new(
             root_in_world,
