@@ -5,6 +5,8 @@
 //! window, UI or audio device, and it builds with `--no-default-features`.
 
 pub mod diag;
+pub mod export;
+pub mod pose;
 pub mod read;
 pub mod score;
 pub mod cli;
