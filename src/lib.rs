@@ -12,3 +12,4 @@ pub mod score;
 pub mod cli;
 pub mod demo;
 pub mod motion;
+pub mod animation;

@@ -28,6 +28,23 @@ enum Command {
         #[arg(long)]
         survey: bool,
     },
+    /// Compute the motion and write it out (BVH), with a summary of what was interpreted.
+    Export {
+        /// The score file.
+        file: PathBuf,
+        /// Write BVH here (one file per dancer: `OUT-1.bvh`, … when there are several).
+        #[arg(long)]
+        bvh: Option<PathBuf>,
+        /// Frames per second.
+        #[arg(long, default_value_t = 60.0)]
+        fps: f64,
+        /// Only this dancer (1-based).
+        #[arg(long)]
+        dancer: Option<usize>,
+        /// Step onto the ball of the foot first (default: heel first).
+        #[arg(long)]
+        toe: bool,
+    },
     /// Print the composite score as a table (staff, channel, beats, symbol, level, modifiers).
     Inspect {
         /// The score file.
@@ -50,6 +67,19 @@ fn main() -> Result<ExitCode> {
             let report = labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
             print!("{}", report.text);
             Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+        }
+        Some(Command::Export { file, bvh, fps, dancer, toe }) => {
+            let opts = labanplay::cli::export::ExportOptions { bvh, fps, dancer, toe_first: toe };
+            match labanplay::cli::export::export(&file, &opts) {
+                Ok(text) => {
+                    print!("{text}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(text) => {
+                    eprintln!("{text}");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
         }
         Some(Command::Inspect { file, json }) => match labanplay::cli::inspect::inspect(&file, json) {
             Ok(text) => {

@@ -77,6 +77,9 @@ pub struct Footprint {
     pub yaw_end_rad: f32,
     /// Pivot interval (seconds) during which the heading turns, on the ball of the foot.
     pub pivot_secs: Option<(f64, f64)>,
+    /// When the step that lands here starts (the swing begins); equals `t_land_secs` for
+    /// landings from the air and for feet that were already there.
+    pub t_step_start_secs: f64,
     /// When the foot touches down.
     pub t_land_secs: f64,
     /// When the foot leaves the floor (the end of the score for the last one).

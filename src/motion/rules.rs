@@ -28,6 +28,9 @@ pub struct MotionOptions {
     pub dancer_spacing_m: f32,
     /// Fraction of a step symbol's duration the swinging foot takes to touch down.
     pub swing_fraction: f64,
+    /// After the stepping foot touches down, the other foot lets go this fraction of the step's
+    /// duration later (it cannot stay down while the weight travels a whole step length).
+    pub release_after_touch_fraction: f64,
 }
 
 impl Default for MotionOptions {
@@ -40,6 +43,7 @@ impl Default for MotionOptions {
             toe_first: false,
             dancer_spacing_m: 1.5,
             swing_fraction: 0.45,
+            release_after_touch_fraction: 0.15,
         }
     }
 }
@@ -150,13 +154,18 @@ impl Walker<'_> {
     }
 
     fn land(&mut self, foot: Foot, position: Vec3, t_secs: f64, contact: Contact, releve: bool) {
-        self.lift(foot, t_secs);
+        self.land_after(foot, position, t_secs, t_secs, contact, releve);
+    }
+
+    fn land_after(&mut self, foot: Foot, position: Vec3, t_step_start: f64, t_secs: f64, contact: Contact, releve: bool) {
+        self.lift(foot, t_step_start.min(t_secs));
         let fp = Footprint {
             foot,
             position_in_world: Vec3::new(position.x, 0.0, position.z),
             yaw_start_rad: self.yaw,
             yaw_end_rad: self.yaw,
             pivot_secs: None,
+            t_step_start_secs: t_step_start.min(t_secs),
             t_land_secs: t_secs,
             t_lift_secs: f64::INFINITY,
             contact,
@@ -294,6 +303,9 @@ fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, 
         if fp.t_land_secs.is_infinite() {
             fp.t_land_secs = 0.0;
         }
+        if fp.t_step_start_secs.is_infinite() {
+            fp.t_step_start_secs = fp.t_land_secs;
+        }
     }
     w.plan.com_targets.sort_by(|a, b| a.0.total_cmp(&b.0));
     w.plan
@@ -396,13 +408,18 @@ fn support_group(
         if unchanged {
             continue; // a change of level (plié, rise) or a weight transfer in place
         }
-        if landing.is_none() {
-            w.lift(*foot, t0);
-        }
-        w.land(*foot, *target, t_touch, contact, level == Level::High);
+        let swing_start = if landing.is_none() { t0 } else { t_touch };
+        w.land_after(*foot, *target, swing_start, t_touch, contact, level == Level::High);
     }
-    // One foot stepping: the weight leaves the other foot at the top of the symbol, unless it
-    // is still needed (it lifts when its own next step starts).
+    // One foot travelling: once the new foot has taken the weight (shortly after it lands),
+    // the other foot lets go; closing steps in place keep both feet down.
+    if steps.len() == 1 && landing.is_none() && steps[0].1 != Direction::Place {
+        let other = steps[0].0.other();
+        let release = t_touch + (t1 - t0) * w.opts.release_after_touch_fraction;
+        if w.planted.contains_key(&other) {
+            w.lift(other, release);
+        }
+    }
     w.com = new_com;
     w.plan.com_targets.push((t1, new_com));
     w.set_level(level, t0, t1);

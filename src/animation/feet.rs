@@ -1,0 +1,200 @@
+//! Foot keys: where each ankle is and how the foot is turned at a time, from the footprints.
+//!
+//! Planted: heel strike → flat → heel-off (ball first with the toe preference or on landings),
+//! pivots and relevés on the ball with the heel lifted; the contact point (heel, whole foot or
+//! ball) never moves. In the air: a swing from lift-off to the next landing with floor clearance,
+//! rising with the body in flights.
+
+use crate::motion::plan::{smoothstep, Contact, Footprint};
+use glam::{Quat, Vec3};
+
+/// Foot geometry in the ankle frame at rest (world-aligned, foot pointing +Z).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootGeometry {
+    /// Ankle height above the floor when standing flat, metres.
+    pub ankle_height_m: f32,
+    /// Ball joint relative to the ankle.
+    pub ball_in_ankle: Vec3,
+    /// Heel contact point relative to the ankle (on the floor at rest).
+    pub heel_in_ankle: Vec3,
+}
+
+/// Pitch angles of the foot (radians, + = heel up / toes down).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootAngles {
+    /// Heel strike (toes up).
+    pub heel_strike_rad: f32,
+    /// Heel-off before lifting.
+    pub heel_off_rad: f32,
+    /// Relevé on the ball.
+    pub releve_rad: f32,
+    /// Heel lifted while pivoting on the ball.
+    pub pivot_rad: f32,
+    /// Ball-first landing.
+    pub ball_landing_rad: f32,
+}
+
+impl Default for FootAngles {
+    fn default() -> Self {
+        FootAngles {
+            heel_strike_rad: -15f32.to_radians(),
+            heel_off_rad: 30f32.to_radians(),
+            releve_rad: 35f32.to_radians(),
+            pivot_rad: 12f32.to_radians(),
+            ball_landing_rad: 20f32.to_radians(),
+        }
+    }
+}
+
+/// Where a foot is at one instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootState {
+    /// Ankle joint centre, world space.
+    pub ankle_in_world: Vec3,
+    /// Heading (yaw about +Y) of the foot.
+    pub yaw_rad: f32,
+    /// Pitch of the foot (+ = heel up).
+    pub pitch_rad: f32,
+    /// Bend of the toes that keeps them flat on the floor (radians, the ball joint's x).
+    pub toe_bend_rad: f32,
+    /// True while planted.
+    pub planted: bool,
+}
+
+impl FootState {
+    /// World rotation of the foot (the ankle joint's frame).
+    pub fn rot_in_world(&self) -> Quat {
+        Quat::from_rotation_y(self.yaw_rad) * Quat::from_rotation_x(self.pitch_rad)
+    }
+}
+
+fn ramp(t: f64, a: f64, b: f64) -> f32 {
+    if b <= a {
+        return if t >= b { 1.0 } else { 0.0 };
+    }
+    ((t - a) / (b - a)).clamp(0.0, 1.0) as f32
+}
+
+/// The ankle of a foot turned by `yaw`/`pitch` whose pivot (ball for pitch ≥ 0, heel otherwise)
+/// stays where it is when the foot stands flat on `ground_under_ankle` with heading `yaw_flat`.
+pub fn ankle_for(geo: &FootGeometry, ground_under_ankle: Vec3, yaw_flat: f32, yaw: f32, pitch: f32) -> Vec3 {
+    let ankle_flat = ground_under_ankle + Vec3::Y * geo.ankle_height_m;
+    let flat = Quat::from_rotation_y(yaw_flat);
+    let turned = Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch);
+    let pivot = if pitch >= 0.0 { geo.ball_in_ankle } else { geo.heel_in_ankle };
+    let pivot_in_world = ankle_flat + flat * pivot;
+    pivot_in_world - turned * pivot
+}
+
+/// The point of the foot that bears weight in a planted state (ball when the heel is up).
+pub fn contact_point(geo: &FootGeometry, state: &FootState) -> Vec3 {
+    let pivot = if state.pitch_rad > 1e-4 {
+        geo.ball_in_ankle
+    } else if state.pitch_rad < -1e-4 {
+        geo.heel_in_ankle
+    } else {
+        Vec3::new(0.0, -geo.ankle_height_m, 0.0)
+    };
+    state.ankle_in_world + state.rot_in_world() * pivot
+}
+
+/// State of a planted foot on footprint `fp` at `t_secs` (`t_land ≤ t ≤ t_lift`).
+/// `rolls_off`: the foot leaves the floor at `t_lift` (it is not the end of the score).
+pub fn planted_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint, t_secs: f64, rolls_off: bool) -> FootState {
+    let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
+    let tau = (0.25 * span).min(0.12);
+    let yaw = fp.yaw_at(t_secs);
+    let mut base = if fp.releve { angles.releve_rad } else { 0.0 };
+    if let Some((a, b)) = fp.pivot_secs {
+        let w = ramp(t_secs, a - 0.08, a).min(1.0 - ramp(t_secs, b, b + 0.08));
+        base = base.max(angles.pivot_rad * w);
+    }
+    let mut pitch = base;
+    if tau > 0.0 && t_secs < fp.t_land_secs + tau && fp.t_land_secs > 0.0 {
+        let s = smoothstep(ramp(t_secs, fp.t_land_secs, fp.t_land_secs + tau));
+        let start = match fp.contact {
+            Contact::Heel => angles.heel_strike_rad,
+            Contact::Ball => base.max(angles.ball_landing_rad),
+            Contact::Flat => base,
+        };
+        pitch = start + (base - start) * s;
+    }
+    if rolls_off && tau > 0.0 && t_secs > fp.t_lift_secs - tau {
+        let s = smoothstep(ramp(t_secs, fp.t_lift_secs - tau, fp.t_lift_secs));
+        let end = base.max(angles.heel_off_rad);
+        pitch = pitch + (end - pitch) * s;
+    }
+    let ankle = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, yaw, pitch);
+    FootState { ankle_in_world: ankle, yaw_rad: yaw, pitch_rad: pitch, toe_bend_rad: -pitch.max(0.0), planted: true }
+}
+
+/// State at the moment a foot lands on `fp`.
+pub fn landing_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint) -> FootState {
+    let t = fp.t_land_secs;
+    planted_state(geo, angles, fp, t, false)
+}
+
+/// A foot in the air between two states: eased travel, a clearance arc, and `rise_m` added
+/// (the body's rise above the straight line between the ends, so feet follow a jump).
+pub fn swing_state(from: &FootState, to: &FootState, s: f32, clearance_m: f32, rise_m: f32) -> FootState {
+    let e = smoothstep(s);
+    let mut ankle = from.ankle_in_world.lerp(to.ankle_in_world, e);
+    ankle.y += clearance_m * (std::f32::consts::PI * s.clamp(0.0, 1.0)).sin() + rise_m;
+    let dyaw = wrap_angle(to.yaw_rad - from.yaw_rad);
+    FootState {
+        ankle_in_world: ankle,
+        yaw_rad: from.yaw_rad + dyaw * e,
+        pitch_rad: from.pitch_rad + (to.pitch_rad - from.pitch_rad) * e,
+        toe_bend_rad: 0.0,
+        planted: false,
+    }
+}
+
+/// An angle brought into (−π, π].
+pub fn wrap_angle(a: f32) -> f32 {
+    let two_pi = std::f32::consts::TAU;
+    let mut x = a.rem_euclid(two_pi);
+    if x > std::f32::consts::PI {
+        x -= two_pi;
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn geo() -> FootGeometry {
+        FootGeometry {
+            ankle_height_m: 0.08,
+            ball_in_ankle: Vec3::new(0.0, -0.06, 0.14),
+            heel_in_ankle: Vec3::new(0.0, -0.08, -0.05),
+        }
+    }
+
+    #[test]
+    fn pivots_keep_their_contact_point() {
+        let g = geo();
+        let p = Vec3::new(1.0, 0.0, 2.0);
+        let flat_ball = ankle_for(&g, p, 0.3, 0.3, 0.0) + Quat::from_rotation_y(0.3) * g.ball_in_ankle;
+        for (yaw, pitch) in [(0.3, 0.4), (1.5, 0.2), (-2.0, 0.6)] {
+            let a = ankle_for(&g, p, 0.3, yaw, pitch);
+            let ball = a + Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * g.ball_in_ankle;
+            assert!(ball.distance(flat_ball) < 1e-5);
+        }
+        let flat_heel = ankle_for(&g, p, 0.0, 0.0, 0.0) + g.heel_in_ankle;
+        let a = ankle_for(&g, p, 0.0, 0.0, -0.3);
+        let heel = a + Quat::from_rotation_x(-0.3) * g.heel_in_ankle;
+        assert!(heel.distance(flat_heel) < 1e-5);
+        assert!(a.y > 0.0);
+    }
+
+    #[test]
+    fn wrap_is_in_range() {
+        for a in [-10.0f32, -3.2, 0.0, 3.2, 7.0] {
+            let w = wrap_angle(a);
+            assert!(w > -std::f32::consts::PI - 1e-6 && w <= std::f32::consts::PI + 1e-6);
+            assert!(((a - w) / std::f32::consts::TAU).fract().abs() < 1e-4 || ((a - w) / std::f32::consts::TAU).fract().abs() > 0.9999);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Animation: the score compiled into motion that can be sampled at any time — the rule
+//! engine's plans, a pelvis path per dancer, foot keys and limb IK on a skeleton.
+//!
+//! `compile(score) → Animation`, then `Animation::sample(t_secs)` → one [`Pose`] per dancer.
+//! Pure and deterministic: time is a parameter, nothing reads a clock.
+
+pub mod feet;
+pub mod sample;
+pub mod simple_path;
+
+use crate::motion::plan::DancerPlan;
+use crate::motion::rules::{plan_score, Interpretation, MotionOptions};
+use crate::pose::fk::Pose;
+use crate::pose::skeleton::{JointId, Proportions, Skeleton};
+use crate::score::Score;
+use feet::{FootAngles, FootGeometry};
+use glam::Vec3;
+use simple_path::SimplePath;
+
+pub use sample::SampleReport;
+
+/// The pelvis path of one dancer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PelvisPath {
+    /// The closed-form path (ease between targets, ballistic flights).
+    Simple(SimplePath),
+}
+
+impl PelvisPath {
+    /// Pelvis position at `t_secs`.
+    pub fn position_at(&self, t_secs: f64) -> Vec3 {
+        match self {
+            PelvisPath::Simple(p) => p.position_at(t_secs),
+        }
+    }
+}
+
+/// One dancer's compiled motion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DancerAnimation {
+    /// What the rule engine decided.
+    pub plan: DancerPlan,
+    /// Where the pelvis goes.
+    pub path: PelvisPath,
+    /// The skeleton's foot, for foot keys.
+    pub foot_geometry: FootGeometry,
+    /// Foot pitch angles.
+    pub foot_angles: FootAngles,
+}
+
+impl DancerAnimation {
+    /// Pelvis position at `t_secs` (before the drop that keeps planted feet on the floor).
+    pub fn pelvis_at(&self, t_secs: f64) -> Vec3 {
+        self.path.position_at(t_secs)
+    }
+}
+
+/// A whole score, ready to sample.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    /// The skeleton all dancers share.
+    pub skeleton: Skeleton,
+    /// One per staff.
+    pub dancers: Vec<DancerAnimation>,
+    /// Length in seconds.
+    pub duration_secs: f64,
+    /// What was interpreted and what was skipped.
+    pub interpretation: Interpretation,
+}
+
+/// The foot of `skeleton` as the foot keys need it.
+pub fn foot_geometry(skeleton: &Skeleton) -> FootGeometry {
+    let rest = Pose::rest(skeleton);
+    let (_, ankle) = crate::pose::fk::joint_world(skeleton, &rest, JointId::AnkleL);
+    FootGeometry {
+        ankle_height_m: ankle.y,
+        ball_in_ankle: skeleton.rest_offset(JointId::BallL),
+        heel_in_ankle: skeleton.heel_in_ankle(),
+    }
+}
+
+/// Compiles a score for a dancer of `proportions`. `opts.height_m` and `opts.leg_length_m` are
+/// taken from the proportions.
+pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -> Animation {
+    let skeleton = Skeleton::new(proportions);
+    let rest = Pose::rest(&skeleton);
+    let (_, hip) = crate::pose::fk::joint_world(&skeleton, &rest, JointId::HipL);
+    let mut opts = opts.clone();
+    opts.height_m = proportions.height_m;
+    opts.leg_length_m = hip.y;
+    let (plans, interpretation) = plan_score(score, &opts);
+    let standing = rest.pelvis_in_world.y;
+    let geo = foot_geometry(&skeleton);
+    let dancers = plans
+        .into_iter()
+        .map(|plan| {
+            let path = PelvisPath::Simple(SimplePath::new(&plan, standing));
+            DancerAnimation { plan, path, foot_geometry: geo, foot_angles: FootAngles::default() }
+        })
+        .collect();
+    Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation }
+}
+
+impl Animation {
+    /// Poses of every dancer at `t_secs`, written into `poses` (resized to the dancer count).
+    pub fn sample(&self, t_secs: f64, poses: &mut Vec<Pose>) {
+        poses.resize(self.dancers.len(), Pose::rest(&self.skeleton));
+        for (d, pose) in self.dancers.iter().zip(poses.iter_mut()) {
+            d.sample_into(&self.skeleton, t_secs, pose);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! Sampling: a compiled [`Animation`](super::Animation) at time `t_secs` → a [`Pose`] per dancer.
+//!
+//! Pelvis from the centre-of-mass path and the facing track; feet from the foot keys, legs by
+//! analytic IK (the pelvis drops if a planted foot would be out of reach); arms by IK towards the
+//! notated direction; head and chest tilts. Deterministic and allocation-free per call.
+
+use super::feet::{planted_state, swing_state, FootState};
+use super::DancerAnimation;
+use crate::motion::plan::{smoothstep, world_from_body, Foot, Footprint, LimbId, LimbTarget};
+use crate::pose::fk::{joint_world, Pose};
+use crate::pose::ik::{solve_arm, solve_leg, LimbGoal};
+use crate::pose::skeleton::{JointId, Side, Skeleton};
+use glam::{Quat, Vec3};
+
+/// What sampling one dancer noticed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SampleReport {
+    /// Limbs whose target was out of reach (clamped by the IK).
+    pub clamped_limbs: u8,
+    /// How far the pelvis was lowered so planted feet could reach the floor, metres.
+    pub pelvis_drop_m: f32,
+}
+
+/// A body-frame vector (right, up, forward) in the skeleton's local axes (right = −X).
+fn local_from_body(v: Vec3) -> Vec3 {
+    Vec3::new(-v.x, v.y, v.z)
+}
+
+/// Interpolates two limb directions on the sphere; opposite ones pass close to the body.
+/// Returns (unit direction, reach scale in 0..1).
+fn blend_dirs(from: Vec3, to: Vec3, s: f32) -> (Vec3, f32) {
+    let (a, b) = (from.normalize_or_zero(), to.normalize_or_zero());
+    match (a == Vec3::ZERO, b == Vec3::ZERO) {
+        (true, true) => return (Vec3::Z, 0.2),
+        (true, false) => return (b, 0.2 + 0.8 * s),
+        (false, true) => return (a, 1.0 - 0.8 * s),
+        _ => {}
+    }
+    let cos = a.dot(b).clamp(-1.0, 1.0);
+    let angle = cos.acos();
+    let mut dir = if angle < 1e-4 {
+        b
+    } else if angle > std::f32::consts::PI - 1e-3 {
+        // Exactly opposite: go through the front of the body.
+        let mid = Vec3::Z - a * a.dot(Vec3::Z);
+        let mid = if mid.length_squared() < 1e-6 { Vec3::Y } else { mid.normalize() };
+        if s < 0.5 { a.lerp(mid, s * 2.0).normalize_or_zero() } else { mid.lerp(b, s * 2.0 - 1.0).normalize_or_zero() }
+    } else {
+        let sin = angle.sin();
+        (a * ((1.0 - s) * angle).sin() / sin + b * (s * angle).sin() / sin).normalize_or_zero()
+    };
+    if dir == Vec3::ZERO {
+        dir = b;
+    }
+    // Near-opposite directions pass through the centre: the limb bends on the way (T7).
+    let central = ((angle - 2.0) / (std::f32::consts::PI - 2.0)).clamp(0.0, 1.0);
+    let reach = 1.0 - 0.6 * central * (std::f32::consts::PI * s).sin();
+    (dir, reach)
+}
+
+/// The limb target of a track at `t`, blended: (direction in body frame, bend, reach scale,
+/// upper/lower segment directions when given).
+fn limb_at(track: Option<&crate::motion::plan::Track<LimbTarget>>, t: f64, rest_dir: Vec3) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
+    let Some((from, to, s)) = track.and_then(|tr| tr.segment_at(t)) else {
+        return (rest_dir, 0.0, 1.0, None);
+    };
+    let (dir, reach) = blend_dirs(from.dir_in_body, to.dir_in_body, s);
+    let bend = from.bend_rad + (to.bend_rad - from.bend_rad) * s;
+    let segs = match (to.upper_dir_in_body, to.lower_dir_in_body) {
+        (Some(u), Some(l)) => {
+            let fu = from.upper_dir_in_body.unwrap_or(u);
+            let fl = from.lower_dir_in_body.unwrap_or(l);
+            Some((blend_dirs(fu, u, s).0, blend_dirs(fl, l, s).0))
+        }
+        _ => None,
+    };
+    (dir, bend, reach, segs)
+}
+
+/// Reach of a two-segment limb with the middle joint bent by `bend`.
+fn reach_for(upper: f32, lower: f32, bend: f32) -> f32 {
+    (upper * upper + lower * lower + 2.0 * upper * lower * bend.cos()).max(0.0).sqrt()
+}
+
+fn foot_of(side: Side) -> Foot {
+    match side {
+        Side::Left => Foot::Left,
+        Side::Right => Foot::Right,
+    }
+}
+
+fn leg_limb(foot: Foot) -> LimbId {
+    match foot {
+        Foot::Left => LimbId::LegLeft,
+        Foot::Right => LimbId::LegRight,
+    }
+}
+
+impl DancerAnimation {
+    /// The footprints of one foot, in landing order.
+    fn prints(&self, foot: Foot) -> impl Iterator<Item = &Footprint> {
+        self.plan.footprints.iter().filter(move |f| f.foot == foot)
+    }
+
+    /// Where the foot is at `t` (ignoring leg gestures).
+    pub fn foot_state(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
+        let geo = &self.foot_geometry;
+        let angles = &self.foot_angles;
+        let end = self.plan.end_secs;
+        let mut prev: Option<&Footprint> = None;
+        let mut next: Option<&Footprint> = None;
+        for fp in self.prints(foot) {
+            if fp.t_land_secs <= t {
+                prev = Some(fp);
+            } else {
+                next = Some(fp);
+                break;
+            }
+        }
+        if let Some(fp) = prev {
+            if t <= fp.t_lift_secs {
+                let rolls_off = fp.t_lift_secs < end - 1e-6;
+                return planted_state(geo, angles, fp, t, rolls_off);
+            }
+        }
+        // In the air.
+        let hover = |from: &FootState| {
+            let mut s = *from;
+            s.planted = false;
+            s
+        };
+        let under_hip = |t: f64| {
+            let side = if foot == Foot::Left { Side::Left } else { Side::Right };
+            let pelvis = self.pelvis_at(t);
+            let yaw = self.yaw_at(t);
+            let hip = pelvis + Quat::from_rotation_y(yaw) * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
+            FootState { ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + 0.05, hip.z), yaw_rad: yaw, pitch_rad: 0.3, toe_bend_rad: 0.0, planted: false }
+        };
+        let from_state = prev.map(|fp| planted_state(geo, angles, fp, fp.t_lift_secs, true));
+        let to_state = next.map(|fp| planted_state(geo, angles, fp, fp.t_land_secs, false));
+        match (from_state, to_state, prev, next) {
+            (Some(a), Some(b), Some(p), Some(n)) => {
+                let t_lift = p.t_lift_secs;
+                let t_go = n.t_step_start_secs.max(t_lift);
+                let rise = self.rise_between(t, t_lift, n.t_land_secs);
+                let waits = t_go > t_lift + 0.3;
+                let hovering = |t: f64| {
+                    // Free and waiting: the foot comes in under its hip, just off the floor.
+                    let s = ramp(t, t_lift, t_lift + 0.5);
+                    let mut h = hover(&a);
+                    let mut tucked = under_hip(t);
+                    tucked.yaw_rad = a.yaw_rad + super::feet::wrap_angle(tucked.yaw_rad - a.yaw_rad);
+                    h = swing_state(&h, &tucked, s, 0.04, 0.0);
+                    h
+                };
+                if waits && t < t_go {
+                    let mut h = hovering(t);
+                    h.ankle_in_world.y += rise;
+                    h
+                } else {
+                    let start = if waits { hovering(t_go) } else { a };
+                    let t_from = if waits { t_go } else { t_lift };
+                    let s = ramp(t, t_from, n.t_land_secs);
+                    let dist = start.ankle_in_world.distance(b.ankle_in_world);
+                    let clearance = if self.in_flight(t) { 0.0 } else { (0.04 + 0.05 * dist).min(0.12) };
+                    swing_state(&start, &b, s, clearance, rise)
+                }
+            }
+            (Some(a), None, Some(p), None) => {
+                let s = ramp(t, p.t_lift_secs, p.t_lift_secs + 0.5);
+                let tucked = under_hip(t);
+                let mut h = swing_state(&hover(&a), &tucked, s, 0.04, 0.0);
+                h.ankle_in_world.y += self.rise_between(t, p.t_lift_secs, end);
+                h
+            }
+            (None, Some(b), None, Some(n)) => {
+                let start = under_hip(n.t_step_start_secs);
+                let s = ramp(t, n.t_step_start_secs, n.t_land_secs);
+                swing_state(&start, &b, s, 0.0, 0.0)
+            }
+            _ => under_hip(t),
+        }
+    }
+
+    /// How far the pelvis is above the straight line between its heights at `a` and `b`.
+    fn rise_between(&self, t: f64, a: f64, b: f64) -> f32 {
+        if !(b > a) || !self.in_flight(t) {
+            return 0.0;
+        }
+        let s = ((t - a) / (b - a)).clamp(0.0, 1.0) as f32;
+        let ya = self.pelvis_at(a).y;
+        let yb = self.pelvis_at(b).y;
+        (self.pelvis_at(t).y - (ya + (yb - ya) * s)).max(0.0)
+    }
+
+    fn in_flight(&self, t: f64) -> bool {
+        self.plan.flights.iter().any(|f| t > f.t_takeoff_secs && t < f.t_land_secs)
+    }
+
+    /// Facing at `t`.
+    pub fn yaw_at(&self, t: f64) -> f32 {
+        self.plan.yaw.value_at(t, 0.0)
+    }
+
+    /// Where a leg gesture puts the ankle at `t`, if one is active: blended in from `base`.
+    fn gesture_ankle(&self, skeleton: &Skeleton, foot: Foot, t: f64, hip: Vec3, yaw: f32, base: &FootState) -> Option<Vec3> {
+        let limb = leg_limb(foot);
+        let intervals = self.plan.leg_gestures.get(&limb)?;
+        let track = self.plan.limbs.get(&limb)?;
+        // The gesture run that covers t: started, and the foot has not begun its next step.
+        let start = intervals.iter().map(|g| g.0).filter(|g0| *g0 <= t).fold(f64::NEG_INFINITY, f64::max);
+        if !start.is_finite() {
+            return None;
+        }
+        let next_step = self.prints(foot).map(|f| f.t_step_start_secs).find(|s| *s >= start - 1e-9);
+        let next_land = self.prints(foot).map(|f| f.t_land_secs).find(|s| *s > start);
+        if let Some(ns) = next_step {
+            if t >= ns {
+                return None;
+            }
+        }
+        let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
+        let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
+        let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
+        let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
+        let mut target = hip + world_from_body(dir, yaw) * reach;
+        target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
+        let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
+        let blend = ramp(t, start, first_key_end.max(start + 0.05));
+        let _ = next_land;
+        Some(base.ankle_in_world.lerp(target, smoothstep(blend)))
+    }
+
+    /// Samples the pose of this dancer at `t_secs` into `pose`.
+    pub fn sample_into(&self, skeleton: &Skeleton, t_secs: f64, pose: &mut Pose) -> SampleReport {
+        let mut report = SampleReport::default();
+        let t = t_secs.clamp(0.0, self.plan.end_secs.max(0.0));
+        *pose = Pose::rest(skeleton);
+        let yaw = self.yaw_at(t);
+        let yaw_rot = Quat::from_rotation_y(yaw);
+        let mut pelvis = self.pelvis_at(t);
+        pose.set_local(JointId::Pelvis, yaw_rot);
+
+        // Torso and head tilts (body frame; gravity up).
+        for (limb, joints, max_deg) in [
+            (LimbId::Chest, [JointId::Spine, JointId::Chest], 30f32),
+            (LimbId::Head, [JointId::Neck, JointId::Head], 45f32),
+        ] {
+            let (dir, _, _, _) = limb_at(self.plan.limbs.get(&limb), t, Vec3::Y);
+            let d = local_from_body(dir);
+            if d.length_squared() > 1e-6 {
+                let d = d.normalize();
+                let angle = d.y.clamp(-1.0, 1.0).acos().min(max_deg.to_radians());
+                let axis = Vec3::Y.cross(d);
+                if axis.length_squared() > 1e-8 {
+                    let q = Quat::from_axis_angle(axis.normalize(), angle * 0.5);
+                    for j in joints {
+                        pose.set_local(j, q);
+                    }
+                }
+            }
+        }
+
+        // Feet: keys, gestures, and the pelvis drop that keeps planted feet reachable.
+        let mut feet: [(Side, FootState); 2] = [
+            (Side::Left, self.foot_state(skeleton, Foot::Left, t)),
+            (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
+        ];
+        let leg_len = |side: Side| {
+            let (k, a) = if side == Side::Left { (JointId::KneeL, JointId::AnkleL) } else { (JointId::KneeR, JointId::AnkleR) };
+            skeleton.bone_length_m(k) + skeleton.bone_length_m(a)
+        };
+        let hip_of = |pelvis: Vec3, side: Side| {
+            pelvis + yaw_rot * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR })
+        };
+        let mut drop = 0.0f32;
+        for (side, state) in &feet {
+            if !state.planted {
+                continue;
+            }
+            let hip = hip_of(pelvis, *side);
+            let max_reach = leg_len(*side) * 0.999;
+            let d = state.ankle_in_world - hip;
+            let horizontal = Vec3::new(d.x, 0.0, d.z).length();
+            if d.length() > max_reach && horizontal < max_reach {
+                let need = (max_reach * max_reach - horizontal * horizontal).sqrt();
+                drop = drop.max(-d.y - need);
+            }
+        }
+        if drop > 0.0 {
+            pelvis.y -= drop;
+            report.pelvis_drop_m = drop;
+        }
+        pose.pelvis_in_world = pelvis;
+        for (side, state) in &mut feet {
+            let foot = foot_of(*side);
+            let hip = hip_of(pelvis, *side);
+            if let Some(ankle) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
+                state.ankle_in_world = ankle;
+                state.planted = false;
+                state.pitch_rad = 0.5;
+                state.toe_bend_rad = 0.0;
+            }
+            let goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
+            match solve_leg(skeleton, pose, *side, &goal) {
+                Ok(sol) if sol.clamped => report.clamped_limbs += 1,
+                Ok(_) => {}
+                Err(_) => report.clamped_limbs += 1,
+            }
+            let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
+            pose.set_local(ball, Quat::from_rotation_x(state.toe_bend_rad));
+        }
+
+        // Arms.
+        for side in [Side::Left, Side::Right] {
+            let (shoulder, elbow, wrist, limb) = match side {
+                Side::Left => (JointId::ShoulderL, JointId::ElbowL, JointId::WristL, LimbId::ArmLeft),
+                Side::Right => (JointId::ShoulderR, JointId::ElbowR, JointId::WristR, LimbId::ArmRight),
+            };
+            let upper = skeleton.bone_length_m(elbow);
+            let lower = skeleton.bone_length_m(wrist);
+            let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
+            let (dir, bend, reach_scale, segs) = limb_at(self.plan.limbs.get(&limb), t, -Vec3::Y);
+            let goal = match segs {
+                Some((u, l)) => {
+                    let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;
+                    let wrist_pos = elbow_pos + world_from_body(l, yaw) * lower;
+                    LimbGoal { end_in_world: wrist_pos, pole_in_world: Some(elbow_pos - shoulder_pos), end_rot_in_world: None }
+                }
+                None => {
+                    let reach = reach_for(upper, lower, bend) * reach_scale;
+                    let mut dir_w = world_from_body(dir, yaw);
+                    if dir_w.length_squared() < 1e-8 {
+                        dir_w = -Vec3::Y;
+                    }
+                    LimbGoal { end_in_world: shoulder_pos + dir_w.normalize() * reach.max(0.12), pole_in_world: None, end_rot_in_world: None }
+                }
+            };
+            match solve_arm(skeleton, pose, side, &goal) {
+                Ok(sol) if sol.clamped => report.clamped_limbs += 1,
+                Ok(_) => {}
+                Err(_) => report.clamped_limbs += 1,
+            }
+        }
+        report
+    }
+}
+
+fn ramp(t: f64, a: f64, b: f64) -> f32 {
+    if b <= a {
+        return if t >= b { 1.0 } else { 0.0 };
+    }
+    ((t - a) / (b - a)).clamp(0.0, 1.0) as f32
+}
