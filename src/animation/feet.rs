@@ -17,6 +17,55 @@ pub struct FootGeometry {
     pub ball_in_ankle: Vec3,
     /// Heel contact point relative to the ankle (on the floor at rest).
     pub heel_in_ankle: Vec3,
+    /// Toe tip relative to the ball joint (on the floor at rest).
+    pub toe_tip_in_ball: Vec3,
+}
+
+impl FootGeometry {
+    /// Height of the lowest point of the sole (heel, ball, toe tip) of a foot in `state`.
+    pub fn lowest_sole_y(&self, state: &FootState) -> f32 {
+        let rot = state.rot_in_world();
+        let heel = state.ankle_in_world + rot * self.heel_in_ankle;
+        let ball = state.ankle_in_world + rot * self.ball_contact_in_ankle();
+        let ball_joint = state.ankle_in_world + rot * self.ball_in_ankle;
+        let toe = ball_joint + rot * Quat::from_rotation_x(state.toe_bend_rad) * self.toe_tip_in_ball;
+        heel.y.min(ball.y).min(toe.y)
+    }
+
+    /// Raises a foot in the air so no point of its sole is below the floor.
+    pub fn keep_above_floor(&self, state: &mut FootState) {
+        let low = self.lowest_sole_y(state);
+        if low < 5e-4 {
+            state.ankle_in_world.y += 5e-4 - low;
+        }
+    }
+
+    /// Toe bend (ball joint rotation about X, radians) that keeps the toe tip on or just above
+    /// the floor when the foot is pitched by `pitch_rad` about the ball contact.
+    pub fn toe_bend_for(&self, pitch_rad: f32) -> f32 {
+        if pitch_rad <= 0.0 {
+            return 0.0;
+        }
+        // Height of the ball joint above the floor with the foot pitched about the ball contact.
+        let contact = self.ball_contact_in_ankle();
+        let ball_y = (Quat::from_rotation_x(pitch_rad) * (self.ball_in_ankle - contact)).y;
+        let tip_y = |phi: f32| ball_y + (Quat::from_rotation_x(phi) * self.toe_tip_in_ball).y;
+        // World toe angle phi = pitch + bend: the largest phi ≤ 0 with the tip ≥ 0.5 mm up.
+        let (mut lo, mut hi) = (-1.2f32, 0.0f32);
+        if tip_y(hi) >= 5e-4 {
+            return -pitch_rad;
+        }
+        for _ in 0..30 {
+            let mid = 0.5 * (lo + hi);
+            if tip_y(mid) >= 5e-4 { lo = mid } else { hi = mid }
+        }
+        lo - pitch_rad
+    }
+
+    /// The floor point under the ball joint, relative to the ankle (the pivot when the heel is up).
+    pub fn ball_contact_in_ankle(&self) -> Vec3 {
+        Vec3::new(self.ball_in_ankle.x, -self.ankle_height_m, self.ball_in_ankle.z)
+    }
 }
 
 /// Pitch angles of the foot (radians, + = heel up / toes down).
@@ -81,7 +130,7 @@ pub fn ankle_for(geo: &FootGeometry, ground_under_ankle: Vec3, yaw_flat: f32, ya
     let ankle_flat = ground_under_ankle + Vec3::Y * geo.ankle_height_m;
     let flat = Quat::from_rotation_y(yaw_flat);
     let turned = Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch);
-    let pivot = if pitch >= 0.0 { geo.ball_in_ankle } else { geo.heel_in_ankle };
+    let pivot = if pitch >= 0.0 { geo.ball_contact_in_ankle() } else { geo.heel_in_ankle };
     let pivot_in_world = ankle_flat + flat * pivot;
     pivot_in_world - turned * pivot
 }
@@ -89,7 +138,7 @@ pub fn ankle_for(geo: &FootGeometry, ground_under_ankle: Vec3, yaw_flat: f32, ya
 /// The point of the foot that bears weight in a planted state (ball when the heel is up).
 pub fn contact_point(geo: &FootGeometry, state: &FootState) -> Vec3 {
     let pivot = if state.pitch_rad > 1e-4 {
-        geo.ball_in_ankle
+        geo.ball_contact_in_ankle()
     } else if state.pitch_rad < -1e-4 {
         geo.heel_in_ankle
     } else {
@@ -105,6 +154,10 @@ pub fn planted_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint, t_
     let tau = (0.25 * span).min(0.12);
     let yaw = fp.yaw_at(t_secs);
     let mut base = if fp.releve { angles.releve_rad } else { 0.0 };
+    if let Some((a, b)) = fp.releve_ramp_secs {
+        let s = smoothstep(ramp(t_secs, a, b));
+        base = if fp.releve { angles.releve_rad * s } else { angles.releve_rad * (1.0 - s) };
+    }
     if let Some((a, b)) = fp.pivot_secs {
         let w = ramp(t_secs, a - 0.08, a).min(1.0 - ramp(t_secs, b, b + 0.08));
         base = base.max(angles.pivot_rad * w);
@@ -125,7 +178,7 @@ pub fn planted_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint, t_
         pitch = pitch + (end - pitch) * s;
     }
     let ankle = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, yaw, pitch);
-    FootState { ankle_in_world: ankle, yaw_rad: yaw, pitch_rad: pitch, toe_bend_rad: -pitch.max(0.0), planted: true }
+    FootState { ankle_in_world: ankle, yaw_rad: yaw, pitch_rad: pitch, toe_bend_rad: geo.toe_bend_for(pitch), planted: true }
 }
 
 /// State at the moment a foot lands on `fp`.
@@ -145,7 +198,7 @@ pub fn swing_state(from: &FootState, to: &FootState, s: f32, clearance_m: f32, r
         ankle_in_world: ankle,
         yaw_rad: from.yaw_rad + dyaw * e,
         pitch_rad: from.pitch_rad + (to.pitch_rad - from.pitch_rad) * e,
-        toe_bend_rad: 0.0,
+        toe_bend_rad: from.toe_bend_rad + (to.toe_bend_rad - from.toe_bend_rad) * e,
         planted: false,
     }
 }
@@ -169,6 +222,7 @@ mod tests {
             ankle_height_m: 0.08,
             ball_in_ankle: Vec3::new(0.0, -0.06, 0.14),
             heel_in_ankle: Vec3::new(0.0, -0.08, -0.05),
+            toe_tip_in_ball: Vec3::new(0.0, -0.02, 0.05),
         }
     }
 
@@ -176,10 +230,10 @@ mod tests {
     fn pivots_keep_their_contact_point() {
         let g = geo();
         let p = Vec3::new(1.0, 0.0, 2.0);
-        let flat_ball = ankle_for(&g, p, 0.3, 0.3, 0.0) + Quat::from_rotation_y(0.3) * g.ball_in_ankle;
+        let flat_ball = ankle_for(&g, p, 0.3, 0.3, 0.0) + Quat::from_rotation_y(0.3) * g.ball_contact_in_ankle();
         for (yaw, pitch) in [(0.3, 0.4), (1.5, 0.2), (-2.0, 0.6)] {
             let a = ankle_for(&g, p, 0.3, yaw, pitch);
-            let ball = a + Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * g.ball_in_ankle;
+            let ball = a + Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch) * g.ball_contact_in_ankle();
             assert!(ball.distance(flat_ball) < 1e-5);
         }
         let flat_heel = ankle_for(&g, p, 0.0, 0.0, 0.0) + g.heel_in_ankle;

@@ -76,6 +76,12 @@ pub fn foot_geometry(skeleton: &Skeleton) -> FootGeometry {
         ankle_height_m: ankle.y,
         ball_in_ankle: skeleton.rest_offset(JointId::BallL),
         heel_in_ankle: skeleton.heel_in_ankle(),
+        toe_tip_in_ball: skeleton
+            .end_sites()
+            .iter()
+            .find(|s| s.parent == JointId::BallL)
+            .map(|s| s.offset_in_parent)
+            .unwrap_or(Vec3::new(0.0, 0.0, 0.05)),
     }
 }
 
@@ -88,6 +94,7 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     let mut opts = opts.clone();
     opts.height_m = proportions.height_m;
     opts.leg_length_m = hip.y;
+    opts.ball_forward_m = foot_geometry(&skeleton).ball_in_ankle.z;
     let (plans, interpretation) = plan_score(score, &opts);
     let standing = rest.pelvis_in_world.y;
     let geo = foot_geometry(&skeleton);

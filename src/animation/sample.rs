@@ -102,8 +102,17 @@ impl DancerAnimation {
         self.plan.footprints.iter().filter(move |f| f.foot == foot)
     }
 
-    /// Where the foot is at `t` (ignoring leg gestures).
+    /// Where the foot is at `t` (ignoring leg gestures); a foot in the air never dips below the
+    /// floor.
     pub fn foot_state(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
+        let mut state = self.foot_state_raw(skeleton, foot, t);
+        if !state.planted {
+            self.foot_geometry.keep_above_floor(&mut state);
+        }
+        state
+    }
+
+    fn foot_state_raw(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
         let geo = &self.foot_geometry;
         let angles = &self.foot_angles;
         let end = self.plan.end_secs;
@@ -300,12 +309,34 @@ impl DancerAnimation {
                 state.planted = false;
                 state.pitch_rad = 0.5;
                 state.toe_bend_rad = 0.0;
+                self.foot_geometry.keep_above_floor(state);
             }
-            let goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
-            match solve_leg(skeleton, pose, *side, &goal) {
-                Ok(sol) if sol.clamped => report.clamped_limbs += 1,
-                Ok(_) => {}
-                Err(_) => report.clamped_limbs += 1,
+            let mut goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
+            let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
+            // A planted foot keeps its contact point: when the ankle's limits stop the foot from
+            // taking the wanted angle, the ankle moves so the foot rolls about that point.
+            let pivot_in_foot = super::feet::contact_point(&self.foot_geometry, state) - state.ankle_in_world;
+            let contact = state.ankle_in_world + pivot_in_foot;
+            let pivot_local = state.rot_in_world().inverse() * pivot_in_foot;
+            let mut clamped = false;
+            for _ in 0..3 {
+                match solve_leg(skeleton, pose, *side, &goal) {
+                    Ok(sol) => clamped = sol.clamped,
+                    Err(_) => clamped = true,
+                }
+                if !state.planted {
+                    break;
+                }
+                let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
+                let want = goal.end_rot_in_world.unwrap_or(got_rot);
+                if got_rot.angle_between(want) < 1e-4 {
+                    break;
+                }
+                goal.end_in_world = contact - got_rot * pivot_local;
+                goal.end_rot_in_world = Some(got_rot);
+            }
+            if clamped {
+                report.clamped_limbs += 1;
             }
             let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
             pose.set_local(ball, Quat::from_rotation_x(state.toe_bend_rad));

@@ -2,7 +2,7 @@
 //! centre eases between the rule engine's targets, the height follows the level track, and
 //! flights are ballistic arcs (apex g·T²/8, at most 0.6 m).
 
-use crate::motion::plan::{smoothstep, DancerPlan};
+use crate::motion::plan::DancerPlan;
 use glam::Vec3;
 
 /// Gravity, m/s².
@@ -11,7 +11,7 @@ pub const GRAVITY: f64 = 9.81;
 /// The fallback pelvis path of one dancer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimplePath {
-    targets: Vec<(f64, Vec3)>,
+    ground: crate::motion::plan::Track<Vec3>,
     standing_height_m: f32,
     plan_offsets: crate::motion::plan::Track<f32>,
     flights: Vec<(f64, f64)>,
@@ -20,10 +20,8 @@ pub struct SimplePath {
 impl SimplePath {
     /// Builds the path of `plan` for a pelvis standing `standing_height_m` above the floor.
     pub fn new(plan: &DancerPlan, standing_height_m: f32) -> Self {
-        let mut targets = plan.com_targets.clone();
-        targets.sort_by(|a, b| a.0.total_cmp(&b.0));
         SimplePath {
-            targets,
+            ground: plan.com_ground.clone(),
             standing_height_m,
             plan_offsets: plan.pelvis_offset.clone(),
             flights: plan.flights.iter().map(|f| (f.t_takeoff_secs, f.t_land_secs)).collect(),
@@ -46,18 +44,9 @@ impl SimplePath {
     }
 
     fn ground_at(&self, t_secs: f64) -> Vec3 {
-        let Some(first) = self.targets.first() else { return Vec3::ZERO };
-        let idx = self.targets.partition_point(|(t, _)| *t <= t_secs);
-        if idx == 0 {
-            return first.1;
+        match self.ground.segment_at(t_secs) {
+            Some((a, b, s)) => a.lerp(b, s),
+            None => Vec3::ZERO,
         }
-        let Some(&(t1, p1)) = self.targets.get(idx) else {
-            return self.targets[idx - 1].1;
-        };
-        let (t0, p0) = self.targets[idx - 1];
-        // Move over the second half of the interval before the target (weight transfer).
-        let start = t0 + 0.0 * (t1 - t0);
-        let s = if t1 > start { ((t_secs - start) / (t1 - start)).clamp(0.0, 1.0) as f32 } else { 1.0 };
-        p0.lerp(p1, smoothstep(s))
     }
 }

@@ -71,6 +71,9 @@ pub struct Footprint {
     pub foot: Foot,
     /// Ankle position projected on the floor (y = 0), world space.
     pub position_in_world: Vec3,
+    /// Ankle ground point when the foot lifts: differs from `position_in_world` after a pivot on
+    /// the ball, which carries the ankle round the ball.
+    pub position_end_in_world: Vec3,
     /// Heading at landing (radians, same convention as the dancer's yaw).
     pub yaw_start_rad: f32,
     /// Heading when lifted (differs from the start only for pivots).
@@ -88,6 +91,9 @@ pub struct Footprint {
     pub contact: Contact,
     /// On the ball of the foot with the heel raised (high-level support).
     pub releve: bool,
+    /// Rising to (or coming down from) the ball while standing here: the heel moves over this
+    /// interval, from flat to `releve` or from relevé to flat.
+    pub releve_ramp_secs: Option<(f64, f64)>,
 }
 
 impl Footprint {
@@ -234,8 +240,9 @@ pub struct DancerPlan {
     pub leg_gestures: BTreeMap<LimbId, Vec<(f64, f64)>>,
     /// Flights.
     pub flights: Vec<Flight>,
-    /// Where the centre of weight is over the floor after each support change: (time, point).
-    pub com_targets: Vec<(f64, Vec3)>,
+    /// Where the centre of weight is over the floor (y = 0): each key moves it over the
+    /// symbol that shifts the weight.
+    pub com_ground: Track<Vec3>,
     /// Times where the path must stop (pivots, holds): the centre stays put over these intervals.
     pub still_intervals: Vec<(f64, f64)>,
     /// End of the score in seconds.

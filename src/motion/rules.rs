@@ -28,6 +28,9 @@ pub struct MotionOptions {
     pub dancer_spacing_m: f32,
     /// Fraction of a step symbol's duration the swinging foot takes to touch down.
     pub swing_fraction: f64,
+    /// Distance from the ankle to the ball of the foot along the foot, metres (pivots turn
+    /// about the ball).
+    pub ball_forward_m: f32,
     /// After the stepping foot touches down, the other foot lets go this fraction of the step's
     /// duration later (it cannot stay down while the weight travels a whole step length).
     pub release_after_touch_fraction: f64,
@@ -44,6 +47,7 @@ impl Default for MotionOptions {
             dancer_spacing_m: 1.5,
             swing_fraction: 0.45,
             release_after_touch_fraction: 0.15,
+            ball_forward_m: 0.14,
         }
     }
 }
@@ -162,6 +166,7 @@ impl Walker<'_> {
         let fp = Footprint {
             foot,
             position_in_world: Vec3::new(position.x, 0.0, position.z),
+            position_end_in_world: Vec3::new(position.x, 0.0, position.z),
             yaw_start_rad: self.yaw,
             yaw_end_rad: self.yaw,
             pivot_secs: None,
@@ -170,13 +175,14 @@ impl Walker<'_> {
             t_lift_secs: f64::INFINITY,
             contact,
             releve,
+            releve_ramp_secs: None,
         };
         self.plan.footprints.push(fp);
         self.planted.insert(foot, self.plan.footprints.len() - 1);
     }
 
     fn planted_pos(&self, foot: Foot) -> Option<Vec3> {
-        self.planted.get(&foot).and_then(|i| self.plan.footprints.get(*i)).map(|f| f.position_in_world)
+        self.planted.get(&foot).and_then(|i| self.plan.footprints.get(*i)).map(|f| f.position_end_in_world)
     }
 
     fn set_level(&mut self, level: Level, t0: f64, t1: f64) {
@@ -190,10 +196,25 @@ impl Walker<'_> {
             self.level_offset = offset;
         }
         let releve = level == Level::High;
-        for i in self.planted.values() {
-            if let Some(fp) = self.plan.footprints.get_mut(*i) {
-                if fp.t_land_secs >= t0 - 1e-9 {
-                    fp.releve = releve;
+        let planted: Vec<(Foot, usize)> = self.planted.iter().map(|(f, i)| (*f, *i)).collect();
+        for (foot, i) in planted {
+            let Some(fp) = self.plan.footprints.get(i).cloned() else { continue };
+            if fp.releve == releve {
+                continue;
+            }
+            if fp.t_land_secs >= t0 - 1e-9 {
+                // Landed with this symbol: it lands at the new level.
+                if let Some(f) = self.plan.footprints.get_mut(i) {
+                    f.releve = releve;
+                }
+            } else {
+                // Already standing: rise or come down in place, without a new contact.
+                let yaw = fp.yaw_end_rad;
+                self.land(foot, fp.position_end_in_world, t0, Contact::Flat, releve);
+                if let Some(f) = self.plan.footprints.last_mut() {
+                    f.yaw_start_rad = yaw;
+                    f.yaw_end_rad = yaw;
+                    f.releve_ramp_secs = Some((t0, t1.max(t0 + 1e-3)));
                 }
             }
         }
@@ -234,7 +255,7 @@ fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, 
     }
     report.interpreted += start_feet.len();
     w.set_level(stand_level, 0.0, 0.0);
-    w.plan.com_targets.push((0.0, w.com));
+    w.plan.com_ground.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: w.com });
 
     // Events in time order: supports grouped by start, gestures, flights.
     let mut supports: Vec<(Side, &Entry)> = Vec::new();
@@ -307,7 +328,6 @@ fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, 
             fp.t_step_start_secs = fp.t_land_secs;
         }
     }
-    w.plan.com_targets.sort_by(|a, b| a.0.total_cmp(&b.0));
     w.plan
 }
 
@@ -342,18 +362,31 @@ fn support_group(
                         w.lift(foot, t0);
                     }
                 }
+                let ball_fwd = w.opts.ball_forward_m;
+                let yaw_before = w.yaw;
                 for foot in &pivot_feet {
                     let pos = w.planted_pos(*foot).unwrap_or(w.com + w.lateral(*foot));
                     let releve = w.planted.get(foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|f| f.releve);
                     w.land(*foot, pos, t0, Contact::Ball, releve);
+                    // The ankle swings round the ball of the foot.
+                    let ball = pos + forward_of(yaw_before) * ball_fwd;
+                    let end = ball - forward_of(yaw_before + delta) * ball_fwd;
                     if let Some(fp) = w.plan.footprints.last_mut() {
                         fp.yaw_end_rad = fp.yaw_start_rad + delta;
                         fp.pivot_secs = Some((t0, t1));
+                        fp.position_end_in_world = end;
+                    }
+                    if pivot_feet.len() == 1 {
+                        // On one foot the body turns about that ball.
+                        let rel = w.com - ball;
+                        w.com = ball + glam::Quat::from_rotation_y(delta) * rel;
+                        w.com.y = 0.0;
                     }
                 }
                 w.yaw += delta;
                 w.plan.yaw.push(Key { t_start_secs: t0, t_end_secs: t1, value: w.yaw });
                 w.plan.still_intervals.push((t0, t1));
+                w.plan.com_ground.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0 + 1e-3), value: w.com });
                 report.interpreted += 1;
             }
             EntryKind::Hold => {
@@ -380,8 +413,11 @@ fn support_group(
     };
     let mut targets: Vec<(Foot, Vec3)> = Vec::new();
     let com_old = w.com;
+    // When both feet take weight at once, each is placed half a step from the centre, so the
+    // feet end one step length apart.
+    let both_scale = if steps.len() > 1 { 0.5 } else { 1.0 };
     for (foot, direction, level, e) in &steps {
-        let len = w.opts.steps.length_m(w.opts.height_m, *direction, *level, form, air_secs, &e.modifiers);
+        let len = both_scale * w.opts.steps.length_m(w.opts.height_m, *direction, *level, form, air_secs, &e.modifiers);
         let d = step_dir_in_body(*direction);
         let v = right_of(w.yaw) * d.x * len + forward_of(w.yaw) * d.y * len;
         let target = if *direction == Direction::Place && steps.len() == 1 {
@@ -421,7 +457,9 @@ fn support_group(
         }
     }
     w.com = new_com;
-    w.plan.com_targets.push((t1, new_com));
+    // After a flight the centre travelled in the air: it moves from the take-off on.
+    let com_from = landing.map(|g| tempo.secs_from_beats(g.start_beats)).unwrap_or(t0);
+    w.plan.com_ground.push(Key { t_start_secs: com_from, t_end_secs: t1.max(t0 + 1e-3), value: new_com });
     w.set_level(level, t0, t1);
 }
 

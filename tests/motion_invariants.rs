@@ -1,0 +1,204 @@
+//! Invariants of the compiled motion over the demo scores and every well-formed real `.lbn`
+//! score: planted feet do not slide, nothing goes through the floor, bones keep their length,
+//! gestures reach their notated directions, levels order the pelvis height, turns add up.
+
+mod support;
+
+use glam::{Quat, Vec3};
+use labanplay::animation::{compile, Animation};
+use labanplay::motion::plan::{world_from_body, Foot, LimbId};
+use labanplay::motion::rules::MotionOptions;
+use labanplay::pose::fk::{end_site_positions, joint_positions, joint_world, Pose};
+use labanplay::pose::skeleton::{JointId, Proportions, JOINT_COUNT};
+use labanplay::read::read;
+use labanplay::score::Score;
+
+const FPS: f64 = 30.0;
+
+fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
+    let doc = read(bytes, Some(ext)).ok()?;
+    let score = Score::from_document(&doc);
+    Some(compile(&score, &MotionOptions::default(), &Proportions::default()))
+}
+
+fn demos() -> Vec<(&'static str, Animation)> {
+    vec![
+        ("walk-arms-turn", animation(labanplay::demo::WALK_ARMS_TURN_LBN, "lbn").unwrap()),
+        ("jumps", animation(labanplay::demo::JUMPS_LBN, "lbn").unwrap()),
+        ("duet", animation(labanplay::demo::DUET_LBN, "lbn").unwrap()),
+    ]
+}
+
+fn real_lbn() -> Vec<(String, Animation)> {
+    let Some(dir) = support::real_scores_dir("motion invariants on real scores") else { return Vec::new() };
+    labanplay::cli::check::collect_files(&[dir])
+        .into_iter()
+        .filter(|p| labanplay::cli::score_extension(p).as_deref() == Some("lbn"))
+        .filter_map(|p| {
+            let bytes = std::fs::read(&p).ok()?;
+            animation(&bytes, "lbn").map(|a| (p.display().to_string(), a))
+        })
+        .collect()
+}
+
+/// Sole points of a foot in world space: heel, ball (under the ball joint) and toe tip.
+fn sole_points(anim: &Animation, pose: &Pose, foot: Foot) -> [Vec3; 3] {
+    let (ankle_j, ball_j) = match foot {
+        Foot::Left => (JointId::AnkleL, JointId::BallL),
+        Foot::Right => (JointId::AnkleR, JointId::BallR),
+    };
+    let sk = &anim.skeleton;
+    let (ankle_rot, ankle_pos) = joint_world(sk, pose, ankle_j);
+    let (_, ball_pos) = joint_world(sk, pose, ball_j);
+    let heel = ankle_pos + ankle_rot * sk.heel_in_ankle();
+    let ball_sole = ball_pos + ankle_rot * Vec3::new(0.0, -ball_height(anim), 0.0);
+    let sites = end_site_positions(sk, pose);
+    let toe = sk
+        .end_sites()
+        .iter()
+        .zip(sites)
+        .find(|(s, _)| s.parent == ball_j)
+        .map(|(_, p)| p)
+        .unwrap_or(ball_pos);
+    [heel, ball_sole, toe]
+}
+
+fn ball_height(anim: &Animation) -> f32 {
+    let rest = Pose::rest(&anim.skeleton);
+    joint_world(&anim.skeleton, &rest, JointId::BallL).1.y
+}
+
+/// The point that bears weight on a planted foot: ball while the heel is up, heel while the toes
+/// are up, else the ankle's ground point — computed from the sampled (IK-solved) pose.
+fn contact_point(anim: &Animation, pose: &Pose, foot: Foot, pitch_rad: f32) -> Vec3 {
+    let [heel, ball, _] = sole_points(anim, pose, foot);
+    let ankle = joint_world(&anim.skeleton, pose, if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR }).1;
+    if pitch_rad > 1e-4 {
+        ball
+    } else if pitch_rad < -1e-4 {
+        heel
+    } else {
+        Vec3::new(ankle.x, 0.0, ankle.z)
+    }
+}
+
+fn check_invariants(name: &str, anim: &Animation) {
+    let sk = &anim.skeleton;
+    let rest = Pose::rest(sk);
+    let mut rest_pos = [Vec3::ZERO; JOINT_COUNT];
+    joint_positions(sk, &rest, &mut rest_pos).unwrap();
+    let bone = |p: &[Vec3; JOINT_COUNT], j: JointId| j.parent().map(|q| p[j.index()].distance(p[q.index()]));
+    let frames = (anim.duration_secs * FPS).floor() as usize + 1;
+    let mut pose = Pose::rest(sk);
+    let mut pos = [Vec3::ZERO; JOINT_COUNT];
+    for (di, d) in anim.dancers.iter().enumerate() {
+        // (foot, footprint index) → contact point at the first flat/pivot sample.
+        let mut anchors: std::collections::BTreeMap<(u8, usize, i8), Vec3> = Default::default();
+        for f in 0..frames {
+            let t = f as f64 / FPS;
+            d.sample_into(sk, t, &mut pose);
+            joint_positions(sk, &pose, &mut pos).unwrap();
+            for j in JointId::ALL {
+                let p = pos[j.index()];
+                assert!(p.is_finite(), "{name} dancer {di} t={t:.3}: {j:?} is not finite");
+                if let (Some(a), Some(b)) = (bone(&pos, j), bone(&rest_pos, j)) {
+                    assert!((a - b).abs() < 1e-5, "{name} t={t:.3}: bone {j:?} length {a} vs {b}");
+                }
+            }
+            for foot in [Foot::Left, Foot::Right] {
+                for p in sole_points(anim, &pose, foot) {
+                    assert!(p.y > -1e-3, "{name} dancer {di} t={t:.3}: {foot:?} sole point {p:?} below the floor");
+                }
+                let state = d.foot_state(sk, foot, t);
+                let gesturing = d.plan.leg_gestures.get(&if foot == Foot::Left { LimbId::LegLeft } else { LimbId::LegRight })
+                    .is_some_and(|g| g.iter().any(|(a, b)| t >= *a && t <= b + 0.5));
+                if !state.planted || gesturing {
+                    continue;
+                }
+                let Some((idx, fp)) = d.plan.footprints.iter().enumerate().find(|(_, fp)| fp.foot == foot && fp.planted_at(t)) else { continue };
+                let phase = if state.pitch_rad > 1e-4 { 1 } else if state.pitch_rad < -1e-4 { -1 } else { 0 };
+                let c = contact_point(anim, &pose, foot, state.pitch_rad);
+                let key = (foot as u8, idx, phase);
+                let anchor = *anchors.entry(key).or_insert(c);
+                let slide = Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length();
+                assert!(slide < 1e-3, "{name} dancer {di} t={t:.3}: planted {foot:?} (footprint {idx}, land {:.2}) slid {:.2} mm", fp.t_land_secs, slide * 1000.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn demo_scores_keep_every_invariant() {
+    for (name, anim) in demos() {
+        check_invariants(name, &anim);
+    }
+}
+
+#[test]
+fn real_scores_keep_every_invariant() {
+    let all = real_lbn();
+    for (name, anim) in &all {
+        check_invariants(name, anim);
+    }
+    println!("checked {} real scores", all.len());
+}
+
+#[test]
+fn arm_gestures_reach_their_notated_direction_at_their_end() {
+    for (name, anim) in demos() {
+        let sk = &anim.skeleton;
+        let mut pose = Pose::rest(sk);
+        for d in &anim.dancers {
+            for (limb, (shoulder, wrist)) in [
+                (LimbId::ArmLeft, (JointId::ShoulderL, JointId::WristL)),
+                (LimbId::ArmRight, (JointId::ShoulderR, JointId::WristR)),
+            ] {
+                let Some(track) = d.plan.limbs.get(&limb) else { continue };
+                for (k, key) in track.keys.iter().enumerate() {
+                    let next_starts = track.keys.get(k + 1).map(|n| n.t_start_secs).unwrap_or(f64::INFINITY);
+                    if key.value.dir_in_body == Vec3::ZERO || key.value.bend_rad != 0.0 || next_starts < key.t_end_secs + 1.0 / 60.0 {
+                        continue;
+                    }
+                    let t = key.t_end_secs;
+                    d.sample_into(sk, t, &mut pose);
+                    let yaw = d.yaw_at(t);
+                    let want = world_from_body(key.value.dir_in_body, yaw).normalize();
+                    let got = (joint_world(sk, &pose, wrist).1 - joint_world(sk, &pose, shoulder).1).normalize();
+                    let err = want.angle_between(got).to_degrees();
+                    assert!(err < 3.0, "{name}: {limb:?} at t={t} is {err:.2}° off {want:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pelvis_height_orders_plie_straight_releve() {
+    let anim = demos().remove(0).1;
+    let d = &anim.dancers[0];
+    let mut pose = Pose::rest(&anim.skeleton);
+    let mut height = |t: f64| {
+        d.sample_into(&anim.skeleton, t, &mut pose);
+        pose.pelvis_in_world.y
+    };
+    // walk-arms-turn at ♩ = 60: standing on the left foot after the turn at 6.5 s, plié on both
+    // feet reached at 10 s, relevé on both feet reached at 12 s (the end).
+    let (straight, plie, releve) = (height(6.5), height(10.0), height(12.0));
+    assert!(plie < straight - 0.05, "plié {plie} vs straight {straight}");
+    assert!(releve > straight + 0.03, "relevé {releve} vs straight {straight}");
+}
+
+#[test]
+fn accumulated_turns_equal_the_notated_facing() {
+    let all = demos();
+    let walk = &all[0].1.dancers[0];
+    assert!((walk.yaw_at(12.0).to_degrees() + 180.0).abs() < 1.0, "half turn right: {}", walk.yaw_at(12.0).to_degrees());
+    for d in &all[2].1.dancers {
+        // Duet: four quarter turns to the right on both feet in measure 3 → a full turn.
+        let end = d.plan.end_secs;
+        assert!((d.yaw_at(end).to_degrees() + 360.0).abs() < 1.0, "{}", d.yaw_at(end).to_degrees());
+        let quarter = d.yaw_at(end - 3.0 * 60.0 / 72.0).to_degrees();
+        assert!((quarter + 90.0).abs() < 1.0, "after the first quarter turn: {quarter}");
+    }
+    let _ = Quat::IDENTITY;
+}
