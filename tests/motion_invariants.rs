@@ -1,6 +1,7 @@
 //! Invariants of the compiled motion over the demo scores and every well-formed real `.lbn`
 //! score: planted feet do not slide, nothing goes through the floor, bones keep their length,
-//! gestures reach their notated directions, levels order the pelvis height, turns add up.
+//! joints stay within their limits, gestures reach their notated directions, levels order the
+//! pelvis height, turns add up.
 
 mod support;
 
@@ -99,6 +100,8 @@ fn check_invariants(name: &str, anim: &Animation) {
             d.sample_into(sk, t, &mut pose);
             joint_positions(sk, &pose, &mut pos).unwrap();
             for j in JointId::ALL {
+                let over = sk.limits(j).violation_rad(pose.local(j));
+                assert!(over < 1e-3, "{name} dancer {di} t={t:.3}: {j:?} is {:.2}° outside its limits", over.to_degrees());
                 let p = pos[j.index()];
                 assert!(p.is_finite(), "{name} dancer {di} t={t:.3}: {j:?} is not finite");
                 if let (Some(a), Some(b)) = (bone(&pos, j), bone(&rest_pos, j)) {

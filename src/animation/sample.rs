@@ -264,7 +264,7 @@ impl DancerAnimation {
                 if axis.length_squared() > 1e-8 {
                     let q = Quat::from_axis_angle(axis.normalize(), angle * 0.5);
                     for j in joints {
-                        pose.set_local(j, q);
+                        pose.set_local(j, skeleton.limits(j).clamp(q));
                     }
                 }
             }
@@ -338,6 +338,9 @@ impl DancerAnimation {
             if clamped {
                 report.clamped_limbs += 1;
             }
+            if !state.planted {
+                report.clamped_limbs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
+            }
             let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
             pose.set_local(ball, Quat::from_rotation_x(state.toe_bend_rad));
         }
@@ -372,9 +375,25 @@ impl DancerAnimation {
                 Ok(_) => {}
                 Err(_) => report.clamped_limbs += 1,
             }
+            report.clamped_limbs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
         }
         report
     }
+}
+
+/// Brings a limb's root and hinge inside their joint limits (the target was not reachable
+/// within them); returns 1 when something had to move.
+fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skeleton::Limb) -> u8 {
+    let mut moved = 0;
+    for j in [limb.root, limb.mid] {
+        let limits = skeleton.limits(j);
+        let q = pose.local(j);
+        if limits.violation_rad(q) > 1e-4 {
+            pose.set_local(j, limits.clamp(q));
+            moved = 1;
+        }
+    }
+    moved
 }
 
 fn ramp(t: f64, a: f64, b: f64) -> f32 {
