@@ -1,0 +1,84 @@
+//! Motion benchmarks: compiling the motion (rule engine + paths) for the real corpus and for a
+//! generated 100-measure solo, and sampling one pose.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use labanplay::animation::compile;
+use labanplay::motion::rules::MotionOptions;
+use labanplay::pose::fk::Pose;
+use labanplay::pose::skeleton::Proportions;
+use labanplay::read::read;
+use labanplay::score::Score;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+/// A 100-measure solo in LED format: walks, arm gestures, a quarter turn and a jump every
+/// other measure.
+fn generated_solo(measures: usize) -> String {
+    let c = 133;
+    let mut out = String::new();
+    let top = 96 + measures * 96 + 20;
+    out.push_str(&format!("Stav 0 {} 12 1 1 {top} B\nStav 2 {} 12 1 1 {top} B\nStav 1 {c} 48 1 1 {top} L\nBars 0 30 48 1 177 3 B\n", c - 37, c + 37));
+    out.push_str("Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n");
+    for m in 0..=measures {
+        let y = 96 + m * 96;
+        out.push_str(&format!("Bars {} 30 {y} 1 177 3 {}\n", m + 1, if m == 0 { "L" } else { "B" }));
+        if m == measures {
+            break;
+        }
+        let yb = |b: usize| y + 1 + b * 24;
+        if m % 2 == 0 {
+            out.push_str(&format!("Dirn 1 134 {} 4 10 23 M\nDirn 10 122 {} 4 10 23 M\n", yb(0), yb(1)));
+            out.push_str(&format!("Rotn 2 122 {} 4 10 23 M\nPins 3 118 {} 1 18 18 L\n", yb(2), yb(2) + 3));
+            out.push_str(&format!("Dirn 11 134 {} 4 10 23 M\n", yb(3)));
+            out.push_str(&format!("Dirn 3 171 {} 8 10 47 H\nDirn 8 85 {} 8 10 47 H\n", yb(0), yb(0)));
+        } else {
+            out.push_str(&format!("Dirn 11 134 {} 4 10 23 L\nDirn 11 122 {} 4 10 23 L\n", yb(0), yb(0)));
+            out.push_str(&format!("Dirn 11 134 {} 4 10 23 L\nDirn 11 122 {} 4 10 23 L\n", yb(2), yb(2)));
+            out.push_str(&format!("Dirn 11 134 {} 4 10 23 M\nDirn 11 122 {} 4 10 23 M\n", yb(3), yb(3)));
+            out.push_str(&format!("Dirn 1 171 {} 8 10 47 M\nDirn 10 85 {} 8 10 47 M\n", yb(0), yb(0)));
+        }
+    }
+    out
+}
+
+fn scores() -> Vec<Score> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/scores/real"));
+    labanplay::cli::check::collect_files(&[dir])
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "lbn"))
+        .filter_map(|p| std::fs::read(&p).ok())
+        .filter_map(|b| read(&b, Some("lbn")).ok())
+        .map(|d| Score::from_document(&d))
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let opts = MotionOptions::default();
+    let props = Proportions::default();
+    let corpus = scores();
+    if corpus.is_empty() {
+        eprintln!("SKIP corpus motion benchmark: ../shared/scores/real is absent");
+    } else {
+        c.bench_function(&format!("compile motion, real corpus ({} lbn scores)", corpus.len()), |b| {
+            b.iter(|| corpus.iter().map(|s| compile(black_box(s), &opts, &props).dancers.len()).sum::<usize>())
+        });
+    }
+    let solo = Score::from_document(&read(generated_solo(100).as_bytes(), Some("lbn")).unwrap());
+    c.bench_function("compile motion, generated 100-measure solo", |b| b.iter(|| compile(black_box(&solo), &opts, &props)));
+    let anim = compile(&solo, &opts, &props);
+    let mut pose = Pose::rest(&anim.skeleton);
+    let mut t = 0.0;
+    c.bench_function("sample one pose", |b| {
+        b.iter(|| {
+            t = (t + 0.137) % anim.duration_secs;
+            anim.dancers[0].sample_into(&anim.skeleton, black_box(t), &mut pose)
+        })
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
+    targets = bench
+}
+criterion_main!(benches);
