@@ -1,16 +1,19 @@
 //! Bone-heat skinning weights (Baran & Popović, "Automatic Rigging and Animation of 3D
-//! Characters", SIGGRAPH 2007): per joint j solve (L + M·H)·w_j = M·H·p_j with one sparse
+//! Characters", SIGGRAPH 2007): per joint j solve (L + A·H)·w_j = A·H·p_j with one sparse
 //! Cholesky factorisation, then keep the four largest weights per vertex.
 //!
-//! - L: cotangent stiffness matrix (positive semi-definite, L·1 = 0); an edge whose two
-//!   cotangents sum to a negative weight (non-Delaunay edge) is clamped to 0, which makes the
-//!   system an M-matrix, so every solved weight lies in [0, 1] (discrete maximum principle).
-//! - M: barycentric vertex areas (m²); together with L this is the area-normalised Laplacian
-//!   Δ = −M⁻¹L of the paper, multiplied through by M to keep the system symmetric.
+//! - L: cotangent stiffness matrix with edge weights cot α + cot β (positive semi-definite,
+//!   L·1 = 0). An edge whose weight is negative (non-Delaunay edge) is clamped to 0, which
+//!   makes the system an M-matrix, so every solved weight lies in [0, 1] (discrete maximum
+//!   principle).
+//! - A: per-vertex area Σ|e₁ × e₂| over the one-ring (twice the incident triangle area, m²).
+//!   This is the normalisation of the authors' reference code, so `heat_constant` = 1 means
+//!   what c = 1 means there; the screening length of the weights is about d/√3.
 //! - H: `heat_constant / d²` (1/m²), d = distance to the nearest *visible* bone segment;
-//!   p_j = 1 where that bone moves with joint j. Bones within 1.00001·d all count (a vertex
-//!   nearest to a shared joint point splits its heat). A vertex that sees no bone gets H = 0
-//!   and takes its weights from its neighbours by diffusion.
+//!   p_j = 1 where that bone moves with joint j. Bones within 1.00001·d all count, once per
+//!   distinct joint (a vertex nearest to a point shared by two joints' bones splits its heat;
+//!   several bones of one joint meeting there do not outweigh a single bone of another).
+//!   A vertex that sees no bone gets H = 0 and takes its weights from its neighbours.
 //! - Visibility: the straight segment from the vertex to its closest point on the bone must
 //!   cross no triangle of the mesh (ray–mesh test with a BVH; the vertex's own triangles and
 //!   hits within the first 0.01 % of the segment are ignored). For a closed mesh this means
@@ -99,7 +102,7 @@ pub fn heat_weights(mesh: &TriMesh, bones: &[BoneSegment], params: &HeatParams) 
         let column = rhs.col_as_slice_mut(col);
         for (v, (area, h)) in areas.iter().zip(&heat).enumerate() {
             if let Some(x) = column.get_mut(v) {
-                *x = area * h.heat_for_joint(joint, bones, params);
+                *x = area * h.heat_for_joint(joint, params);
             }
         }
     }
@@ -155,11 +158,12 @@ fn validate(mesh: &TriMesh, bones: &[BoneSegment]) -> Result<(), BodyError> {
     Ok(())
 }
 
-/// The nearest visible bones of one vertex (all within 1.00001× of the nearest).
+/// The joints of the nearest visible bones of one vertex (all within 1.00001× of the
+/// nearest), sorted and distinct.
 #[derive(Clone, Debug, Default)]
 struct VertexHeat {
     distance_m: f32,
-    bones: Vec<usize>,
+    joints: Vec<usize>,
 }
 
 impl VertexHeat {
@@ -169,12 +173,11 @@ impl VertexHeat {
     }
 
     fn total_heat(&self, params: &HeatParams) -> f64 {
-        self.heat_per_bone(params) * self.bones.len() as f64
+        self.heat_per_bone(params) * self.joints.len() as f64
     }
 
-    fn heat_for_joint(&self, joint: usize, bones: &[BoneSegment], params: &HeatParams) -> f64 {
-        let count = self.bones.iter().filter(|&&b| bones.get(b).is_some_and(|s| s.joint == joint)).count();
-        self.heat_per_bone(params) * count as f64
+    fn heat_for_joint(&self, joint: usize, params: &HeatParams) -> f64 {
+        if self.joints.contains(&joint) { self.heat_per_bone(params) } else { 0.0 }
     }
 }
 
@@ -191,31 +194,34 @@ fn nearest_visible_bones(mesh: &TriMesh, bones: &[BoneSegment], params: &HeatPar
             order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             let mut heat = VertexHeat::default();
             for &(d, i) in &order {
-                if !heat.bones.is_empty() && d > heat.distance_m * 1.00001 + params.min_distance_m * 1e-3 {
+                if !heat.joints.is_empty() && d > heat.distance_m * 1.00001 + params.min_distance_m * 1e-3 {
                     break;
                 }
                 let Some(bone) = bones.get(i) else { continue };
                 if !bvh.segment_hits(p, bone.closest_point(p), 1e-4, v as u32) {
-                    if heat.bones.is_empty() {
+                    if heat.joints.is_empty() {
                         heat.distance_m = d;
                     }
-                    heat.bones.push(i);
+                    heat.joints.push(bone.joint);
                 }
             }
+            heat.joints.sort_unstable();
+            heat.joints.dedup();
             heat
         })
         .collect()
 }
 
-/// Barycentric vertex areas (a third of each incident triangle's area), m².
+/// Vertex areas as in the reference implementation: Σ |(b − a) × (c − a)| over the incident
+/// triangles (twice their area; six times the barycentric area), m².
 fn vertex_areas_m2(mesh: &TriMesh) -> Vec<f64> {
     let mut areas = vec![0.0f64; mesh.vertex_count()];
     for &tri in &mesh.triangles {
         let Some([a, b, c]) = mesh.triangle_corners(tri) else { continue };
-        let third = f64::from((b - a).cross(c - a).length()) / 6.0;
+        let doubled = (b - a).as_dvec3().cross((c - a).as_dvec3()).length();
         for i in tri {
             if let Some(x) = areas.get_mut(i as usize) {
-                *x += third;
+                *x += doubled;
             }
         }
     }
@@ -223,7 +229,7 @@ fn vertex_areas_m2(mesh: &TriMesh) -> Vec<f64> {
 }
 
 /// Lower triangle (plus diagonal) of the cotangent stiffness matrix as triplets, with each
-/// edge weight ½(cot α + cot β) clamped to ≥ 0.
+/// edge weight cot α + cot β clamped to ≥ 0.
 fn cotangent_stiffness_lower(mesh: &TriMesh) -> Vec<Triplet<usize, usize, f64>> {
     let mut edges: Vec<(u32, u32, f64)> = Vec::with_capacity(mesh.triangles.len() * 3);
     for &tri in &mesh.triangles {
@@ -235,7 +241,7 @@ fn cotangent_stiffness_lower(mesh: &TriMesh) -> Vec<Triplet<usize, usize, f64>> 
             let cross = u.cross(w).length();
             let cot = if cross > 1e-30 { u.dot(w) / cross } else { 0.0 };
             let (i, j) = (tri[(k + 1) % 3], tri[(k + 2) % 3]);
-            edges.push((i.max(j), i.min(j), 0.5 * cot));
+            edges.push((i.max(j), i.min(j), cot));
         }
     }
     edges.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));

@@ -156,7 +156,7 @@ fn model_from_build(b: &Build) -> ModelSpec {
         (1.0, joint::HIP_L, joint::KNEE_L, joint::ANKLE_L, joint::BALL_L),
         (-1.0, joint::HIP_R, joint::KNEE_R, joint::ANKLE_R, joint::BALL_R),
     ] {
-        j[hip] = at(side * 0.052, 0.515, 0.0);
+        j[hip] = at(side * 0.055, 0.515, 0.0);
         j[knee] = at(side * 0.050, 0.285, 0.004);
         j[ankle] = Vec3::new(side * 0.048 * h, 0.045 * h, -0.004 * h);
         j[ball] = Vec3::new(side * 0.054 * h, 0.016 * h, 0.088 * h);
@@ -172,7 +172,18 @@ fn model_from_build(b: &Build) -> ModelSpec {
         bone(joint::PELVIS, j[joint::PELVIS], j[joint::SPINE]),
         bone(joint::PELVIS, j[joint::PELVIS], j[joint::HIP_L]),
         bone(joint::PELVIS, j[joint::PELVIS], j[joint::HIP_R]),
+        // Iliac crests: the flanks above the hip joints move with the pelvis, not the thighs.
+        bone(joint::PELVIS, j[joint::PELVIS], at(0.075, 0.565, -0.004)),
+        bone(joint::PELVIS, j[joint::PELVIS], at(-0.075, 0.565, -0.004)),
+        // Sacrum: the buttocks' inner halves and the lower back follow the pelvis.
+        bone(joint::PELVIS, j[joint::PELVIS], at(0.0, 0.50, -0.045)),
         bone(joint::SPINE, j[joint::SPINE], j[joint::CHEST]),
+        // Lateral "rib" segments bring the trunk's flanks within reach of their own joints, so
+        // the skin under the armpits follows the chest rather than the raised upper arm.
+        bone(joint::SPINE, j[joint::SPINE], at(0.05, 0.625, -0.004)),
+        bone(joint::SPINE, j[joint::SPINE], at(-0.05, 0.625, -0.004)),
+        bone(joint::CHEST, j[joint::CHEST], at(0.062, 0.712, -0.004)),
+        bone(joint::CHEST, j[joint::CHEST], at(-0.062, 0.712, -0.004)),
         bone(joint::CHEST, j[joint::CHEST], j[joint::NECK]),
         bone(joint::CHEST, j[joint::CHEST], j[joint::CLAVICLE_L]),
         bone(joint::CHEST, j[joint::CHEST], j[joint::CLAVICLE_R]),
@@ -224,7 +235,12 @@ fn body_shape(
     ellipsoid(&mut v, h, at(0.0, 0.535, -0.006), Vec3::new(b.pelvis_half_frac * g.sqrt(), 0.062, 0.062 * g), id, 0.0);
     ellipsoid(&mut v, h, at(0.0, 0.617, -0.002), Vec3::new((0.074 + 0.006 * man) * g, 0.072, 0.054 * g), id, 0.05);
     ellipsoid(&mut v, h, at(0.0, 0.705, -0.002), Vec3::new((0.086 + 0.014 * man) * g, 0.085, 0.062 * g), id, 0.05);
-    ellipsoid(&mut v, h, at(0.0, 0.778, -0.008), Vec3::new(b.shoulder_half_frac * 0.95, 0.042, 0.052 * g), id, 0.04);
+    ellipsoid(&mut v, h, at(0.0, 0.772, -0.008), Vec3::new(b.shoulder_half_frac * 0.85, 0.045, 0.052 * g), id, 0.04);
+    // Trapezius / clavicle bars from the neck base out to each shoulder.
+    for side in [1.0f32, -1.0] {
+        let (neck_base, shoulder) = (at(0.0, 0.805, -0.012), at(side * b.shoulder_half_frac * 0.92, 0.798, -0.006));
+        cone(&mut v, neck_base, shoulder, (0.036 + 0.004 * man) * g * h, 0.026 * g * h, 0.03 * h);
+    }
     for side in [1.0f32, -1.0] {
         ellipsoid(&mut v, h, at(side * 0.042, 0.508, -0.036), Vec3::new(0.052, 0.052, 0.044) * g, id, 0.02);
         let chest_centre = at(side * (0.045 + 0.003 * man), 0.735 + 0.012 * man, 0.044 - 0.01 * man);
@@ -243,20 +259,20 @@ fn body_shape(
         [(1.0f32, joint::SHOULDER_L, joint::ELBOW_L, joint::WRIST_L), (-1.0, joint::SHOULDER_R, joint::ELBOW_R, joint::WRIST_R)]
     {
         let down = arm_down(side);
-        let deltoid_top = j[sh] + Vec3::new(side * 0.004 * h, 0.004 * h, 0.0);
-        cone(&mut v, deltoid_top, j[sh] + down * (0.06 * h), 0.03 * arm, 0.027 * arm, 0.016 * h);
+        let deltoid_top = j[sh] + Vec3::new(side * 0.002 * h, -0.004 * h, 0.0);
+        cone(&mut v, deltoid_top, j[sh] + down * (0.07 * h), 0.027 * arm, 0.024 * arm, 0.02 * h);
         cone(&mut v, j[sh], j[el], 0.025 * arm, 0.019 * arm, 0.012 * h);
         cone(&mut v, j[el] - down * (0.01 * h), j[wr], 0.02 * arm, 0.0135 * arm, 0.01 * h);
         let hand_centre = j[wr] + down * (0.048 * h);
-        ellipsoid(&mut v, h, hand_centre, Vec3::new(0.0115, 0.046, 0.024), Quat::from_rotation_z(side * ARM_ABDUCTION_RAD), 0.01);
+        ellipsoid(&mut v, h, hand_centre, Vec3::new(0.0125, 0.046, 0.024), Quat::from_rotation_z(side * ARM_ABDUCTION_RAD), 0.01);
     }
     // Legs: thigh, shin, calf muscle, foot (heel to ball) and toes, soles on y = 0.
     for (side, hip, knee, ankle, ball) in [
         (1.0f32, joint::HIP_L, joint::KNEE_L, joint::ANKLE_L, joint::BALL_L),
         (-1.0, joint::HIP_R, joint::KNEE_R, joint::ANKLE_R, joint::BALL_R),
     ] {
-        let thigh_top = j[hip] + Vec3::new(0.0, 0.01 * h, 0.0);
-        cone(&mut v, thigh_top, j[knee], (0.05 + 0.004 * fem) * g * h, 0.03 * g * h, 0.03 * h);
+        let thigh_top = j[hip] + Vec3::new(0.0, 0.005 * h, 0.0);
+        cone(&mut v, thigh_top, j[knee], (0.045 + 0.004 * fem) * g * h, 0.03 * g * h, 0.025 * h);
         cone(&mut v, j[knee], j[ankle], 0.029 * g * h, 0.018 * g * h, 0.012 * h);
         let calf = j[knee].lerp(j[ankle], 0.3) + Vec3::new(0.0, 0.0, -0.01 * h);
         ellipsoid(&mut v, h, calf, Vec3::new(0.026, 0.075, 0.026) * g, id, 0.015);

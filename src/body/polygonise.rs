@@ -11,7 +11,7 @@ use super::mesh::{TriMesh, UnionFind};
 /// Inputs of [`polygonise`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PolygoniseParams {
-    /// Grid cell edge in metres (default 0.012; vertex count grows as 1/cell²).
+    /// Grid cell edge in metres (default 0.019; vertex count grows as 1/cell²).
     pub cell_m: f32,
     /// Tangential relaxation steps, each followed by a projection back onto the surface
     /// (evens out the slivers that marching tetrahedra makes). Default 8.
@@ -24,7 +24,7 @@ pub struct PolygoniseParams {
 
 impl Default for PolygoniseParams {
     fn default() -> Self {
-        Self { cell_m: 0.012, relax_iterations: 8, taubin_passes: 2, max_grid_points: 20_000_000 }
+        Self { cell_m: 0.019, relax_iterations: 8, taubin_passes: 2, max_grid_points: 20_000_000 }
     }
 }
 
@@ -311,5 +311,51 @@ pub fn polygonise(shape: &BodyShape, params: &PolygoniseParams) -> Result<TriMes
         return Err(BodyError::InvalidShape("non-finite vertex after smoothing".into()));
     }
     mesh.recompute_normals();
+    untangle_folds(&mut mesh, &rings, 10);
     Ok(mesh)
+}
+
+/// Triangles whose face normal disagrees with the sum of their corners' smooth normals
+/// (folded over, typically in a thin gap of about one cell such as the inner thighs).
+pub fn folded_triangles(mesh: &TriMesh) -> Vec<usize> {
+    let normal = |v: u32| mesh.normals_in_model.get(v as usize).copied().unwrap_or(Vec3::ZERO);
+    (0..mesh.triangles.len())
+        .filter(|&t| {
+            let Some(&tri) = mesh.triangles.get(t) else { return false };
+            let Some([a, b, c]) = mesh.triangle_corners(tri) else { return false };
+            let smooth = normal(tri[0]) + normal(tri[1]) + normal(tri[2]);
+            (b - a).cross(c - a).dot(smooth) <= 0.0
+        })
+        .collect()
+}
+
+/// Smooths the two-ring around folded triangles with plain Laplacian steps until none is
+/// left (at most `max_rounds` rounds), recomputing normals after each.
+fn untangle_folds(mesh: &mut TriMesh, rings: &[Vec<u32>], max_rounds: u32) {
+    for _ in 0..max_rounds {
+        let folded = folded_triangles(mesh);
+        if folded.is_empty() {
+            return;
+        }
+        let mut active = vec![false; mesh.vertex_count()];
+        for t in folded {
+            for &v in mesh.triangles.get(t).into_iter().flatten() {
+                for &u in rings.get(v as usize).into_iter().flatten() {
+                    for &w in rings.get(u as usize).into_iter().flatten() {
+                        if let Some(a) = active.get_mut(w as usize) {
+                            *a = true;
+                        }
+                    }
+                }
+            }
+        }
+        let before = mesh.positions_in_model.clone();
+        laplacian_step(&mut mesh.positions_in_model, rings, 0.5, None);
+        for ((p, old), on) in mesh.positions_in_model.iter_mut().zip(before).zip(&active) {
+            if !on {
+                *p = old;
+            }
+        }
+        mesh.recompute_normals();
+    }
 }
