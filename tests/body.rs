@@ -2,12 +2,14 @@
 //! right size and pose, bone-heat weights (normalised, local, rigid away from joints), exact
 //! rest-pose skinning and golden checksums of the generated meshes.
 
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+
 use std::sync::OnceLock;
 
 use glam::{Mat4, Quat, Vec3};
 use labanplay::body::heat::{BoneSegment, HeatParams, heat_weights, nearest_bone};
 use labanplay::body::implicit::{BodyShape, SegmentVolume, VolumeShape};
-use labanplay::body::lbs::{VertexInfluences, skin};
+use labanplay::body::lbs::{VertexInfluences, skin, skinning_palette};
 use labanplay::body::mesh::TriMesh;
 use labanplay::body::models::{JOINT_COUNT, JOINT_PARENTS, ModelSpec, builtin_models, joint};
 use labanplay::body::polygonise::{PolygoniseParams, polygonise};
@@ -265,9 +267,14 @@ fn identity_palette_reproduces_the_bind_mesh_exactly() {
     skin(&b.mesh.positions_in_model, &b.mesh.normals_in_model, &b.weights, &palette, &mut p, &mut n).unwrap();
     assert_eq!(p, b.mesh.positions_in_model);
     assert_eq!(n, b.mesh.normals_in_model);
-    // The rest pose built by forward kinematics is the identity up to rounding.
+    // The rest pose built by forward kinematics is the identity up to rounding, and so is
+    // the palette of the bind matrices against themselves.
     let rest = pose_palette(&b.model.joint_rest_in_model, &[]);
     assert!(rest.iter().all(|m| m.abs_diff_eq(Mat4::IDENTITY, 1e-6)));
+    let bind = b.model.model_from_joint_at_bind();
+    let mut palette = Vec::new();
+    skinning_palette(&bind, &bind, &mut palette).unwrap();
+    assert!(palette.iter().all(|m| m.abs_diff_eq(Mat4::IDENTITY, 1e-5)));
 }
 
 /// One joint bent by `angle_rad` about `axis`; checks every vertex against the rigid

@@ -2,6 +2,8 @@
 //! `target-images/body-<model>.png` (orthographic front, side, dominant-joint colours and a
 //! posed front view; flat shading, CPU z-buffer) and prints mesh statistics.
 
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+
 use std::path::PathBuf;
 
 use glam::{Mat4, Quat, Vec3};

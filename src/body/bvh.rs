@@ -65,8 +65,8 @@ impl TriangleBvh {
                 let extent = chi - clo;
                 let axis = if extent.x >= extent.y && extent.x >= extent.z { 0 } else if extent.y >= extent.z { 1 } else { 2 };
                 let mid = (end - start) / 2;
-                let key = |t: &u32| (centroids.get(*t as usize).map_or(0.0, |c| c[axis]), *t);
-                slice.select_nth_unstable_by(mid, |a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal));
+                let key = |t: &u32| centroids.get(*t as usize).map_or(0.0, |c| c[axis]);
+                slice.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)).then(a.cmp(b)));
                 let left = nodes.len();
                 nodes.push(record);
                 nodes.push(record);
@@ -127,7 +127,7 @@ fn segment_meets_box(from: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> bool {
     // NaN (0·∞ for a zero direction component on a slab face) counts as a hit: conservative.
     let t0 = a.min(b).max_element().max(0.0);
     let t1 = a.max(b).min_element().min(1.0);
-    !(t0 > t1)
+    t0.partial_cmp(&t1) != Some(std::cmp::Ordering::Greater)
 }
 
 /// Möller–Trumbore: parameter `t` along `from + t·dir` where the line crosses the triangle.
@@ -154,6 +154,7 @@ fn segment_triangle(from: Vec3, dir: Vec3, c: &[Vec3; 3]) -> Option<f32> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

@@ -244,7 +244,7 @@ fn cotangent_stiffness_lower(mesh: &TriMesh) -> Vec<Triplet<usize, usize, f64>> 
             edges.push((i.max(j), i.min(j), cot));
         }
     }
-    edges.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    edges.sort_unstable_by_key(|e| (e.0, e.1));
     let mut triplets = Vec::with_capacity(edges.len() + mesh.vertex_count());
     let mut diag = vec![0.0f64; mesh.vertex_count()];
     let mut i = 0;

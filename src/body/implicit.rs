@@ -193,6 +193,7 @@ fn ellipsoid_distance(p: Vec3, semi: Vec3) -> f32 {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

@@ -85,7 +85,8 @@ pub fn validate_influences(influences: &[VertexInfluences], palette_len: usize) 
 /// and is exactly `P[j0]` where all influences share one matrix (so the rest pose with an
 /// identity palette reproduces the bind mesh bit for bit). Normals use the blended 3×3 part and
 /// are renormalised (left untouched if already unit length within 1e-6).
-/// Outputs are cleared and refilled; errors on length mismatches or bad joint indices.
+/// Outputs are cleared and refilled; errors on length mismatches, bad joint indices or a
+/// non-finite palette.
 pub fn skin(
     positions_in_model: &[Vec3],
     normals_in_model: &[Vec3],
@@ -103,6 +104,9 @@ pub fn skin(
         )));
     }
     validate_influences(influences, palette.len())?;
+    if let Some(j) = palette.iter().position(|m| !m.is_finite()) {
+        return Err(BodyError::InvalidInput(format!("palette matrix {j} is not finite")));
+    }
     positions_in_world_out.clear();
     normals_in_world_out.clear();
     positions_in_world_out.reserve(n);
@@ -126,6 +130,7 @@ pub fn skin(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

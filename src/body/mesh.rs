@@ -274,6 +274,7 @@ impl UnionFind {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

@@ -2,7 +2,7 @@
 //! segments and an implicit shape of blended volumes, all derived from a few proportions.
 //! Rest pose: standing, arms abducted by [`ARM_ABDUCTION_RAD`], facing +Z, +Y up, feet on y = 0.
 
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 
 use super::BodyError;
 use super::heat::BoneSegment;
@@ -96,6 +96,14 @@ impl ModelSpec {
     /// Polygonises [`ModelSpec::shape`] (see [`polygonise`]).
     pub fn build_mesh(&self, params: &PolygoniseParams) -> Result<TriMesh, BodyError> {
         polygonise(&self.shape, params)
+    }
+
+    /// Bind matrices `model_from_joint_at_bind` for joint frames that sit at the rest
+    /// positions with model-aligned axes (the inverse bind matrices of
+    /// [`super::lbs::skinning_palette`] are their inverses). A skeleton with rotated joint
+    /// frames uses its own rest transforms instead.
+    pub fn model_from_joint_at_bind(&self) -> Vec<Mat4> {
+        self.joint_rest_in_model.iter().map(|&p| Mat4::from_translation(p)).collect()
     }
 }
 

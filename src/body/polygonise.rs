@@ -136,12 +136,17 @@ fn corner_offset(c: u8) -> Vec3 {
 }
 
 /// Extracts the zero set of `grid` with marching tetrahedra. Returns positions and
-/// outward-wound triangles (no normals yet).
+/// outward-wound triangles (no normals yet); an empty mesh if `dims` does not match the
+/// number of values. Non-finite samples give non-finite vertices (checked by [`polygonise`]).
 pub fn marching_tetrahedra(grid: &ScalarGrid) -> TriMesh {
     let [nx, ny, nz] = grid.dims;
+    let point_count = nx.checked_mul(ny).and_then(|n| n.checked_mul(nz));
+    if point_count != Some(grid.values_m.len()) {
+        return TriMesh::default();
+    }
     let point = |i: usize, j: usize, k: usize| (k * ny + j) * nx + i;
     // Vertex id for the edge from grid point `p` in Kuhn direction `d` (1..=7).
-    let mut edge_vertex = vec![u32::MAX; nx * ny * nz * 7];
+    let mut edge_vertex = vec![u32::MAX; grid.values_m.len().saturating_mul(7)];
     let mut mesh = TriMesh::default();
     for k in 0..nz.saturating_sub(1) {
         for j in 0..ny.saturating_sub(1) {
