@@ -4,6 +4,7 @@
 //! channelled composite [`score::Score`]) → `motion` → `pose`; none of it touches a GPU,
 //! window, UI or audio device, and it builds with `--no-default-features`.
 
+pub mod body;
 pub mod diag;
 pub mod export;
 pub mod pose;
