@@ -6,4 +6,6 @@
 
 pub mod diag;
 pub mod read;
+#[cfg(feature = "viewer")]
+pub mod render;
 pub mod score;
