@@ -63,33 +63,50 @@ impl Gpu {
                 };
                 match pollster::block_on(instance.request_adapter(&options)) {
                     Ok(adapter) => candidates.push(adapter),
-                    Err(error) => rejected.push(format!("request_adapter: {error}")),
+                    Err(error) => {
+                        let reason = format!("request_adapter: {error}");
+                        if !rejected.contains(&reason) {
+                            rejected.push(reason);
+                        }
+                    }
                 }
             }
         }
-        let name_filter = std::env::var("WGPU_ADAPTER_NAME").ok().map(|name| name.to_lowercase());
+        let name_filter = std::env::var("WGPU_ADAPTER_NAME")
+            .ok()
+            .map(|name| name.to_lowercase());
         let mut usable: Vec<(AdapterRank, wgpu::Adapter)> = Vec::new();
         for adapter in candidates {
             let info = adapter.get_info();
             let summary = summarise(&info);
-            if let Some(filter) = &name_filter {
-                if !info.name.to_lowercase().contains(filter.as_str()) {
-                    rejected.push(format!("{summary}: name does not match WGPU_ADAPTER_NAME"));
-                    continue;
-                }
+            if let Some(filter) = &name_filter
+                && !info.name.to_lowercase().contains(filter.as_str())
+            {
+                rejected.push(format!("{summary}: name does not match WGPU_ADAPTER_NAME"));
+                continue;
             }
             if let Some(reason) = unsuitability(&adapter, compatible_surface) {
                 rejected.push(format!("{summary}: {reason}"));
                 continue;
             }
-            usable.push((rank(info.device_type, info.backend, &info.name, preference), adapter));
+            usable.push((
+                rank(info.device_type, info.backend, &info.name, preference),
+                adapter,
+            ));
         }
         usable.sort_by(|(a, _), (b, _)| a.cmp(b));
 
         let mut device_errors: Vec<RenderError> = Vec::new();
         for (_, adapter) in usable {
             match open_device(&adapter) {
-                Ok((device, queue)) => return Ok(Gpu { instance, adapter, device, queue }),
+                Ok((device, queue)) => {
+                    return Ok(Gpu {
+                        instance,
+                        adapter,
+                        device,
+                        queue,
+                    });
+                }
                 Err(error) => device_errors.push(error),
             }
         }
@@ -152,16 +169,19 @@ fn unsuitability(
     compatible_surface: Option<&wgpu::Surface<'_>>,
 ) -> Option<&'static str> {
     let downlevel = adapter.get_downlevel_capabilities();
-    if !downlevel.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) {
+    if !downlevel
+        .flags
+        .contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
+    {
         return Some("no storage buffers in vertex shaders (needed for the skinning palette)");
     }
     if adapter.limits().max_storage_buffers_per_shader_stage < 1 {
         return Some("no storage buffer slots");
     }
-    if let Some(surface) = compatible_surface {
-        if !adapter.is_surface_supported(surface) {
-            return Some("cannot present to the window surface");
-        }
+    if let Some(surface) = compatible_surface
+        && !adapter.is_surface_supported(surface)
+    {
+        return Some("cannot present to the window surface");
     }
     None
 }
@@ -175,7 +195,10 @@ fn open_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue), R
         ..Default::default()
     };
     pollster::block_on(adapter.request_device(&descriptor)).map_err(|source| {
-        RenderError::RequestDevice { adapter: summarise(&adapter.get_info()), source }
+        RenderError::RequestDevice {
+            adapter: summarise(&adapter.get_info()),
+            source,
+        }
     })
 }
 
@@ -191,6 +214,7 @@ fn summarise(info: &wgpu::AdapterInfo) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 
@@ -201,7 +225,10 @@ mod tests {
         let discrete = |p| rank(DeviceType::DiscreteGpu, Backend::Vulkan, "gpu", p);
         let integrated = |p| rank(DeviceType::IntegratedGpu, Backend::Vulkan, "igpu", p);
         let gl_cpu = |p| rank(DeviceType::Cpu, Backend::Gl, "llvmpipe", p);
-        let (hw, sw) = (AdapterPreference::HardwareFirst, AdapterPreference::SoftwareFirst);
+        let (hw, sw) = (
+            AdapterPreference::HardwareFirst,
+            AdapterPreference::SoftwareFirst,
+        );
         assert!(discrete(hw) < integrated(hw) && integrated(hw) < lavapipe(hw));
         assert!(lavapipe(sw) < discrete(sw) && discrete(sw) < integrated(sw));
         assert!(lavapipe(sw) < gl_cpu(sw), "Vulkan before GL");
@@ -209,7 +236,9 @@ mod tests {
 
     #[test]
     fn no_adapter_message_says_what_to_install() {
-        let error = RenderError::NoAdapter { details: "none".to_owned() };
+        let error = RenderError::NoAdapter {
+            details: "none".to_owned(),
+        };
         let text = error.to_string();
         assert!(text.contains("mesa-vulkan-drivers libvulkan1"), "{text}");
         assert!(text.contains("libegl1 libgl1-mesa-dri"), "{text}");

@@ -81,7 +81,12 @@ impl GrowableBuffer {
     pub fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages) -> Self {
         let usage = usage | wgpu::BufferUsages::COPY_DST;
         let buffer = create(device, label, usage, MIN_CAPACITY_BYTES);
-        Self { label, usage, buffer, capacity_bytes: MIN_CAPACITY_BYTES }
+        Self {
+            label,
+            usage,
+            buffer,
+            capacity_bytes: MIN_CAPACITY_BYTES,
+        }
     }
 
     pub fn buffer(&self) -> &wgpu::Buffer {
@@ -100,7 +105,7 @@ impl GrowableBuffer {
             recreated = true;
         }
         if !bytes.is_empty() {
-            if bytes.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0 {
+            if (bytes.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
                 queue.write_buffer(&self.buffer, 0, bytes);
             } else {
                 let mut padded = bytes.to_vec();
@@ -112,11 +117,22 @@ impl GrowableBuffer {
     }
 }
 
-fn create(device: &wgpu::Device, label: &str, usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
+fn create(
+    device: &wgpu::Device,
+    label: &str,
+    usage: wgpu::BufferUsages,
+    size: u64,
+) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size,
+        usage,
+        mapped_at_creation: false,
+    })
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

@@ -17,6 +17,7 @@
 
 pub mod camera;
 pub mod error;
+mod frame_data;
 pub mod gpu;
 mod gpu_data;
 pub mod offscreen;
@@ -30,6 +31,6 @@ pub use gpu::{AdapterPreference, Gpu, create_headless, create_headless_with};
 pub use offscreen::{OffscreenTarget, render_to_image};
 pub use renderer::{Renderer, RendererConfig};
 pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, MeshId, Polyline, Scene, SkinnedMeshData,
-    Stage,
+    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, MeshId, Polyline, Scene,
+    SkinnedMeshData, Stage,
 };

@@ -2,24 +2,14 @@
 //! ([`Renderer::prepare`]) and records the frame into any texture view ([`Renderer::render`]):
 //! floor, contact shadows, floor marks, skinned dancers, lines — depth-tested, optional MSAA.
 
-use glam::Vec3;
 use wgpu::util::DeviceExt as _;
 
 use crate::render::camera::OrbitCamera;
 use crate::render::error::RenderError;
-use crate::render::gpu_data::{
-    DancerUniform, GlobalsUniform, GrowableBuffer, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex,
-};
+use crate::render::frame_data;
+use crate::render::gpu_data::{DancerUniform, GlobalsUniform, GrowableBuffer, SkinnedVertex};
 use crate::render::pipelines::{DEPTH_FORMAT, Pipelines};
-use crate::render::scene::{FloorMarkKind, FootSide, MeshId, Scene, SkinnedMeshData, Stage};
-
-/// Height (m) at which a contact shadow has faded out completely.
-const SHADOW_FADE_HEIGHT_M: f32 = 1.5;
-/// Unit vector toward the key light: front-right of the audience, high.
-const SUN_DIR_IN_WORLD: Vec3 = Vec3::new(0.38, 0.80, 0.46);
-const SUN_COLOUR: [f32; 4] = [0.85, 0.80, 0.72, 0.0];
-const SKY_COLOUR: [f32; 4] = [0.30, 0.33, 0.40, 0.0];
-const GROUND_COLOUR: [f32; 4] = [0.10, 0.09, 0.08, 0.0];
+use crate::render::scene::{MeshId, Scene, SkinnedMeshData};
 
 /// How the renderer's pipelines are built; fixed for the renderer's life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +24,10 @@ pub struct RendererConfig {
 impl Default for RendererConfig {
     /// `Rgba8UnormSrgb` (what [`crate::render::render_to_image`] reads back), 4× MSAA.
     fn default() -> Self {
-        Self { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 4 }
+        Self {
+            colour_format: wgpu::TextureFormat::Rgba8UnormSrgb,
+            sample_count: 4,
+        }
     }
 }
 
@@ -87,7 +80,10 @@ pub struct Renderer {
 impl Renderer {
     /// Builds pipelines for views of `config.colour_format`.
     pub fn new(device: &wgpu::Device, config: RendererConfig) -> Self {
-        let config = RendererConfig { sample_count: if config.sample_count == 1 { 1 } else { 4 }, ..config };
+        let config = RendererConfig {
+            sample_count: if config.sample_count == 1 { 1 } else { 4 },
+            ..config
+        };
         let pipelines = Pipelines::new(device, config.colour_format, config.sample_count);
         let globals_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("labanplay globals uniform"),
@@ -98,12 +94,23 @@ impl Renderer {
         let globals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("labanplay globals bind group"),
             layout: &pipelines.globals_layout,
-            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals_buffer.as_entire_binding() }],
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals_buffer.as_entire_binding(),
+            }],
         });
         let alignment = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         let dancer_stride_bytes = std::mem::size_of::<DancerUniform>().next_multiple_of(alignment);
-        let dancer_uniforms = GrowableBuffer::new(device, "labanplay dancer uniforms", wgpu::BufferUsages::UNIFORM);
-        let palettes = GrowableBuffer::new(device, "labanplay skinning palettes", wgpu::BufferUsages::STORAGE);
+        let dancer_uniforms = GrowableBuffer::new(
+            device,
+            "labanplay dancer uniforms",
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let palettes = GrowableBuffer::new(
+            device,
+            "labanplay skinning palettes",
+            wgpu::BufferUsages::STORAGE,
+        );
         let dancer_bind_group = dancer_bind_group(device, &pipelines, &dancer_uniforms, &palettes);
         let vertex = wgpu::BufferUsages::VERTEX;
         Self {
@@ -114,7 +121,11 @@ impl Renderer {
             dancer_uniforms,
             palettes,
             dancer_stride_bytes,
-            shadow_instances: GrowableBuffer::new(device, "labanplay contact shadow instances", vertex),
+            shadow_instances: GrowableBuffer::new(
+                device,
+                "labanplay contact shadow instances",
+                vertex,
+            ),
             mark_instances: GrowableBuffer::new(device, "labanplay floor mark instances", vertex),
             line_vertices: GrowableBuffer::new(device, "labanplay line vertices", vertex),
             pipelines,
@@ -135,9 +146,16 @@ impl Renderer {
 
     /// Checks `mesh`, renormalises its weights and uploads it; the id stays valid until
     /// [`Renderer::remove_mesh`].
-    pub fn upload_mesh(&mut self, device: &wgpu::Device, mesh: &SkinnedMeshData) -> Result<MeshId, RenderError> {
-        mesh.validate().map_err(|reason| RenderError::InvalidMesh { reason })?;
-        let too_big = || RenderError::InvalidMesh { reason: "more than 2^32 indices or meshes".to_owned() };
+    pub fn upload_mesh(
+        &mut self,
+        device: &wgpu::Device,
+        mesh: &SkinnedMeshData,
+    ) -> Result<MeshId, RenderError> {
+        mesh.validate()
+            .map_err(|reason| RenderError::InvalidMesh { reason })?;
+        let too_big = || RenderError::InvalidMesh {
+            reason: "more than 2^32 indices or meshes".to_owned(),
+        };
         let index_count = u32::try_from(mesh.indices.len()).map_err(|_| too_big())?;
         let id = MeshId(u32::try_from(self.meshes.len()).map_err(|_| too_big())?);
         let vertices: Vec<SkinnedVertex> = mesh
@@ -149,7 +167,7 @@ impl Renderer {
                 position_in_mesh: *position,
                 normal_in_mesh: *normal,
                 joints: *joints,
-                weights: normalised_weights(*weights),
+                weights: frame_data::normalised_weights(*weights),
             })
             .collect();
         let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -191,14 +209,21 @@ impl Renderer {
         let [width, height] = target_size_px;
         let max_side = device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max_side || height > max_side {
-            return Err(RenderError::InvalidSize { width, height, max_side });
+            return Err(RenderError::InvalidSize {
+                width,
+                height,
+                max_side,
+            });
         }
         // Check every dancer before touching any buffer.
         let mut palette_lens = Vec::with_capacity(scene.dancers.len());
         for (dancer_index, dancer) in scene.dancers.iter().enumerate() {
             let mesh_id = dancer.mesh_id;
             let Some(mesh) = self.meshes.get(mesh_id.0 as usize).and_then(Option::as_ref) else {
-                return Err(RenderError::UnknownMesh { dancer_index, mesh_id });
+                return Err(RenderError::UnknownMesh {
+                    dancer_index,
+                    mesh_id,
+                });
             };
             if dancer.palette.len() < mesh.required_palette_len {
                 return Err(RenderError::PaletteTooShort {
@@ -213,11 +238,17 @@ impl Renderer {
         self.ensure_targets(device, target_size_px);
 
         let aspect_ratio = width as f32 / height as f32;
-        let stage = sanitised_stage(&scene.stage);
+        let stage = frame_data::sanitised_stage(&scene.stage);
         let srgb_target = self.config.colour_format.is_srgb();
-        let globals = globals_uniform(camera, aspect_ratio, &stage, srgb_target);
+        let globals = frame_data::globals_uniform(camera, aspect_ratio, &stage, srgb_target);
         queue.write_buffer(&self.globals_buffer, 0, bytemuck::bytes_of(&globals));
-        let background = stage.background_colour.map(|c| if srgb_target { c } else { linear_to_srgb(c) });
+        let background = stage.background_colour.map(|c| {
+            if srgb_target {
+                c
+            } else {
+                frame_data::linear_to_srgb(c)
+            }
+        });
         self.clear_colour = wgpu::Color {
             r: f64::from(background[0]),
             g: f64::from(background[1]),
@@ -233,60 +264,52 @@ impl Renderer {
             let offset_bytes = dancer_index * self.dancer_stride_bytes;
             let uniform = DancerUniform {
                 colour: dancer.colour,
-                palette_range: [palette_columns.len() as u32, dancer.palette.len() as u32, 0, 0],
+                palette_range: [
+                    palette_columns.len() as u32,
+                    dancer.palette.len() as u32,
+                    0,
+                    0,
+                ],
             };
             let size = std::mem::size_of::<DancerUniform>();
             if let Some(slot) = uniform_bytes.get_mut(offset_bytes..offset_bytes + size) {
                 slot.copy_from_slice(bytemuck::bytes_of(&uniform));
             }
             palette_columns.extend(dancer.palette.iter().map(|m| m.to_cols_array_2d()));
-            let Ok(uniform_offset_bytes) = u32::try_from(offset_bytes) else { break };
-            self.draws.push(DancerDraw { mesh_index: dancer.mesh_id.0 as usize, uniform_offset_bytes });
+            let Ok(uniform_offset_bytes) = u32::try_from(offset_bytes) else {
+                break;
+            };
+            self.draws.push(DancerDraw {
+                mesh_index: dancer.mesh_id.0 as usize,
+                uniform_offset_bytes,
+            });
         }
         let uniforms_recreated = self.dancer_uniforms.write(device, queue, &uniform_bytes);
-        let palettes_recreated = self.palettes.write(device, queue, bytemuck::cast_slice(&palette_columns));
+        let palettes_recreated =
+            self.palettes
+                .write(device, queue, bytemuck::cast_slice(&palette_columns));
         if uniforms_recreated || palettes_recreated {
-            self.dancer_bind_group = dancer_bind_group(device, &self.pipelines, &self.dancer_uniforms, &self.palettes);
+            self.dancer_bind_group = dancer_bind_group(
+                device,
+                &self.pipelines,
+                &self.dancer_uniforms,
+                &self.palettes,
+            );
         }
 
-        let shadows: Vec<ShadowInstance> = scene.contact_shadows.iter().filter_map(|shadow| {
-            let centre = shadow.centre_in_world;
-            let fade = (1.0 - centre.y.max(0.0) / SHADOW_FADE_HEIGHT_M).clamp(0.0, 1.0);
-            let opacity = shadow.opacity.clamp(0.0, 1.0) * fade;
-            let usable = centre.is_finite() && shadow.radius_m.is_finite() && shadow.radius_m > 0.0 && opacity > 0.0;
-            usable.then_some(ShadowInstance { centre_radius_opacity: [centre.x, centre.z, shadow.radius_m, opacity] })
-        }).collect();
-        self.shadow_instances.write(device, queue, bytemuck::cast_slice(&shadows));
+        let shadows = frame_data::shadow_instances(&scene.contact_shadows);
+        self.shadow_instances
+            .write(device, queue, bytemuck::cast_slice(&shadows));
         self.shadow_count = shadows.len() as u32;
 
-        let marks: Vec<MarkInstance> = scene
-            .floor_marks
-            .iter()
-            .filter(|mark| mark.world_from_mark.is_finite())
-            .map(|mark| {
-                let shape = match mark.kind {
-                    FloorMarkKind::Footprint { side: FootSide::Right } => [0.0, 1.0, 0.0, 0.0],
-                    FloorMarkKind::Footprint { side: FootSide::Left } => [0.0, -1.0, 0.0, 0.0],
-                    FloorMarkKind::Spot => [1.0, 1.0, 0.0, 0.0],
-                };
-                MarkInstance { world_from_mark: mark.world_from_mark.to_cols_array_2d(), colour: mark.colour, shape }
-            })
-            .collect();
-        self.mark_instances.write(device, queue, bytemuck::cast_slice(&marks));
+        let marks = frame_data::mark_instances(&scene.floor_marks);
+        self.mark_instances
+            .write(device, queue, bytemuck::cast_slice(&marks));
         self.mark_count = marks.len() as u32;
 
-        let mut line_vertices: Vec<LineVertex> = Vec::new();
-        for line in &scene.lines {
-            for pair in line.points_in_world.windows(2) {
-                let [start, end] = pair else { continue };
-                if start.is_finite() && end.is_finite() {
-                    for point in [start, end] {
-                        line_vertices.push(LineVertex { position_in_world: point.to_array(), colour: line.colour });
-                    }
-                }
-            }
-        }
-        self.line_vertices.write(device, queue, bytemuck::cast_slice(&line_vertices));
+        let line_vertices = frame_data::line_vertices(&scene.lines);
+        self.line_vertices
+            .write(device, queue, bytemuck::cast_slice(&line_vertices));
         self.line_vertex_count = line_vertices.len() as u32;
         Ok(())
     }
@@ -301,13 +324,19 @@ impl Renderer {
                 view: msaa_view,
                 depth_slice: None,
                 resolve_target: Some(target_view),
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(self.clear_colour), store: wgpu::StoreOp::Discard },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(self.clear_colour),
+                    store: wgpu::StoreOp::Discard,
+                },
             },
             None => wgpu::RenderPassColorAttachment {
                 view: target_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(self.clear_colour), store: wgpu::StoreOp::Store },
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(self.clear_colour),
+                    store: wgpu::StoreOp::Store,
+                },
             },
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -315,7 +344,10 @@ impl Renderer {
             color_attachments: &[Some(colour_attachment)],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(1.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
@@ -340,7 +372,9 @@ impl Renderer {
         if !self.draws.is_empty() {
             pass.set_pipeline(&self.pipelines.skinned);
             for draw in &self.draws {
-                let Some(mesh) = self.meshes.get(draw.mesh_index).and_then(Option::as_ref) else { continue };
+                let Some(mesh) = self.meshes.get(draw.mesh_index).and_then(Option::as_ref) else {
+                    continue;
+                };
                 pass.set_bind_group(1, &self.dancer_bind_group, &[draw.uniform_offset_bytes]);
                 pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
                 pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
@@ -356,7 +390,11 @@ impl Renderer {
 
     /// (Re)creates the depth and MSAA attachments when the target size changes.
     fn ensure_targets(&mut self, device: &wgpu::Device, size_px: [u32; 2]) {
-        if self.targets.as_ref().is_some_and(|targets| targets.size_px == size_px) {
+        if self
+            .targets
+            .as_ref()
+            .is_some_and(|targets| targets.size_px == size_px)
+        {
             return;
         }
         let [width, height] = size_px;
@@ -364,7 +402,11 @@ impl Renderer {
             device
                 .create_texture(&wgpu::TextureDescriptor {
                     label: Some(label),
-                    size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
+                    size: wgpu::Extent3d {
+                        width,
+                        height,
+                        depth_or_array_layers: 1,
+                    },
                     mip_level_count: 1,
                     sample_count: self.config.sample_count,
                     dimension: wgpu::TextureDimension::D2,
@@ -372,12 +414,23 @@ impl Renderer {
                     usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
                     view_formats: &[],
                 })
-                .create_view(&wgpu::TextureViewDescriptor { label: Some(label), ..Default::default() })
+                .create_view(&wgpu::TextureViewDescriptor {
+                    label: Some(label),
+                    ..Default::default()
+                })
         };
         let depth_view = attachment("labanplay depth attachment", DEPTH_FORMAT);
-        let msaa_view = (self.config.sample_count > 1)
-            .then(|| attachment("labanplay msaa colour attachment", self.config.colour_format));
-        self.targets = Some(FrameTargets { size_px, depth_view, msaa_view });
+        let msaa_view = (self.config.sample_count > 1).then(|| {
+            attachment(
+                "labanplay msaa colour attachment",
+                self.config.colour_format,
+            )
+        });
+        self.targets = Some(FrameTargets {
+            size_px,
+            depth_view,
+            msaa_view,
+        });
     }
 }
 
@@ -399,97 +452,10 @@ fn dancer_bind_group(
                     size: wgpu::BufferSize::new(std::mem::size_of::<DancerUniform>() as u64),
                 }),
             },
-            wgpu::BindGroupEntry { binding: 1, resource: palettes.buffer().as_entire_binding() },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: palettes.buffer().as_entire_binding(),
+            },
         ],
     })
-}
-
-fn globals_uniform(camera: &OrbitCamera, aspect_ratio: f32, stage: &Stage, srgb_target: bool) -> GlobalsUniform {
-    let rgb = |c: [f32; 3]| [c[0], c[1], c[2], 1.0];
-    GlobalsUniform {
-        clip_from_world: camera.clip_from_world(aspect_ratio).to_cols_array_2d(),
-        eye_in_world: camera.eye_in_world().extend(1.0).to_array(),
-        sun_dir_in_world: SUN_DIR_IN_WORLD.normalize().extend(0.0).to_array(),
-        sun_colour: SUN_COLOUR,
-        sky_colour: SKY_COLOUR,
-        ground_colour: GROUND_COLOUR,
-        floor_colour: rgb(stage.floor_colour),
-        audience_colour: rgb(stage.audience_colour),
-        stage: [stage.half_width_m, stage.half_depth_m, stage.grid_spacing_m, stage.audience_band_m],
-        output: [if srgb_target { 0.0 } else { 1.0 }, 0.0, 0.0, 0.0],
-    }
-}
-
-/// The stage with non-finite or non-positive sizes replaced by the defaults.
-fn sanitised_stage(stage: &Stage) -> Stage {
-    let default = Stage::default();
-    let positive_or = |value: f32, fallback: f32| if value.is_finite() && value > 0.0 { value } else { fallback };
-    let colour_or = |c: [f32; 3], fallback: [f32; 3]| {
-        if c.iter().all(|v| v.is_finite()) { c.map(|v| v.clamp(0.0, 1.0)) } else { fallback }
-    };
-    let half_depth_m = positive_or(stage.half_depth_m, default.half_depth_m);
-    Stage {
-        half_width_m: positive_or(stage.half_width_m, default.half_width_m),
-        half_depth_m,
-        grid_spacing_m: positive_or(stage.grid_spacing_m, default.grid_spacing_m),
-        audience_band_m: if stage.audience_band_m.is_finite() {
-            stage.audience_band_m.clamp(0.0, 2.0 * half_depth_m)
-        } else {
-            default.audience_band_m
-        },
-        floor_colour: colour_or(stage.floor_colour, default.floor_colour),
-        audience_colour: colour_or(stage.audience_colour, default.audience_colour),
-        background_colour: colour_or(stage.background_colour, default.background_colour),
-    }
-}
-
-/// Weights scaled to sum to 1; all-zero weights become joint 0 only.
-fn normalised_weights(weights: [f32; 4]) -> [f32; 4] {
-    let sum: f32 = weights.iter().sum();
-    if sum > 1e-6 { weights.map(|w| w / sum) } else { [1.0, 0.0, 0.0, 0.0] }
-}
-
-/// sRGB transfer function for one linear channel in [0, 1].
-fn linear_to_srgb(linear: f32) -> f32 {
-    let c = linear.clamp(0.0, 1.0);
-    if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn weights_are_normalised_and_zero_weights_fall_back_to_joint_zero() {
-        let w = normalised_weights([2.0, 1.0, 1.0, 0.0]);
-        assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6);
-        assert!((w[0] - 0.5).abs() < 1e-6);
-        assert_eq!(normalised_weights([0.0; 4]), [1.0, 0.0, 0.0, 0.0]);
-    }
-
-    #[test]
-    fn sanitised_stage_replaces_bad_sizes_and_colours() {
-        let bad = Stage {
-            half_width_m: f32::NAN,
-            half_depth_m: -1.0,
-            grid_spacing_m: 0.0,
-            audience_band_m: 100.0,
-            floor_colour: [f32::INFINITY, 0.0, 0.0],
-            ..Stage::default()
-        };
-        let fixed = sanitised_stage(&bad);
-        let default = Stage::default();
-        assert_eq!(fixed.half_width_m, default.half_width_m);
-        assert_eq!(fixed.half_depth_m, default.half_depth_m);
-        assert_eq!(fixed.grid_spacing_m, default.grid_spacing_m);
-        assert_eq!(fixed.audience_band_m, 2.0 * default.half_depth_m);
-        assert_eq!(fixed.floor_colour, default.floor_colour);
-    }
-
-    #[test]
-    fn srgb_transfer_matches_reference_points() {
-        assert_eq!(linear_to_srgb(0.0), 0.0);
-        assert!((linear_to_srgb(1.0) - 1.0).abs() < 1e-6);
-        assert!((linear_to_srgb(0.214_041) - 0.5).abs() < 1e-3);
-    }
 }
