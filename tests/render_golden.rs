@@ -227,6 +227,23 @@ fn empty_stage_matches_golden() {
         &background[..],
         "the floor must cover the image centre"
     );
+    // The audience (+Z) edge band is red where the camera maths says it is.
+    let stage = scene.stage;
+    let band_in_world = Vec3::new(1.0, 0.0, stage.half_depth_m - 0.5 * stage.audience_band_m);
+    let band = pixel_at(&image, &camera, band_in_world);
+    assert!(
+        u16::from(band[0]) > 2 * u16::from(band[1].max(band[2])) && band[0] > 80,
+        "audience band pixel {band:?} is not red"
+    );
+    let upstage = pixel_at(
+        &image,
+        &camera,
+        Vec3::new(1.0, 0.0, -stage.half_depth_m + 0.5),
+    );
+    assert!(
+        u16::from(upstage[0]) < 2 * u16::from(upstage[1]),
+        "upstage floor {upstage:?} must not be red"
+    );
     // Software rasterisers are exact on one machine; the slack covers other Mesa/LLVM builds
     // (anti-aliased grid edges and MSAA resolve rounding).
     assert_golden(
@@ -247,6 +264,19 @@ fn skinned_figure_with_footprints_matches_golden() {
     let mut renderer = Renderer::new(&gpu.device, RendererConfig::default());
     let scene = figure_scene(&mut renderer, &gpu, 0.35);
     let image = render(&gpu, &mut renderer, &scene, &figure_camera());
+    // GPU skinning agrees with the CPU palette: the head centre moved by palette[2] shows the
+    // (light) dancer. Unskinned, the head would stand 0.36 m away, over the dark floor.
+    let palette = &scene.dancers[0].palette;
+    let head_in_bind = Vec3::new(0.0, 1.6, 0.0);
+    let head = pixel_at(
+        &image,
+        &figure_camera(),
+        palette[2].transform_point3(head_in_bind),
+    );
+    assert!(
+        head[0] > 150 && head[1] > 150,
+        "posed head pixel {head:?} is not the dancer"
+    );
     assert_golden(
         "skinned_figure",
         &image,
@@ -303,6 +333,52 @@ fn bad_input_is_an_error_not_a_panic() {
     garbage.contact_shadows[0].radius_m = f32::INFINITY;
     garbage.stage.half_width_m = -3.0;
     render_to_image(&gpu, &mut renderer, &garbage, &camera, 40, 30).unwrap();
+}
+
+/// The pixel where `point_in_world` lands in an image rendered from `camera`.
+#[track_caller]
+fn pixel_at(image: &RgbaImage, camera: &OrbitCamera, point_in_world: Vec3) -> [u8; 4] {
+    let aspect = image.width() as f32 / image.height() as f32;
+    let clip = camera.clip_from_world(aspect) * point_in_world.extend(1.0);
+    let (x_ndc, y_ndc) = (clip.x / clip.w, clip.y / clip.w);
+    let x_px = ((x_ndc + 1.0) * 0.5 * image.width() as f32) as u32;
+    let y_px = ((1.0 - y_ndc) * 0.5 * image.height() as f32) as u32;
+    assert!(
+        x_px < image.width() && y_px < image.height(),
+        "{point_in_world} is off-screen"
+    );
+    image.get_pixel(x_px, y_px).0
+}
+
+#[test]
+fn other_colour_formats_give_the_same_picture() {
+    // Non-sRGB targets get sRGB encoded in the shader; BGRA targets are swizzled on read-back.
+    let Some(gpu) = gpu_or_skip("other_colour_formats_give_the_same_picture") else {
+        return;
+    };
+    let camera = OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::ZERO, 9.0);
+    let draw = |colour_format| {
+        let config = RendererConfig {
+            colour_format,
+            ..RendererConfig::default()
+        };
+        let mut renderer = Renderer::new(&gpu.device, config);
+        render(&gpu, &mut renderer, &Scene::default(), &camera)
+    };
+    let reference = draw(wgpu::TextureFormat::Rgba8UnormSrgb);
+    let bgra = draw(wgpu::TextureFormat::Bgra8UnormSrgb);
+    assert_eq!(
+        compare(&bgra, &reference, 0).0,
+        0,
+        "BGRA read-back must match exactly"
+    );
+    let unorm = draw(wgpu::TextureFormat::Rgba8Unorm);
+    // MSAA resolves and grid blends happen in encoded space there, so edges differ slightly.
+    let (failed, _) = compare(&unorm, &reference, 3);
+    assert!(
+        failed < 500,
+        "{failed} pixels differ between Rgba8Unorm and Rgba8UnormSrgb"
+    );
 }
 
 fn linear_to_srgb_u8(linear: f32) -> u8 {
