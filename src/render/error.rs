@@ -55,6 +55,16 @@ pub enum RenderError {
         /// Palette length given.
         palette_len: usize,
     },
+    /// The scene needs bigger GPU buffers than the device allows.
+    #[error("the scene's {what} need {bytes} bytes but the device allows {limit_bytes}")]
+    SceneTooLarge {
+        /// Which data overflowed.
+        what: &'static str,
+        /// Bytes needed.
+        bytes: u64,
+        /// The device limit in bytes.
+        limit_bytes: u64,
+    },
     /// A requested image or target size is zero or larger than the device allows.
     #[error("render size {width}x{height} px is invalid (each side must be 1..={max_side})")]
     InvalidSize {

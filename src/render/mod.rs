@@ -4,7 +4,8 @@
 //!
 //! Draw recording overview:
 //! 1. [`create_headless`] (or [`Gpu::from_instance`] with a window surface) opens a [`Gpu`].
-//! 2. [`Renderer::new`] builds the pipelines for one colour format ([`RendererConfig`]);
+//! 2. [`Renderer::new`] builds the pipelines for one colour format ([`RendererConfig`]; use
+//!    [`RendererConfig::recommended_for`] to skip MSAA on software rasterisers);
 //!    [`Renderer::upload_mesh`] turns a [`SkinnedMeshData`] into a [`MeshId`] once.
 //! 3. Every frame: fill a [`Scene`] (dancers with palettes, [`FloorMark`]s, [`ContactShadow`]s,
 //!    [`Polyline`]s), call [`Renderer::prepare`] with an [`OrbitCamera`] and the target size, then

@@ -184,6 +184,15 @@ impl Renderer {
                 weights: frame_data::normalised_weights(*weights),
             })
             .collect();
+        let vertex_bytes = std::mem::size_of_val(vertices.as_slice()) as u64;
+        let max_buffer_bytes = device.limits().max_buffer_size;
+        if vertex_bytes > max_buffer_bytes {
+            return Err(RenderError::InvalidMesh {
+                reason: format!(
+                    "{vertex_bytes} bytes of vertices exceed the device's {max_buffer_bytes}-byte buffers"
+                ),
+            });
+        }
         let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("labanplay skinned mesh vertices"),
             contents: bytemuck::cast_slice(&vertices),
@@ -248,6 +257,25 @@ impl Renderer {
                 });
             }
             palette_lens.push(dancer.palette.len());
+        }
+        let palette_bytes = palette_lens.iter().sum::<usize>() as u64 * 64;
+        let uniform_bytes = (scene.dancers.len() * self.dancer_stride_bytes) as u64;
+        let limits = device.limits();
+        for (what, bytes, limit_bytes) in [
+            (
+                "skinning palettes",
+                palette_bytes,
+                limits.max_storage_buffer_binding_size,
+            ),
+            ("dancer uniforms", uniform_bytes, limits.max_buffer_size),
+        ] {
+            if bytes > limit_bytes {
+                return Err(RenderError::SceneTooLarge {
+                    what,
+                    bytes,
+                    limit_bytes,
+                });
+            }
         }
         self.ensure_targets(device, target_size_px);
 
