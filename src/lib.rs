@@ -9,6 +9,8 @@ pub mod diag;
 pub mod export;
 pub mod pose;
 pub mod read;
+#[cfg(feature = "viewer")]
+pub mod render;
 pub mod score;
 pub mod cli;
 pub mod demo;

@@ -1,0 +1,290 @@
+//! Plain data the renderer draws: skinned meshes, dancers (mesh + palette + colour), floor marks,
+//! contact shadows, lines and the stage. It knows nothing about scores or motion; world space is
+//! metres, +Y up, floor at y = 0, audience at +Z. Colours are linear RGBA in [0, 1].
+
+use glam::{Mat4, Vec3};
+
+/// Handle of a mesh uploaded with [`crate::render::Renderer::upload_mesh`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MeshId(pub u32);
+
+/// A triangle mesh skinned to at most 4 joints per vertex, in bind-pose (mesh) space.
+///
+/// All per-vertex vectors have the same length; `indices` lists triangles (3 per face,
+/// counter-clockwise seen from outside). Joint indices address the dancer's palette.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SkinnedMeshData {
+    /// Vertex positions in mesh space, metres.
+    pub positions: Vec<[f32; 3]>,
+    /// Vertex normals in mesh space (need not be unit length; zero is allowed but renders dark).
+    pub normals: Vec<[f32; 3]>,
+    /// Up to 4 palette indices per vertex.
+    pub joints: Vec<[u16; 4]>,
+    /// Weights of `joints`; renormalised on upload (all-zero weights mean joint 0 only).
+    pub weights: Vec<[f32; 4]>,
+    /// Triangle list indices into the vertex arrays.
+    pub indices: Vec<u32>,
+}
+
+impl SkinnedMeshData {
+    /// Checks the invariants the GPU relies on; the error text names the first broken rule.
+    pub fn validate(&self) -> Result<(), String> {
+        let vertex_count = self.positions.len();
+        if vertex_count == 0 || self.indices.is_empty() {
+            return Err("the mesh has no vertices or no indices".to_owned());
+        }
+        for (name, len) in [
+            ("normals", self.normals.len()),
+            ("joints", self.joints.len()),
+            ("weights", self.weights.len()),
+        ] {
+            if len != vertex_count {
+                return Err(format!(
+                    "{name} has {len} entries but positions has {vertex_count}"
+                ));
+            }
+        }
+        if !self.indices.len().is_multiple_of(3) {
+            return Err(format!(
+                "{} indices is not a whole number of triangles",
+                self.indices.len()
+            ));
+        }
+        if let Some(bad) = self
+            .indices
+            .iter()
+            .find(|&&index| index as usize >= vertex_count)
+        {
+            return Err(format!(
+                "index {bad} is out of range for {vertex_count} vertices"
+            ));
+        }
+        let all_finite = |values: &[[f32; 3]]| values.iter().flatten().all(|v| v.is_finite());
+        if !all_finite(&self.positions) || !all_finite(&self.normals) {
+            return Err("a position or normal is not finite".to_owned());
+        }
+        if self
+            .weights
+            .iter()
+            .flatten()
+            .any(|w| !w.is_finite() || *w < 0.0)
+        {
+            return Err("a weight is negative or not finite".to_owned());
+        }
+        Ok(())
+    }
+
+    /// Palette length this mesh needs: its largest joint index with non-zero weight, plus one.
+    pub fn required_palette_len(&self) -> usize {
+        self.joints
+            .iter()
+            .zip(&self.weights)
+            .flat_map(|(joints, weights)| joints.iter().zip(weights))
+            .filter(|(_, weight)| **weight > 0.0)
+            .map(|(joint, _)| usize::from(*joint) + 1)
+            .max()
+            .unwrap_or(1)
+    }
+}
+
+/// One dancer to draw this frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DancerInstance {
+    /// The uploaded mesh.
+    pub mesh_id: MeshId,
+    /// Skinning palette: `world_from_joint * joint_from_bind` per joint (maps mesh-space
+    /// bind-pose positions to world space). Must cover [`SkinnedMeshData::required_palette_len`].
+    pub palette: Vec<Mat4>,
+    /// Base colour, linear RGBA (alpha is ignored: dancers are opaque).
+    pub colour: [f32; 4],
+}
+
+/// Which foot a footprint belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FootSide {
+    /// Left foot.
+    Left,
+    /// Right foot.
+    Right,
+}
+
+/// What a floor mark looks like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloorMarkKind {
+    /// A sole outline 0.26 m long and 0.10 m wide (at unit scale), toes toward mark +Z.
+    Footprint {
+        /// Which foot (the outline is mirrored for the left foot).
+        side: FootSide,
+    },
+    /// A round spot of radius 0.12 m (at unit scale), e.g. a stage position marker.
+    Spot,
+}
+
+/// A flat mark lying on the floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloorMark {
+    /// The mark's shape.
+    pub kind: FloorMarkKind,
+    /// Mark space → world. The mark lies in its local XZ plane, centred on the origin; the
+    /// renderer draws it just above y = 0 wherever the transform puts it.
+    pub world_from_mark: Mat4,
+    /// Linear RGBA; alpha blends the mark over the floor.
+    pub colour: [f32; 4],
+}
+
+impl FloorMark {
+    /// A footprint centred at `centre_in_world` (y ignored), toes pointing along
+    /// `heading_rad` (0 = toward +Z / the audience, positive = turning toward +X).
+    pub fn footprint(
+        side: FootSide,
+        centre_in_world: Vec3,
+        heading_rad: f32,
+        colour: [f32; 4],
+    ) -> Self {
+        let world_from_mark =
+            Mat4::from_translation(Vec3::new(centre_in_world.x, 0.0, centre_in_world.z))
+                * Mat4::from_rotation_y(heading_rad);
+        Self {
+            kind: FloorMarkKind::Footprint { side },
+            world_from_mark,
+            colour,
+        }
+    }
+}
+
+/// A soft dark blob on the floor under a body part (pelvis, feet) to anchor it visually.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactShadow {
+    /// The body point casting the shadow, world metres; the blob goes straight below it.
+    pub centre_in_world: Vec3,
+    /// Blob radius in metres.
+    pub radius_m: f32,
+    /// Darkness at the centre when the point touches the floor, 0..1; it fades out linearly as
+    /// the point rises to 1.5 m.
+    pub opacity: f32,
+}
+
+/// A polyline drawn as 1-pixel lines (trails, facing arrows, path previews).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Polyline {
+    /// The points in order, world metres; fewer than two draws nothing.
+    pub points_in_world: Vec<Vec3>,
+    /// Linear RGBA.
+    pub colour: [f32; 4],
+}
+
+/// The stage floor's size and look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stage {
+    /// Half the stage width along X, metres.
+    pub half_width_m: f32,
+    /// Half the stage depth along Z, metres.
+    pub half_depth_m: f32,
+    /// Grid line spacing, metres.
+    pub grid_spacing_m: f32,
+    /// Depth of the coloured band along the audience (+Z) edge, metres.
+    pub audience_band_m: f32,
+    /// Floor colour, linear RGB.
+    pub floor_colour: [f32; 3],
+    /// Audience band colour, linear RGB.
+    pub audience_colour: [f32; 3],
+    /// Background (clear) colour, linear RGB.
+    pub background_colour: [f32; 3],
+}
+
+impl Default for Stage {
+    fn default() -> Self {
+        Self {
+            half_width_m: 4.0,
+            half_depth_m: 4.0,
+            grid_spacing_m: 1.0,
+            audience_band_m: 0.25,
+            floor_colour: [0.17, 0.14, 0.11],
+            audience_colour: [0.55, 0.12, 0.08],
+            background_colour: [0.055, 0.06, 0.075],
+        }
+    }
+}
+
+/// Everything drawn in one frame.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scene {
+    /// The floor.
+    pub stage: Stage,
+    /// Dancers, drawn opaque.
+    pub dancers: Vec<DancerInstance>,
+    /// Footprints and spots, drawn over the floor in order.
+    pub floor_marks: Vec<FloorMark>,
+    /// Soft shadows on the floor.
+    pub contact_shadows: Vec<ContactShadow>,
+    /// Lines, drawn last (depth-tested).
+    pub lines: Vec<Polyline>,
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    fn triangle() -> SkinnedMeshData {
+        SkinnedMeshData {
+            positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            normals: vec![[0.0, 0.0, 1.0]; 3],
+            joints: vec![[0, 0, 0, 0], [2, 7, 0, 0], [1, 0, 0, 0]],
+            weights: vec![
+                [1.0, 0.0, 0.0, 0.0],
+                [0.5, 0.0, 0.5, 0.0],
+                [1.0, 0.0, 0.0, 0.0],
+            ],
+            indices: vec![0, 1, 2],
+        }
+    }
+
+    #[test]
+    fn validate_accepts_a_good_mesh_and_rejects_broken_ones() {
+        assert!(triangle().validate().is_ok());
+        let mut short = triangle();
+        short.normals.pop();
+        assert!(short.validate().unwrap_err().contains("normals"));
+        let mut out_of_range = triangle();
+        out_of_range.indices[1] = 3;
+        assert!(
+            out_of_range
+                .validate()
+                .unwrap_err()
+                .contains("out of range")
+        );
+        let mut ragged = triangle();
+        ragged.indices.push(0);
+        assert!(ragged.validate().is_err());
+        let mut nan = triangle();
+        nan.positions[0][1] = f32::NAN;
+        assert!(nan.validate().is_err());
+        assert!(SkinnedMeshData::default().validate().is_err());
+    }
+
+    #[test]
+    fn required_palette_len_ignores_zero_weight_joints() {
+        // Joint 7 appears only with weight 0; joint 2 with weight 0.5.
+        assert_eq!(triangle().required_palette_len(), 3);
+    }
+
+    #[test]
+    fn footprint_helper_points_toes_along_the_heading() {
+        let mark = FloorMark::footprint(FootSide::Left, Vec3::new(1.0, 5.0, 2.0), 0.0, [1.0; 4]);
+        let toe_in_world = mark
+            .world_from_mark
+            .transform_point3(Vec3::new(0.0, 0.0, 0.13));
+        assert!((toe_in_world - Vec3::new(1.0, 0.0, 2.13)).length() < 1e-6);
+        let turned = FloorMark::footprint(
+            FootSide::Right,
+            Vec3::ZERO,
+            std::f32::consts::FRAC_PI_2,
+            [1.0; 4],
+        );
+        let toe_in_world = turned
+            .world_from_mark
+            .transform_point3(Vec3::new(0.0, 0.0, 0.13));
+        assert!((toe_in_world - Vec3::new(0.13, 0.0, 0.0)).length() < 1e-6);
+    }
+}

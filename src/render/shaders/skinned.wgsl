@@ -1,0 +1,105 @@
+// GPU-skinned dancers: each vertex blends up to 4 palette matrices (palette in a storage buffer,
+// one dynamic-offset uniform per dancer), lit by a hemisphere ambient and one directional light.
+
+// Per-frame values shared by every pipeline (keep identical in all shaders: a test checks).
+struct Globals {
+    clip_from_world: mat4x4<f32>,
+    // xyz: camera position in world metres.
+    eye_in_world: vec4<f32>,
+    // xyz: unit vector toward the sun, world space.
+    sun_dir_in_world: vec4<f32>,
+    sun_colour: vec4<f32>,
+    sky_colour: vec4<f32>,
+    ground_colour: vec4<f32>,
+    floor_colour: vec4<f32>,
+    audience_colour: vec4<f32>,
+    // x: half width (m), y: half depth (m), z: grid spacing (m), w: audience band depth (m).
+    stage: vec4<f32>,
+    // x: 1 when the target is not an sRGB format and the shader must encode sRGB itself.
+    output: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> globals: Globals;
+// end Globals
+
+fn linear_to_srgb(linear: vec3<f32>) -> vec3<f32> {
+    let c = clamp(linear, vec3<f32>(0.0), vec3<f32>(1.0));
+    let low = c * 12.92;
+    let high = 1.055 * pow(c, vec3<f32>(1.0 / 2.4)) - 0.055;
+    return select(high, low, c <= vec3<f32>(0.0031308));
+}
+
+// Linear colour -> what the target expects.
+fn encode_output(linear: vec3<f32>) -> vec3<f32> {
+    if globals.output.x > 0.5 {
+        return linear_to_srgb(linear);
+    }
+    return linear;
+}
+
+// Hemisphere ambient plus one directional light, for a unit normal in world space.
+fn light(normal_in_world: vec3<f32>) -> vec3<f32> {
+    let hemisphere = mix(globals.ground_colour.rgb, globals.sky_colour.rgb, normal_in_world.y * 0.5 + 0.5);
+    let sun = globals.sun_colour.rgb * max(dot(normal_in_world, globals.sun_dir_in_world.xyz), 0.0);
+    return hemisphere + sun;
+}
+
+// One per dancer, at a dynamic offset.
+struct Dancer {
+    // Linear RGBA base colour.
+    colour: vec4<f32>,
+    // x: first palette entry of this dancer, y: palette length.
+    palette_range: vec4<u32>,
+};
+
+@group(1) @binding(0) var<uniform> dancer: Dancer;
+@group(1) @binding(1) var<storage, read> palette: array<mat4x4<f32>>;
+
+struct VertexIn {
+    @location(0) position_in_mesh: vec3<f32>,
+    @location(1) normal_in_mesh: vec3<f32>,
+    @location(2) joints: vec4<u32>,
+    @location(3) weights: vec4<f32>,
+};
+
+struct VertexOut {
+    @builtin(position) clip_position: vec4<f32>,
+    @location(0) position_in_world: vec3<f32>,
+    @location(1) normal_in_world: vec3<f32>,
+};
+
+fn joint_from_palette(joint: u32) -> mat4x4<f32> {
+    let last = max(dancer.palette_range.y, 1u) - 1u;
+    return palette[dancer.palette_range.x + min(joint, last)];
+}
+
+@vertex
+fn vs_main(in: VertexIn) -> VertexOut {
+    let world_from_mesh = joint_from_palette(in.joints.x) * in.weights.x
+        + joint_from_palette(in.joints.y) * in.weights.y
+        + joint_from_palette(in.joints.z) * in.weights.z
+        + joint_from_palette(in.joints.w) * in.weights.w;
+    let position_in_world = (world_from_mesh * vec4<f32>(in.position_in_mesh, 1.0)).xyz;
+    // Palettes are rigid (+ uniform scale), so the upper 3x3 maps normals correctly.
+    let normal_in_world = (world_from_mesh * vec4<f32>(in.normal_in_mesh, 0.0)).xyz;
+    var out: VertexOut;
+    out.clip_position = globals.clip_from_world * vec4<f32>(position_in_world, 1.0);
+    out.position_in_world = position_in_world;
+    out.normal_in_world = normal_in_world;
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOut, @builtin(front_facing) front_facing: bool) -> @location(0) vec4<f32> {
+    var normal = in.normal_in_world;
+    let normal_len = length(normal);
+    normal = select(vec3<f32>(0.0, 1.0, 0.0), normal / normal_len, normal_len > 1e-6);
+    normal = select(-normal, normal, front_facing);
+    let to_eye = normalize(globals.eye_in_world.xyz - in.position_in_world);
+    let half_vector = normalize(to_eye + globals.sun_dir_in_world.xyz);
+    let specular = pow(max(dot(normal, half_vector), 0.0), 24.0) * 0.18;
+    // A faint rim keeps the silhouette readable against a dark background.
+    let rim = pow(1.0 - max(dot(normal, to_eye), 0.0), 3.0) * 0.12;
+    let shaded = dancer.colour.rgb * light(normal) + globals.sun_colour.rgb * specular + vec3<f32>(rim);
+    return vec4<f32>(encode_output(shaded), 1.0);
+}
