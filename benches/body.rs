@@ -1,6 +1,7 @@
 //! Criterion benches for the body module: mesh generation and bone-heat weights per built-in
 //! model, and one frame of CPU linear blend skinning. Run with
 //! `cargo bench --no-default-features --bench body`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,5 +1,6 @@
 //! Benchmarks of the pose hot paths: one arm IK solve, one leg IK solve (with a foot
 //! orientation), and `local_to_world` for the whole skeleton.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
 

@@ -1,5 +1,6 @@
 //! Criterion benchmark of the JSON keyframe reader: a synthetic 2000-keyframe LabanotationSuite
 //! score, the same as a gestureBot array, and (when present) every real `.json` score in turn.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use labanplay::read::json;

@@ -1,5 +1,6 @@
 //! Throughput of the `.lw` reader and survey on a synthetic LabanWriter 4 file: one staff,
 //! bar lines, 10 000 direction signs, text and unknown-class records, LF line endings.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use labanplay::read::{lw, lw_survey};

@@ -1,5 +1,6 @@
 //! Motion benchmarks: compiling the motion (rule engine + paths) for the real corpus and for a
 //! generated 100-measure solo, and sampling one pose.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use labanplay::animation::compile;

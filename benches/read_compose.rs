@@ -1,5 +1,6 @@
 //! Read + compose throughput: over the real corpus (if present) and over a generated
 //! 100-measure, two-staff `.lbn` score. Reports MB/s and symbols/s through criterion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use labanplay::read::read;

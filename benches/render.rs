@@ -1,6 +1,7 @@
 //! Frame time of the renderer at 1280×720 on whatever adapter `create_headless` picks (the
 //! software rasteriser on machines without a GPU): empty stage, and one ~20k-vertex skinned
 //! figure with footprints and shadows. Each iteration = prepare + draw + read-back.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/render_figure/mod.rs"]
 mod render_figure;

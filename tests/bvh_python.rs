@@ -1,6 +1,7 @@
 //! The exported BVH, read back by an independent parser (the PyPI `bvh` package, through
 //! `tests/bvh_check.py`), gives the same world joint positions as `sample` (within 0.5 mm).
 //! Skips when Python or the package is missing, except under CI (`CI` set), where it fails.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use labanplay::animation::compile;
 use labanplay::export::bvh::{joint_positions_json, write_bvh};

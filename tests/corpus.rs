@@ -1,5 +1,6 @@
 //! Every real score in `../shared/scores/real` goes through `check`; well-formed ones give a
 //! score with a staff; the known-bad ones get errors at the right lines.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -1,5 +1,6 @@
 //! `labanplay export --bvh` writes a BVH for every well-formed real `.lbn` score (one file per
 //! dancer), with a HIERARCHY and as many MOTION frames as the score's length asks for.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -18,6 +18,7 @@
 //!   the side (middle) with the support columns blank → a flight landing on both feet
 //!   (assemblé) on beat 2; the hold signs are in the support columns.
 //! - `arm_gestures.lbn` measure 1: side-low arm gestures outside the staff on each side.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -4,6 +4,7 @@
 //! 0.70 m a beat with the arms opening sideways, turns half right on the left foot with the right
 //! foot tucked, raises the arms forward-high, pliés and rises; jumps leaves the floor five times
 //! with feet under the body; the duet's dancers box-step, travel and make four quarter turns.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -2,6 +2,7 @@
 //! score: planted feet do not slide, nothing goes through the floor, bones keep their length,
 //! joints stay within their limits, gestures reach their notated directions, levels order the
 //! pelvis height, turns add up.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

@@ -1,4 +1,5 @@
 //! The rule engine on the demo scores: footprints, facing and flights match the notation.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use labanplay::motion::plan::{Foot, LimbId};
 use labanplay::motion::rules::{plan_score, MotionOptions};

@@ -1,5 +1,6 @@
 //! A look at the motion without a GPU: with `LABANPLAY_PLOT=DIR`, draws stick-figure contact
 //! sheets of the demo scores (side and front views over time) as PNGs into DIR.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use image::{Rgb, RgbImage};
 use labanplay::animation::compile;

@@ -1,5 +1,6 @@
 //! The pure pipeline (read → score → motion → pose, and the rest outside `render`/`viewer`)
 //! never names a GPU, window, UI or audio crate; only the `viewer` feature pulls those in.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 

@@ -1,5 +1,6 @@
 //! No reader panics or hangs on any bytes: arbitrary input and mutated real files go through
 //! every reader and the score builder.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod support;
 

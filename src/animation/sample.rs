@@ -126,12 +126,11 @@ impl DancerAnimation {
                 break;
             }
         }
-        if let Some(fp) = prev {
-            if t <= fp.t_lift_secs {
+        if let Some(fp) = prev
+            && t <= fp.t_lift_secs {
                 let rolls_off = fp.t_lift_secs < end - 1e-6;
                 return planted_state(geo, angles, fp, t, rolls_off);
             }
-        }
         // In the air.
         let hover = |from: &FootState| {
             let mut s = *from;
@@ -193,7 +192,7 @@ impl DancerAnimation {
 
     /// How far the pelvis is above the straight line between its heights at `a` and `b`.
     fn rise_between(&self, t: f64, a: f64, b: f64) -> f32 {
-        if !(b > a) || !self.in_flight(t) {
+        if b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) || !self.in_flight(t) {
             return 0.0;
         }
         let s = ((t - a) / (b - a)).clamp(0.0, 1.0) as f32;
@@ -223,11 +222,10 @@ impl DancerAnimation {
         }
         let next_step = self.prints(foot).map(|f| f.t_step_start_secs).find(|s| *s >= start - 1e-9);
         let next_land = self.prints(foot).map(|f| f.t_land_secs).find(|s| *s > start);
-        if let Some(ns) = next_step {
-            if t >= ns {
+        if let Some(ns) = next_step
+            && t >= ns {
                 return None;
             }
-        }
         let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
         let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
         let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);

@@ -150,11 +150,10 @@ impl Walker<'_> {
     }
 
     fn lift(&mut self, foot: Foot, t_secs: f64) {
-        if let Some(i) = self.planted.remove(&foot) {
-            if let Some(fp) = self.plan.footprints.get_mut(i) {
+        if let Some(i) = self.planted.remove(&foot)
+            && let Some(fp) = self.plan.footprints.get_mut(i) {
                 fp.t_lift_secs = fp.t_lift_secs.min(t_secs).max(fp.t_land_secs);
             }
-        }
     }
 
     fn land(&mut self, foot: Foot, position: Vec3, t_secs: f64, contact: Contact, releve: bool) {

@@ -107,12 +107,11 @@ pub fn parse_line(line: &[u8]) -> Result<LbnLine, (usize, String)> {
     let (rest, height) = field(line, rest, "the height (integer)", int)?;
     let (rest, lvl) = field(line, rest, "a level letter L, M, H or B", level)?;
     // The level letter must stand alone.
-    if let Some(&b) = rest.first() {
-        if !b.is_ascii_whitespace() && b != b'#' {
+    if let Some(&b) = rest.first()
+        && !b.is_ascii_whitespace() && b != b'#' {
             let col = line.len() - rest.len();
             return Err((col, "expected a blank after the level letter".to_string()));
         }
-    }
     let (rest, text) = take_till::<_, _, nom::error::Error<&[u8]>>(|c| c == b'#')
         .parse(rest)
         .map_err(|_| (line.len() - rest.len(), "unreadable text".to_string()))?;

@@ -115,15 +115,14 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     let mut warnings: Vec<Diagnostic> = Vec::new();
     let symbols = &doc.symbols;
     let mut staves_geo = find_staves(symbols);
-    if staves_geo.is_empty() {
-        if let Some(g) = guessed_staff(symbols) {
+    if staves_geo.is_empty()
+        && let Some(g) = guessed_staff(symbols) {
             warnings.push(Diagnostic::warning(
                 symbols.first().map(|s| s.span).unwrap_or_default(),
                 "no staff lines found; a staff was assumed around the direction signs",
             ));
             staves_geo.push(g);
         }
-    }
     let bars: Vec<BarMark> = symbols
         .iter()
         .filter(|s| s.kind == SymbolKind::BarLine)
@@ -197,16 +196,14 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     }
     for sym in symbols {
         // Head pre-sign written as text `C` in a column beside a staff.
-        if let SymbolKind::Text(t) = &sym.kind {
-            if t.trim() == "C" {
-                if let Some(staff) = nearest_staff(&staves_geo, sym.x_mid()) {
+        if let SymbolKind::Text(t) = &sym.kind
+            && t.trim() == "C"
+                && let Some(staff) = nearest_staff(&staves_geo, sym.x_mid()) {
                     let column = column_of(&staves_geo[staff], sym.x_mid());
                     if column.abs() >= 2 {
                         claims.push((staff, column, timeline.beats_at(sym.y), BodyPart::Head));
                     }
                 }
-            }
-        }
     }
     claims.sort_by(|a, b| a.2.total_cmp(&b.2));
 
@@ -226,12 +223,11 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         }
         // Dancer sign: under the staff's centre line before the music starts.
         let geo = &staves_geo[p.staff];
-        if p.end_beats <= 0.0 && (p.sym.x_mid() - geo.centre_x).abs() <= geo.half_width * 0.5 {
-            if builders[p.staff].dancer.is_none() {
+        if p.end_beats <= 0.0 && (p.sym.x_mid() - geo.centre_x).abs() <= geo.half_width * 0.5
+            && builders[p.staff].dancer.is_none() {
                 builders[p.staff].dancer = Some(DancerSign { orientation, black });
                 continue;
             }
-        }
         builders[p.staff].loose.push((pi, Modifier::Pin { orientation, black }));
     }
 
@@ -239,9 +235,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         let b = &mut builders[p.staff];
         let zone = zone_of(p.column, opts.convention);
         let claim = claims
-            .iter()
-            .filter(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
-            .next_back()
+            .iter().rfind(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
             .map(|c| c.3);
         match &p.sym.kind {
             SymbolKind::Direction { direction, .. } => {

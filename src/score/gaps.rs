@@ -18,11 +18,10 @@ struct Interval {
 fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry)], end_beats: f64) -> Vec<Interval> {
     let mut out: Vec<(Interval, bool)> = Vec::new();
     for (kind, e) in start_position {
-        if let ChannelKind::Support(side) = kind {
-            if matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold) {
+        if let ChannelKind::Support(side) = kind
+            && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold) {
                 out.push((Interval { start: 0.0, end: 0.0, left: *side == Side::Left, right: *side == Side::Right }, false));
             }
-        }
     }
     for ch in channels {
         let ChannelKind::Support(side) = ch.kind else { continue };

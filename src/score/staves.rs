@@ -68,14 +68,13 @@ pub fn find_staves(symbols: &[PageSymbol]) -> Vec<StaffGeometry> {
         }
         let left = (0..i).rev().find(|&j| !used[j] && !lines[j].1);
         let right = (i + 1..lines.len()).find(|&j| !used[j] && !lines[j].1);
-        if let (Some(l), Some(r)) = (left, right) {
-            if symmetric(lines[l].0, lines[i].0, lines[r].0) {
+        if let (Some(l), Some(r)) = (left, right)
+            && symmetric(lines[l].0, lines[i].0, lines[r].0) {
                 for k in [l, i, r] {
                     used[k] = true;
                 }
                 staves.push(geometry(lines[l], lines[i], lines[r]));
             }
-        }
     }
     // Pass 2: any remaining symmetric triple of consecutive unused lines.
     let mut i = 0;

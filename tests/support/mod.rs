@@ -1,4 +1,5 @@
 //! Shared test helpers: where the real scores are, and golden-file comparison.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
 use std::path::PathBuf;
