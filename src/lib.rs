@@ -5,5 +5,6 @@
 //! window, UI or audio device, and it builds with `--no-default-features`.
 
 pub mod diag;
+pub mod motion;
 pub mod read;
 pub mod score;

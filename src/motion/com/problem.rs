@@ -1,0 +1,506 @@
+//! One independent segment of the COM problem as nonlinear least squares over free B-spline
+//! control points: which control points are free and which follow exactly from fixed points
+//! and flights, where residuals are sampled, and how every residual row is produced.
+
+use glam::{DVec2, DVec3};
+
+use super::job::{ComError, ComWeights};
+use super::path::{BASIS_D3, Piece, basis, basis_d2};
+use super::timeline::{Boundary, SegmentPlan, Timeline};
+
+/// Gauss–Legendre points on [0, 1] (two per span; exact for cubic integrands).
+const GAUSS_U: [f64; 2] = [0.211_324_865_405_187_1, 0.788_675_134_594_812_9];
+/// Lowest pelvis height above the floor used in the balance term, metres.
+const MIN_BALANCE_HEIGHT_M: f64 = 0.1;
+/// Softness of the one-sided terms (see [`soft_hinge`]): the width of the smooth corner.
+const REACH_SOFTNESS_M: f64 = 0.004;
+const PUSH_SOFTNESS_MPS2: f64 = 0.5;
+
+/// Axis masks for residual rows.
+pub(crate) const AXIS_X: u8 = 1;
+pub(crate) const AXIS_Y: u8 = 2;
+pub(crate) const AXIS_Z: u8 = 4;
+pub(crate) const AXES_ALL: u8 = 7;
+
+/// A control point as an affine function of the free unknown blocks (3-vectors):
+/// Σ coef[t]·z[block[t]] + constant, the same scalar coefficients on every axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CtrlExpr {
+    pub terms: usize,
+    pub block: [usize; 4],
+    pub coef: [f64; 4],
+    pub constant: DVec3,
+}
+
+impl CtrlExpr {
+    fn free(block: usize) -> Self {
+        Self { terms: 1, block: [block, 0, 0, 0], coef: [1.0, 0.0, 0.0, 0.0], constant: DVec3::ZERO }
+    }
+
+    fn eval(&self, z: &[DVec3]) -> DVec3 {
+        let mut x = self.constant;
+        for t in 0..self.terms.min(4) {
+            if let Some(zb) = z.get(self.block[t]) {
+                x += self.coef[t] * *zb;
+            }
+        }
+        x
+    }
+}
+
+/// Coefficients making the flight between run A (span `dt_a`) and run B (span `dt_b`) an
+/// exact ballistic arc of duration `t_flight`: A's last control point c_{n+1} and B's first
+/// d_{−1} as combinations of [c_{n−1}, c_n, d_0, d_1] plus constants (gravity along −y).
+///
+/// The two conditions are: take-off velocity = (p_B − p_A)/T + ½gT·ŷ and landing velocity =
+/// (p_B − p_A)/T − ½gT·ŷ, with p, v the B-spline end values.
+pub(crate) fn flight_elimination(
+    dt_a: f64,
+    dt_b: f64,
+    t_flight: f64,
+    gravity: f64,
+) -> ([f64; 4], DVec3, [f64; 4], DVec3) {
+    let beta = 1.0 / (6.0 * t_flight);
+    let alpha = 0.5 / dt_a + beta;
+    let gamma = 0.5 / dt_b + beta;
+    // α·u − β·w = r1,  β·u − γ·w = r2, with u = c_{n+1}, w = d_{−1}.
+    let r1 = [0.5 / dt_a - beta, -4.0 * beta, 4.0 * beta, beta];
+    let r2 = [-beta, -4.0 * beta, 4.0 * beta, beta - 0.5 / dt_b];
+    let g1 = DVec3::Y * (0.5 * gravity * t_flight);
+    let g2 = -g1;
+    let det = beta * beta - alpha * gamma;
+    let mut cu = [0.0; 4];
+    let mut cw = [0.0; 4];
+    for k in 0..4 {
+        cu[k] = (-gamma * r1[k] + beta * r2[k]) / det;
+        cw[k] = (-beta * r1[k] + alpha * r2[k]) / det;
+    }
+    ((cu), (-gamma * g1 + beta * g2) / det, cw, (-beta * g1 + alpha * g2) / det)
+}
+
+/// Which terms a residual sample carries.
+#[derive(Clone, Copy, Debug)]
+enum Terms {
+    /// Interior quadrature point: every support term for the feet planted in `phase`.
+    Support { phase: usize, height_m: f64, pressure_xz: Option<DVec2> },
+    /// Touch-down or lift-off of `contact`: leg reach only.
+    Event { contact: usize },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sample {
+    /// First of the 4 control points of the span.
+    ctrl0: usize,
+    pos_w: [f64; 4],
+    /// Second-derivative weights, already divided by dt².
+    acc_w: [f64; 4],
+    /// Quadrature weight, seconds.
+    quad_secs: f64,
+    terms: Terms,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct RunLayout {
+    t_start_secs: f64,
+    dt_secs: f64,
+    spans: usize,
+    first_ctrl: usize,
+    /// Flight after this run: its duration, seconds.
+    flight_after_secs: Option<f64>,
+}
+
+/// Receives residual rows: value r and, when `GRAD`, ∂r/∂(each of the 4 control points).
+pub(crate) trait Sink {
+    const GRAD: bool;
+    fn row(&mut self, r: f64, ctrl0: usize, grads: &[DVec3; 4], axes: u8);
+}
+
+/// The least-squares problem of one segment.
+#[derive(Clone, Debug)]
+pub(crate) struct SegmentProblem<'a> {
+    timeline: &'a Timeline,
+    weights: ComWeights,
+    runs: Vec<RunLayout>,
+    pub ctrl: Vec<CtrlExpr>,
+    pub blocks: usize,
+    /// Per block, the first block it couples with in the normal matrix.
+    pub block_first: Vec<usize>,
+    samples: Vec<Sample>,
+    /// Per span: (first control point, jerk row scale).
+    jerk: Vec<(usize, f64)>,
+    /// Initial guess, one 3-vector per block.
+    pub initial: Vec<DVec3>,
+}
+
+impl<'a> SegmentProblem<'a> {
+    /// Lays out the segment `plan` of `timeline`.
+    pub fn new(timeline: &'a Timeline, plan: &SegmentPlan, weights: ComWeights) -> Result<Self, ComError> {
+        let g = timeline.gravity_mps2;
+        let mut runs = Vec::with_capacity(plan.runs.len());
+        let mut total = 0usize;
+        for (i, r) in plan.runs.iter().enumerate() {
+            let flight_after_secs = match (r.end, plan.runs.get(i + 1)) {
+                (Boundary::Flight, Some(next)) => Some(next.t_start_secs - r.t_end_secs),
+                _ => None,
+            };
+            runs.push(RunLayout {
+                t_start_secs: r.t_start_secs,
+                dt_secs: r.dt_secs(),
+                spans: r.spans,
+                first_ctrl: total,
+                flight_after_secs,
+            });
+            total += r.spans + 3;
+        }
+
+        // Which control points follow from boundary conditions (local indices: c_j is j + 1).
+        let mut eliminated = vec![false; total];
+        for (r, lay) in plan.runs.iter().zip(&runs) {
+            let (f, n) = (lay.first_ctrl, lay.spans);
+            match r.start {
+                Boundary::Fixed { .. } => {
+                    eliminated[f] = true;
+                    eliminated[f + 2] = true;
+                }
+                Boundary::Flight => eliminated[f] = true,
+                Boundary::Free => {}
+            }
+            match r.end {
+                Boundary::Fixed { .. } => {
+                    eliminated[f + n] = true;
+                    eliminated[f + n + 2] = true;
+                }
+                Boundary::Flight => eliminated[f + n + 2] = true,
+                Boundary::Free => {}
+            }
+        }
+        let mut block_of = vec![None; total];
+        let mut blocks = 0usize;
+        let mut ctrl = vec![CtrlExpr::free(0); total];
+        for i in 0..total {
+            if !eliminated[i] {
+                block_of[i] = Some(blocks);
+                ctrl[i] = CtrlExpr::free(blocks);
+                blocks += 1;
+            }
+        }
+        let free = |i: usize| block_of.get(i).copied().flatten().ok_or(ComError::NumericalFailure);
+        for (ri, (r, lay)) in plan.runs.iter().zip(&runs).enumerate() {
+            let (f, n, dt) = (lay.first_ctrl, lay.spans, lay.dt_secs);
+            if let Boundary::Fixed { position: p, velocity: v } = r.start {
+                let b = free(f + 1)?;
+                ctrl[f] = single(b, -2.0, 3.0 * p - dt * v);
+                ctrl[f + 2] = single(b, -2.0, 3.0 * p + dt * v);
+            }
+            match r.end {
+                Boundary::Fixed { position: q, velocity: w } => {
+                    let b = free(f + n + 1)?;
+                    ctrl[f + n + 2] = single(b, -2.0, 3.0 * q + dt * w);
+                    ctrl[f + n] = single(b, -2.0, 3.0 * q - dt * w);
+                }
+                Boundary::Flight => {
+                    let (Some(next), Some(t_flight)) = (runs.get(ri + 1), lay.flight_after_secs) else {
+                        return Err(ComError::NumericalFailure);
+                    };
+                    let fb = next.first_ctrl;
+                    let refs = [free(f + n)?, free(f + n + 1)?, free(fb + 1)?, free(fb + 2)?];
+                    let (cu, ku, cw, kw) = flight_elimination(dt, next.dt_secs, t_flight, g);
+                    ctrl[f + n + 2] = CtrlExpr { terms: 4, block: refs, coef: cu, constant: ku };
+                    ctrl[fb] = CtrlExpr { terms: 4, block: refs, coef: cw, constant: kw };
+                }
+                Boundary::Free => {}
+            }
+        }
+
+        // Normal-matrix profile: blocks referenced by one span couple with each other.
+        let mut block_first: Vec<usize> = (0..blocks).collect();
+        let mut jerk = Vec::new();
+        let mut samples = Vec::new();
+        for lay in &runs {
+            let dt = lay.dt_secs;
+            let jerk_scale = (weights.jerk * dt).sqrt() / (dt * dt * dt);
+            for j in 0..lay.spans {
+                let ctrl0 = lay.first_ctrl + j;
+                let span = ctrl.get(ctrl0..ctrl0 + 4).unwrap_or(&[]);
+                let referenced = span.iter().flat_map(|e| e.block.iter().take(e.terms));
+                let lowest = referenced.clone().min().copied().unwrap_or(0);
+                for &b in referenced {
+                    if let Some(first) = block_first.get_mut(b) {
+                        *first = (*first).min(lowest);
+                    }
+                }
+                jerk.push((ctrl0, jerk_scale));
+                for u in GAUSS_U {
+                    let t = lay.t_start_secs + (j as f64 + u) * dt;
+                    let phase = timeline.phase_index_at(t);
+                    let height_m = timeline
+                        .phases
+                        .get(phase)
+                        .map_or(timeline.standing_height_m, |p| timeline.desired_height_m(t, p));
+                    let pressure_xz = timeline.pressure_reference_xz(phase, t);
+                    let terms = Terms::Support { phase, height_m, pressure_xz };
+                    samples.push(sample(ctrl0, u, dt, 0.5 * dt, terms));
+                }
+            }
+            // Reach at every touch-down and lift-off inside the run.
+            let t_end = lay.t_start_secs + dt * lay.spans as f64;
+            let events = &timeline.contact_events;
+            let from = events.partition_point(|e| e.0 < lay.t_start_secs - 1e-9);
+            for &(t, contact) in events.get(from..).unwrap_or(&[]) {
+                if t > t_end + 1e-9 {
+                    break;
+                }
+                let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
+                let j = (x.floor() as usize).min(lay.spans - 1);
+                samples.push(sample(lay.first_ctrl + j, x - j as f64, dt, dt, Terms::Event { contact }));
+            }
+        }
+
+        let mut problem = Self {
+            timeline,
+            weights,
+            runs,
+            ctrl,
+            blocks,
+            block_first,
+            samples,
+            jerk,
+            initial: Vec::new(),
+        };
+        problem.initial = problem.initial_guess(&block_of);
+        Ok(problem)
+    }
+
+    /// Free blocks at the support centre and the desired height (capped by leg reach).
+    fn initial_guess(&self, block_of: &[Option<usize>]) -> Vec<DVec3> {
+        let tl = self.timeline;
+        let mut z = vec![DVec3::ZERO; self.blocks];
+        for lay in &self.runs {
+            let t_end = lay.t_start_secs + lay.dt_secs * lay.spans as f64;
+            for local in 0..lay.spans + 3 {
+                let Some(Some(b)) = block_of.get(lay.first_ctrl + local) else { continue };
+                let t = (lay.t_start_secs + (local as f64 - 1.0) * lay.dt_secs).clamp(lay.t_start_secs, t_end);
+                let centre = tl.support_centre_xz(t);
+                let phase = tl.phases.get(tl.phase_index_at(t));
+                let mut y = phase.map_or(tl.standing_height_m, |p| tl.desired_height_m(t, p));
+                for c in phase.into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id)) {
+                    let d = centre.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
+                    let reach = 0.99 * tl.max_reach_m;
+                    y = y.min(c.ankle_in_world.y + (reach * reach - d * d).max(0.0).sqrt());
+                }
+                if let Some(zb) = z.get_mut(*b) {
+                    *zb = DVec3::new(centre.x, y, centre.y);
+                }
+            }
+        }
+        z
+    }
+
+    /// Control points from the free blocks `z`, into `x`.
+    pub fn control_points(&self, z: &[DVec3], x: &mut Vec<DVec3>) {
+        x.clear();
+        x.extend(self.ctrl.iter().map(|e| e.eval(z)));
+    }
+
+    /// Sends every residual row at control points `x` to `sink`.
+    pub fn visit<S: Sink>(&self, x: &[DVec3], sink: &mut S) {
+        for s in &self.samples {
+            let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
+            let mut c = DVec3::ZERO;
+            let mut a = DVec3::ZERO;
+            for k in 0..4 {
+                c += s.pos_w[k] * pts[k];
+                a += s.acc_w[k] * pts[k];
+            }
+            let mut emit = |r: f64, dc: DVec3, da: DVec3, axes: u8| {
+                let mut grads = [DVec3::ZERO; 4];
+                if S::GRAD {
+                    for k in 0..4 {
+                        grads[k] = s.pos_w[k] * dc + s.acc_w[k] * da;
+                    }
+                }
+                sink.row(r, s.ctrl0, &grads, axes);
+            };
+            match s.terms {
+                Terms::Event { contact } => {
+                    if let Some(foot) = self.timeline.contacts.get(contact) {
+                        self.reach_rows(c, foot.ankle_in_world, s.quad_secs, &mut emit);
+                    }
+                }
+                Terms::Support { phase, height_m, pressure_xz } => {
+                    self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut emit);
+                }
+            }
+        }
+        for &(ctrl0, scale) in &self.jerk {
+            let Some(pts) = x.get(ctrl0..ctrl0 + 4) else { continue };
+            let mut jerk = DVec3::ZERO;
+            for k in 0..4 {
+                jerk += BASIS_D3[k] * pts[k];
+            }
+            for (axis, mask) in [(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)] {
+                let mut grads = [DVec3::ZERO; 4];
+                if S::GRAD {
+                    for k in 0..4 {
+                        grads[k] = scale * BASIS_D3[k] * axis;
+                    }
+                }
+                sink.row(scale * jerk.dot(axis), ctrl0, &grads, mask);
+            }
+        }
+    }
+
+    fn reach_rows(&self, c: DVec3, ankle: DVec3, quad: f64, emit: &mut impl FnMut(f64, DVec3, DVec3, u8)) {
+        let d_vec = c - ankle;
+        let d = d_vec.length();
+        if let (Some((value, slope)), true) = (soft_hinge(d - self.timeline.max_reach_m, REACH_SOFTNESS_M), d > 1e-12) {
+            let sw = (self.weights.reach * quad).sqrt();
+            emit(sw * value, sw * slope * d_vec / d, DVec3::ZERO, AXES_ALL);
+        }
+    }
+
+    fn support_rows(
+        &self,
+        c: DVec3,
+        a: DVec3,
+        phase: usize,
+        height_m: f64,
+        pressure_xz: Option<DVec2>,
+        quad: f64,
+        emit: &mut impl FnMut(f64, DVec3, DVec3, u8),
+    ) {
+        let tl = self.timeline;
+        let w = &self.weights;
+        let sw = (w.height * quad).sqrt();
+        emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
+
+        let Some(phase) = tl.phases.get(phase) else { return };
+        let mut planted = phase.planted().filter_map(|id| tl.contacts.get(id));
+        let feet: [_; 2] = [planted.next(), planted.next()];
+        if feet[0].is_none() {
+            return;
+        }
+        let n = feet.iter().flatten().count() as f64;
+        let mut centre = DVec2::ZERO;
+        let mut floor_y = 0.0;
+        let sw_comfort = (w.comfort * quad).sqrt();
+        for foot in feet.iter().flatten() {
+            self.reach_rows(c, foot.ankle_in_world, quad, emit);
+            let d_vec = c - foot.ankle_in_world;
+            let d = d_vec.length();
+            let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
+            emit(sw_comfort * (d - foot.rest_leg_m), sw_comfort * u, DVec3::ZERO, AXES_ALL);
+            centre += DVec2::new(foot.floor_in_world.x, foot.floor_in_world.z) / n;
+            floor_y += foot.floor_in_world.y / n;
+        }
+
+        let sw = (w.centre * quad).sqrt();
+        emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X);
+        emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z);
+
+        // Feet can push but not pull: vertical acceleration ≥ −g.
+        let g = tl.gravity_mps2;
+        if let Some((value, slope)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
+            let sw = (w.push * quad).sqrt();
+            emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
+        }
+
+        // Balance (linear inverted pendulum): a_h = (g/h)·(c_h − p), so the centre of pressure
+        // this acceleration needs is p* = c_h − (h/g)·a_h; penalise its distance from the
+        // expected one (inside the support polygon). h is the desired height above the floor,
+        // so p* is affine in the unknowns and the term is a linear least-squares term.
+        let Some(pressure) = pressure_xz else { return };
+        let h = (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M);
+        let k = h / g;
+        let sw = (w.balance * quad).sqrt();
+        emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X);
+        emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z);
+    }
+
+    /// The path pieces of this segment at free blocks `z`.
+    pub fn pieces(&self, z: &[DVec3]) -> Vec<Piece> {
+        let mut x = Vec::new();
+        self.control_points(z, &mut x);
+        let mut pieces = Vec::with_capacity(2 * self.runs.len());
+        for lay in &self.runs {
+            let points = x.get(lay.first_ctrl..lay.first_ctrl + lay.spans + 3).unwrap_or(&[]).to_vec();
+            let (Some(&c0), Some(&c1), Some(&c2)) =
+                (points.get(lay.spans), points.get(lay.spans + 1), points.get(lay.spans + 2))
+            else {
+                continue;
+            };
+            pieces.push(Piece::Spline {
+                t_start_secs: lay.t_start_secs,
+                dt_secs: lay.dt_secs,
+                control_points_in_world: points,
+            });
+            if let Some(duration_secs) = lay.flight_after_secs {
+                pieces.push(Piece::Ballistic {
+                    t_start_secs: lay.t_start_secs + lay.dt_secs * lay.spans as f64,
+                    duration_secs,
+                    takeoff_position_in_world: (c0 + 4.0 * c1 + c2) / 6.0,
+                    takeoff_velocity_in_world: (c2 - c0) / (2.0 * lay.dt_secs),
+                    gravity_mps2: self.timeline.gravity_mps2,
+                });
+            }
+        }
+        pieces
+    }
+}
+
+fn single(block: usize, coef: f64, constant: DVec3) -> CtrlExpr {
+    CtrlExpr { terms: 1, block: [block, 0, 0, 0], coef: [coef, 0.0, 0.0, 0.0], constant }
+}
+
+fn sample(ctrl0: usize, u: f64, dt: f64, quad_secs: f64, terms: Terms) -> Sample {
+    let d2 = basis_d2(u);
+    let inv = 1.0 / (dt * dt);
+    Sample { ctrl0, pos_w: basis(u), acc_w: d2.map(|w| w * inv), quad_secs, terms }
+}
+
+/// A smooth one-sided penalty residual ≈ max(0, x) with its slope: 0 up to −softness, a
+/// parabola (x + softness)²/(4·softness) across the corner, x beyond +softness (C1).
+/// `None` where it is zero. Rounding the corner lets Gauss–Newton converge in a few steps
+/// where a hard hinge makes it zig-zag; being exactly zero in the slack region keeps the
+/// term from nudging paths that are well within limits.
+fn soft_hinge(x: f64, softness: f64) -> Option<(f64, f64)> {
+    if x <= -softness {
+        None
+    } else if x >= softness {
+        Some((x, 1.0))
+    } else {
+        let s = x + softness;
+        Some((s * s / (4.0 * softness), s / (2.0 * softness)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::motion::com::path::basis_d1;
+
+    #[test]
+    fn flight_elimination_gives_a_ballistic_join() {
+        let (dt_a, dt_b, t, g) = (0.031, 0.027, 0.43, 9.81);
+        let (cu, ku, cw, kw) = flight_elimination(dt_a, dt_b, t, g);
+        let xs = [
+            DVec3::new(0.1, 0.9, 0.2),
+            DVec3::new(0.15, 0.93, 0.25),
+            DVec3::new(0.6, 0.88, 0.4),
+            DVec3::new(0.65, 0.86, 0.45),
+        ];
+        let combine = |c: [f64; 4], k: DVec3| k + (0..4).map(|i| c[i] * xs[i]).sum::<DVec3>();
+        let (u, w) = (combine(cu, ku), combine(cw, kw));
+        let (b0, b1) = (basis(1.0), basis_d1(1.0));
+        let pa = b0[1] * xs[0] + b0[2] * xs[1] + b0[3] * u;
+        let va = (b1[1] * xs[0] + b1[2] * xs[1] + b1[3] * u) / dt_a;
+        let (b0, b1) = (basis(0.0), basis_d1(0.0));
+        let pb = b0[0] * w + b0[1] * xs[2] + b0[2] * xs[3];
+        let vb = (b1[0] * w + b1[1] * xs[2] + b1[2] * xs[3]) / dt_b;
+        // The parabola from (pa, va) lands at pb with velocity vb.
+        let land = pa + va * t - DVec3::Y * (0.5 * g * t * t);
+        let land_v = va - DVec3::Y * (g * t);
+        assert!((land - pb).length() < 1e-12, "{land} vs {pb}");
+        assert!((land_v - vb).length() < 1e-10, "{land_v} vs {vb}");
+    }
+}
