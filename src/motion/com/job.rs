@@ -84,7 +84,7 @@ pub struct HeightSample {
 pub struct ComWeights {
     /// Required centre of pressure away from the expected one, per m² s. Default 1e3.
     pub balance: f64,
-    /// Pelvis farther from a planted ankle than the maximum reach, per m² s. Default 1e6.
+    /// Pelvis farther from a planted ankle than the maximum reach, per m² s. Default 1e4.
     pub reach: f64,
     /// Pelvis-to-ankle distance away from the rest leg length, per m² s. Default 10.
     pub comfort: f64,
@@ -103,7 +103,7 @@ impl Default for ComWeights {
     fn default() -> Self {
         Self {
             balance: 1e3,
-            reach: 1e6,
+            reach: 1e4,
             comfort: 10.0,
             height: 100.0,
             centre: 1.0,

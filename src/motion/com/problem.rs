@@ -2,19 +2,22 @@
 //! control points: which control points are free and which follow exactly from fixed points
 //! and flights, where residuals are sampled, and how every residual row is produced.
 
-use glam::{DVec2, DVec3};
+use glam::{DMat3, DVec2, DVec3};
 
 use super::job::{ComError, ComWeights};
-use super::path::{BASIS_D3, Piece, basis, basis_d2};
+use super::path::{BASIS_D3, Piece, basis, basis_d1, basis_d2};
 use super::timeline::{Boundary, SegmentPlan, Timeline};
 
 /// Gauss–Legendre points on [0, 1] (two per span; exact for cubic integrands).
 const GAUSS_U: [f64; 2] = [0.211_324_865_405_187_1, 0.788_675_134_594_812_9];
 /// Lowest pelvis height above the floor used in the balance term, metres.
 const MIN_BALANCE_HEIGHT_M: f64 = 0.1;
-/// Softness of the one-sided terms (see [`soft_hinge`]): the width of the smooth corner.
-const REACH_SOFTNESS_M: f64 = 0.004;
+/// Softness of the one-sided terms (see [`soft_hinge`]): the width of the rounded corner.
+/// Kept tiny: a wide corner makes the penalty quartic there and Newton steps fall short.
+const REACH_SOFTNESS_M: f64 = 1e-4;
 const PUSH_SOFTNESS_MPS2: f64 = 0.5;
+/// The height target is lowered to keep planted ankles this far inside the maximum reach.
+const TARGET_REACH_MARGIN_M: f64 = 0.005;
 
 /// Axis masks for residual rows.
 pub(crate) const AXIS_X: u8 = 1;
@@ -85,18 +88,38 @@ enum Terms {
     Support { phase: usize, height_m: f64, pressure_xz: Option<DVec2> },
     /// Touch-down or lift-off of `contact`: leg reach only.
     Event { contact: usize },
+    /// A free end of the job: the motion must be stoppable (end) or startable (start) there.
+    /// The capture point c + sign·ċ/ω (ω = √(g/h)) must sit on the expected centre of
+    /// pressure, else the inverted pendulum would be left falling away (or falling in).
+    Capture { sign: f64, omega: f64, pressure_xz: DVec2 },
 }
+
+/// Weight of the capture term at a free end, as seconds of balance weight.
+const CAPTURE_SECS: f64 = 0.5;
 
 #[derive(Clone, Copy, Debug)]
 struct Sample {
     /// First of the 4 control points of the span.
     ctrl0: usize,
     pos_w: [f64; 4],
+    /// First-derivative weights, already divided by dt.
+    vel_w: [f64; 4],
     /// Second-derivative weights, already divided by dt².
     acc_w: [f64; 4],
     /// Quadrature weight, seconds.
     quad_secs: f64,
     terms: Terms,
+}
+
+/// The rows of one spline span: its samples and its jerk.
+#[derive(Clone, Debug)]
+struct SpanRows {
+    /// First of the span's 4 control points.
+    ctrl0: usize,
+    /// Jerk row scale √(w·dt)/dt³.
+    jerk_scale: f64,
+    /// Range in [`SegmentProblem::samples`].
+    samples: std::ops::Range<usize>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -109,10 +132,49 @@ struct RunLayout {
     flight_after_secs: Option<f64>,
 }
 
-/// Receives residual rows: value r and, when `GRAD`, ∂r/∂(each of the 4 control points).
+/// Receives residual rows span by span: value r and, when `GRAD`, ∂r/∂(each of the span's 4
+/// control points), nonzero only on the axes in `axes`.
 pub(crate) trait Sink {
     const GRAD: bool;
-    fn row(&mut self, r: f64, ctrl0: usize, grads: &[DVec3; 4], axes: u8);
+    fn begin_span(&mut self, _ctrl0: usize) {}
+    fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8);
+    /// Adds `m` (symmetric, with respect to the sampled position c) to the Gauss–Newton
+    /// matrix, through the position weights `pos_w` of the span's control points.
+    fn curvature(&mut self, _pos_w: &[f64; 4], _m: &DMat3) {}
+    fn end_span(&mut self) {}
+}
+
+/// Emits the rows of one sample: maps ∂r/∂c and ∂r/∂a to the span's control points.
+struct Rows<'a, S: Sink> {
+    sink: &'a mut S,
+    sample: &'a Sample,
+}
+
+impl<S: Sink> Rows<'_, S> {
+    /// A row r with ∂r/∂c = `dc` and ∂r/∂a = `da`.
+    fn emit(&mut self, r: f64, dc: DVec3, da: DVec3, axes: u8) {
+        self.emit_cva(r, dc, DVec3::ZERO, da, axes);
+    }
+
+    /// A row r with ∂r/∂c = `dc`, ∂r/∂ċ = `dv` and ∂r/∂a = `da`.
+    fn emit_cva(&mut self, r: f64, dc: DVec3, dv: DVec3, da: DVec3, axes: u8) {
+        let mut grads = [DVec3::ZERO; 4];
+        if S::GRAD {
+            let s = self.sample;
+            for k in 0..4 {
+                grads[k] = s.pos_w[k] * dc + s.vel_w[k] * dv + s.acc_w[k] * da;
+            }
+        }
+        self.sink.row(r, &grads, axes);
+    }
+
+    /// The second-order part r·∇²r of a row that depends on c only (full Newton for that
+    /// row). Only for terms where it keeps the matrix positive definite in practice.
+    fn curve(&mut self, m: DMat3) {
+        if S::GRAD {
+            self.sink.curvature(&self.sample.pos_w, &m);
+        }
+    }
 }
 
 /// The least-squares problem of one segment.
@@ -125,9 +187,9 @@ pub(crate) struct SegmentProblem<'a> {
     pub blocks: usize,
     /// Per block, the first block it couples with in the normal matrix.
     pub block_first: Vec<usize>,
+    /// Residual samples, grouped by span (in span order).
     samples: Vec<Sample>,
-    /// Per span: (first control point, jerk row scale).
-    jerk: Vec<(usize, f64)>,
+    spans: Vec<SpanRows>,
     /// Initial guess, one 3-vector per block.
     pub initial: Vec<DVec3>,
 }
@@ -214,9 +276,9 @@ impl<'a> SegmentProblem<'a> {
 
         // Normal-matrix profile: blocks referenced by one span couple with each other.
         let mut block_first: Vec<usize> = (0..blocks).collect();
-        let mut jerk = Vec::new();
+        let mut spans = Vec::new();
         let mut samples = Vec::new();
-        for lay in &runs {
+        for (lay, plan_run) in runs.iter().zip(&plan.runs) {
             let dt = lay.dt_secs;
             let jerk_scale = (weights.jerk * dt).sqrt() / (dt * dt * dt);
             for j in 0..lay.spans {
@@ -229,17 +291,29 @@ impl<'a> SegmentProblem<'a> {
                         *first = (*first).min(lowest);
                     }
                 }
-                jerk.push((ctrl0, jerk_scale));
-                for u in GAUSS_U {
+                spans.push(SpanRows { ctrl0, jerk_scale, samples: 0..0 });
+                // A free end is weakly held by interior samples alone: sample the end itself.
+                let mut points = Vec::with_capacity(3);
+                if j == 0 && plan_run.start == Boundary::Free {
+                    points.push(0.0);
+                }
+                points.extend(GAUSS_U);
+                if j + 1 == lay.spans && plan_run.end == Boundary::Free {
+                    points.push(1.0);
+                }
+                for u in points {
                     let t = lay.t_start_secs + (j as f64 + u) * dt;
                     let phase = timeline.phase_index_at(t);
-                    let height_m = timeline
-                        .phases
-                        .get(phase)
-                        .map_or(timeline.standing_height_m, |p| timeline.desired_height_m(t, p));
+                    let height_m = timeline.target_height_m(t, phase, target_reach_m(timeline));
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
                     samples.push(sample(ctrl0, u, dt, 0.5 * dt, terms));
+                    if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
+                        let floor_y = timeline.floor_height_m(phase);
+                        let omega = (g / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
+                        let sign = if u == 0.0 { -1.0 } else { 1.0 };
+                        samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
+                    }
                 }
             }
             // Reach at every touch-down and lift-off inside the run.
@@ -256,6 +330,17 @@ impl<'a> SegmentProblem<'a> {
             }
         }
 
+        // Group samples by span (stable: Gauss points first, then events, each in time order).
+        samples.sort_by_key(|s| s.ctrl0);
+        let mut next = 0usize;
+        for span in &mut spans {
+            let start = next;
+            while samples.get(next).is_some_and(|s| s.ctrl0 == span.ctrl0) {
+                next += 1;
+            }
+            span.samples = start..next;
+        }
+
         let mut problem = Self {
             timeline,
             weights,
@@ -264,7 +349,7 @@ impl<'a> SegmentProblem<'a> {
             blocks,
             block_first,
             samples,
-            jerk,
+            spans,
             initial: Vec::new(),
         };
         problem.initial = problem.initial_guess(&block_of);
@@ -281,13 +366,7 @@ impl<'a> SegmentProblem<'a> {
                 let Some(Some(b)) = block_of.get(lay.first_ctrl + local) else { continue };
                 let t = (lay.t_start_secs + (local as f64 - 1.0) * lay.dt_secs).clamp(lay.t_start_secs, t_end);
                 let centre = tl.support_centre_xz(t);
-                let phase = tl.phases.get(tl.phase_index_at(t));
-                let mut y = phase.map_or(tl.standing_height_m, |p| tl.desired_height_m(t, p));
-                for c in phase.into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id)) {
-                    let d = centre.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
-                    let reach = 0.99 * tl.max_reach_m;
-                    y = y.min(c.ankle_in_world.y + (reach * reach - d * d).max(0.0).sqrt());
-                }
+                let y = tl.target_height_m(t, tl.phase_index_at(t), self.target_reach_m());
                 if let Some(zb) = z.get_mut(*b) {
                     *zb = DVec3::new(centre.x, y, centre.y);
                 }
@@ -296,48 +375,57 @@ impl<'a> SegmentProblem<'a> {
         z
     }
 
+    fn target_reach_m(&self) -> f64 {
+        target_reach_m(self.timeline)
+    }
+
     /// Control points from the free blocks `z`, into `x`.
     pub fn control_points(&self, z: &[DVec3], x: &mut Vec<DVec3>) {
         x.clear();
         x.extend(self.ctrl.iter().map(|e| e.eval(z)));
     }
 
-    /// Sends every residual row at control points `x` to `sink`.
+    /// Sends every residual row at control points `x` to `sink`, span by span.
     pub fn visit<S: Sink>(&self, x: &[DVec3], sink: &mut S) {
-        for s in &self.samples {
-            let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
-            let mut c = DVec3::ZERO;
-            let mut a = DVec3::ZERO;
-            for k in 0..4 {
-                c += s.pos_w[k] * pts[k];
-                a += s.acc_w[k] * pts[k];
-            }
-            let mut emit = |r: f64, dc: DVec3, da: DVec3, axes: u8| {
-                let mut grads = [DVec3::ZERO; 4];
-                if S::GRAD {
-                    for k in 0..4 {
-                        grads[k] = s.pos_w[k] * dc + s.acc_w[k] * da;
+        for span in &self.spans {
+            let Some(pts) = x.get(span.ctrl0..span.ctrl0 + 4) else { continue };
+            sink.begin_span(span.ctrl0);
+            for s in self.samples.get(span.samples.clone()).unwrap_or(&[]) {
+                let mut c = DVec3::ZERO;
+                let mut a = DVec3::ZERO;
+                for k in 0..4 {
+                    c += s.pos_w[k] * pts[k];
+                    a += s.acc_w[k] * pts[k];
+                }
+                let mut rows = Rows { sink: &mut *sink, sample: s };
+                match s.terms {
+                    Terms::Event { contact } => {
+                        if let Some(foot) = self.timeline.contacts.get(contact) {
+                            self.reach_rows(c, foot.ankle_in_world, s.quad_secs, &mut rows);
+                        }
+                    }
+                    Terms::Support { phase, height_m, pressure_xz } => {
+                        self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut rows);
+                    }
+                    Terms::Capture { sign, omega, pressure_xz } => {
+                        let mut v = DVec3::ZERO;
+                        for k in 0..4 {
+                            v += s.vel_w[k] * pts[k];
+                        }
+                        let sw = (self.weights.balance * CAPTURE_SECS).sqrt();
+                        let kv = sign / omega;
+                        let (dc, dv) = (sw * DVec3::X, sw * kv * DVec3::X);
+                        rows.emit_cva(sw * (c.x + kv * v.x - pressure_xz.x), dc, dv, DVec3::ZERO, AXIS_X);
+                        let (dc, dv) = (sw * DVec3::Z, sw * kv * DVec3::Z);
+                        rows.emit_cva(sw * (c.z + kv * v.z - pressure_xz.y), dc, dv, DVec3::ZERO, AXIS_Z);
                     }
                 }
-                sink.row(r, s.ctrl0, &grads, axes);
-            };
-            match s.terms {
-                Terms::Event { contact } => {
-                    if let Some(foot) = self.timeline.contacts.get(contact) {
-                        self.reach_rows(c, foot.ankle_in_world, s.quad_secs, &mut emit);
-                    }
-                }
-                Terms::Support { phase, height_m, pressure_xz } => {
-                    self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut emit);
-                }
             }
-        }
-        for &(ctrl0, scale) in &self.jerk {
-            let Some(pts) = x.get(ctrl0..ctrl0 + 4) else { continue };
             let mut jerk = DVec3::ZERO;
             for k in 0..4 {
                 jerk += BASIS_D3[k] * pts[k];
             }
+            let scale = span.jerk_scale;
             for (axis, mask) in [(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)] {
                 let mut grads = [DVec3::ZERO; 4];
                 if S::GRAD {
@@ -345,21 +433,29 @@ impl<'a> SegmentProblem<'a> {
                         grads[k] = scale * BASIS_D3[k] * axis;
                     }
                 }
-                sink.row(scale * jerk.dot(axis), ctrl0, &grads, mask);
+                sink.row(scale * jerk.dot(axis), &grads, mask);
             }
+            sink.end_span();
         }
     }
 
-    fn reach_rows(&self, c: DVec3, ankle: DVec3, quad: f64, emit: &mut impl FnMut(f64, DVec3, DVec3, u8)) {
+    fn reach_rows<S: Sink>(&self, c: DVec3, ankle: DVec3, quad: f64, rows: &mut Rows<'_, S>) {
         let d_vec = c - ankle;
         let d = d_vec.length();
-        if let (Some((value, slope)), true) = (soft_hinge(d - self.timeline.max_reach_m, REACH_SOFTNESS_M), d > 1e-12) {
-            let sw = (self.weights.reach * quad).sqrt();
-            emit(sw * value, sw * slope * d_vec / d, DVec3::ZERO, AXES_ALL);
+        if d <= 1e-12 {
+            return;
+        }
+        if let Some((value, slope, bend)) = soft_hinge(d - self.timeline.max_reach_m, REACH_SOFTNESS_M) {
+            let w = self.weights.reach * quad;
+            let sw = w.sqrt();
+            let u = d_vec / d;
+            rows.emit(sw * value, sw * slope * u, DVec3::ZERO, AXES_ALL);
+            let along = outer(u);
+            rows.curve(w * value * (bend * along + slope / d * (DMat3::IDENTITY - along)));
         }
     }
 
-    fn support_rows(
+    fn support_rows<S: Sink>(
         &self,
         c: DVec3,
         a: DVec3,
@@ -367,12 +463,12 @@ impl<'a> SegmentProblem<'a> {
         height_m: f64,
         pressure_xz: Option<DVec2>,
         quad: f64,
-        emit: &mut impl FnMut(f64, DVec3, DVec3, u8),
+        rows: &mut Rows<'_, S>,
     ) {
         let tl = self.timeline;
         let w = &self.weights;
         let sw = (w.height * quad).sqrt();
-        emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
+        rows.emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
 
         let Some(phase) = tl.phases.get(phase) else { return };
         let mut planted = phase.planted().filter_map(|id| tl.contacts.get(id));
@@ -385,24 +481,30 @@ impl<'a> SegmentProblem<'a> {
         let mut floor_y = 0.0;
         let sw_comfort = (w.comfort * quad).sqrt();
         for foot in feet.iter().flatten() {
-            self.reach_rows(c, foot.ankle_in_world, quad, emit);
+            self.reach_rows(c, foot.ankle_in_world, quad, rows);
             let d_vec = c - foot.ankle_in_world;
             let d = d_vec.length();
             let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
-            emit(sw_comfort * (d - foot.rest_leg_m), sw_comfort * u, DVec3::ZERO, AXES_ALL);
+            let stretch = d - foot.rest_leg_m;
+            rows.emit(sw_comfort * stretch, sw_comfort * u, DVec3::ZERO, AXES_ALL);
+            if d > 1e-12 {
+                // The leg-length residual bends sideways; without this Newton term a squatting
+                // pelvis (stretch < 0) converges only linearly.
+                rows.curve(w.comfort * quad * stretch / d * (DMat3::IDENTITY - outer(u)));
+            }
             centre += DVec2::new(foot.floor_in_world.x, foot.floor_in_world.z) / n;
             floor_y += foot.floor_in_world.y / n;
         }
 
         let sw = (w.centre * quad).sqrt();
-        emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X);
-        emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z);
+        rows.emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X);
+        rows.emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z);
 
         // Feet can push but not pull: vertical acceleration ≥ −g.
         let g = tl.gravity_mps2;
-        if let Some((value, slope)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
+        if let Some((value, slope, _)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
             let sw = (w.push * quad).sqrt();
-            emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
+            rows.emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
         }
 
         // Balance (linear inverted pendulum): a_h = (g/h)·(c_h − p), so the centre of pressure
@@ -413,8 +515,8 @@ impl<'a> SegmentProblem<'a> {
         let h = (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M);
         let k = h / g;
         let sw = (w.balance * quad).sqrt();
-        emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X);
-        emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z);
+        rows.emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X);
+        rows.emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z);
     }
 
     /// The path pieces of this segment at free blocks `z`.
@@ -448,30 +550,45 @@ impl<'a> SegmentProblem<'a> {
     }
 }
 
+/// Leg reach used to lower the height target: just inside where the reach term starts.
+fn target_reach_m(timeline: &Timeline) -> f64 {
+    (timeline.max_reach_m - TARGET_REACH_MARGIN_M).max(0.5 * timeline.max_reach_m)
+}
+
 fn single(block: usize, coef: f64, constant: DVec3) -> CtrlExpr {
     CtrlExpr { terms: 1, block: [block, 0, 0, 0], coef: [coef, 0.0, 0.0, 0.0], constant }
 }
 
 fn sample(ctrl0: usize, u: f64, dt: f64, quad_secs: f64, terms: Terms) -> Sample {
-    let d2 = basis_d2(u);
-    let inv = 1.0 / (dt * dt);
-    Sample { ctrl0, pos_w: basis(u), acc_w: d2.map(|w| w * inv), quad_secs, terms }
+    Sample {
+        ctrl0,
+        pos_w: basis(u),
+        vel_w: basis_d1(u).map(|w| w / dt),
+        acc_w: basis_d2(u).map(|w| w / (dt * dt)),
+        quad_secs,
+        terms,
+    }
 }
 
-/// A smooth one-sided penalty residual ≈ max(0, x) with its slope: 0 up to −softness, a
-/// parabola (x + softness)²/(4·softness) across the corner, x beyond +softness (C1).
-/// `None` where it is zero. Rounding the corner lets Gauss–Newton converge in a few steps
-/// where a hard hinge makes it zig-zag; being exactly zero in the slack region keeps the
-/// term from nudging paths that are well within limits.
-fn soft_hinge(x: f64, softness: f64) -> Option<(f64, f64)> {
+/// A smooth one-sided penalty residual ≈ max(0, x) with its first and second derivatives:
+/// 0 up to −softness, a parabola (x + softness)²/(4·softness) across the corner, x beyond
+/// +softness (C1). `None` where it is zero. Rounding the corner lets Gauss–Newton converge in
+/// a few steps where a hard hinge makes it zig-zag; being exactly zero in the slack region
+/// keeps the term from nudging paths that are well within limits.
+fn soft_hinge(x: f64, softness: f64) -> Option<(f64, f64, f64)> {
     if x <= -softness {
         None
     } else if x >= softness {
-        Some((x, 1.0))
+        Some((x, 1.0, 0.0))
     } else {
         let s = x + softness;
-        Some((s * s / (4.0 * softness), s / (2.0 * softness)))
+        Some((s * s / (4.0 * softness), s / (2.0 * softness), 1.0 / (2.0 * softness)))
     }
+}
+
+/// u·uᵀ.
+fn outer(u: DVec3) -> DMat3 {
+    DMat3::from_cols(u * u.x, u * u.y, u * u.z)
 }
 
 #[cfg(test)]

@@ -3,14 +3,14 @@
 //!
 //! Deterministic: fixed evaluation order, no threads, no clocks.
 
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
-use super::problem::{AXIS_X, AXIS_Y, AXIS_Z, CtrlExpr, SegmentProblem, Sink};
+use super::problem::{CtrlExpr, SegmentProblem, Sink};
 use super::skyline::Skyline;
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
 const RELATIVE_DECREASE: f64 = 1e-7;
-/// ...or moves no unknown by more than this (metres; velocities scaled alike).
+/// ...or moves no unknown by more than this (metres).
 const SMALLEST_STEP: f64 = 1e-6;
 
 /// Outcome of one segment solve.
@@ -30,67 +30,117 @@ struct CostSink {
 
 impl Sink for CostSink {
     const GRAD: bool = false;
-    fn row(&mut self, r: f64, _ctrl0: usize, _grads: &[DVec3; 4], _axes: u8) {
+    fn row(&mut self, r: f64, _grads: &[DVec3; 4], _axes: u8) {
         self.cost += r * r;
     }
 }
 
-/// Accumulates Jᵀ·J (lower half) and Jᵀ·r over the free unknowns.
+/// Accumulates Jᵀ·J (+ the Newton terms rows ask for; lower half) and Jᵀ·r over the free
+/// unknowns: first densely over the 12 coordinates of one span's control points, then once
+/// per span through the control-point expressions into the skyline matrix.
 struct NormalSink<'a> {
     ctrl: &'a [CtrlExpr],
     normal: &'a mut Skyline,
     gradient: &'a mut [f64],
     cost: f64,
+    ctrl0: usize,
+    /// Lower triangle of the span's 12×12 matrix, index 12·i + j with j ≤ i; i = 3·point + axis.
+    local_h: [f64; 144],
+    local_g: [f64; 12],
 }
 
-const AXES: [(usize, u8); 3] = [(0, AXIS_X), (1, AXIS_Y), (2, AXIS_Z)];
+impl<'a> NormalSink<'a> {
+    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
+        Self { ctrl, normal, gradient, cost: 0.0, ctrl0: 0, local_h: [0.0; 144], local_g: [0.0; 12] }
+    }
+}
 
 impl Sink for NormalSink<'_> {
     const GRAD: bool = true;
 
-    fn row(&mut self, r: f64, ctrl0: usize, grads: &[DVec3; 4], axes: u8) {
+    fn begin_span(&mut self, ctrl0: usize) {
+        self.ctrl0 = ctrl0;
+        self.local_h = [0.0; 144];
+        self.local_g = [0.0; 12];
+    }
+
+    fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
         self.cost += r * r;
-        // Chain rule through the control-point expressions, merging repeated blocks.
-        let mut ids = [0usize; 16];
-        let mut gs = [DVec3::ZERO; 16];
+        let mut idx = [0usize; 12];
+        let mut val = [0.0f64; 12];
         let mut m = 0usize;
         for (k, g) in grads.iter().enumerate() {
-            let Some(e) = self.ctrl.get(ctrl0 + k) else { continue };
-            for t in 0..e.terms.min(4) {
-                let (b, gv) = (e.block[t], e.coef[t] * *g);
-                match ids[..m].iter().position(|&i| i == b) {
-                    Some(p) => gs[p] += gv,
-                    None if m < ids.len() => {
-                        ids[m] = b;
-                        gs[m] = gv;
-                        m += 1;
-                    }
-                    None => {}
+            let g = g.to_array();
+            for a in 0..3 {
+                if axes & (1 << a) != 0 {
+                    idx[m] = 3 * k + a;
+                    val[m] = g[a];
+                    m += 1;
                 }
             }
         }
-        let n = self.gradient.len();
         for p in 0..m {
-            let (bp, gp) = (ids[p], gs[p].to_array());
-            for &(a, mask) in &AXES {
-                if axes & mask == 0 {
-                    continue;
-                }
-                let i = 3 * bp + a;
-                if i >= n {
-                    continue;
-                }
-                self.gradient[i] += r * gp[a];
-                for q in 0..m {
-                    let (bq, gq) = (ids[q], gs[q].to_array());
-                    if bq > bp {
-                        continue;
+            let (i, vi) = (idx[p], val[p]);
+            self.local_g[i] += r * vi;
+            let row = &mut self.local_h[12 * i..12 * i + 12];
+            for q in 0..=p {
+                row[idx[q]] += vi * val[q];
+            }
+        }
+    }
+
+    fn curvature(&mut self, pos_w: &[f64; 4], m: &DMat3) {
+        let m = m.to_cols_array_2d();
+        for k in 0..4 {
+            for k2 in 0..=k {
+                let w = pos_w[k] * pos_w[k2];
+                for a in 0..3 {
+                    let i = 3 * k + a;
+                    for (a2, col) in m.iter().enumerate() {
+                        let j = 3 * k2 + a2;
+                        if j <= i {
+                            self.local_h[12 * i + j] += w * col[a];
+                        }
                     }
-                    for &(a2, mask2) in &AXES {
-                        if axes & mask2 == 0 || (bq == bp && a2 > a) {
+                }
+            }
+        }
+    }
+
+    fn end_span(&mut self) {
+        let n = self.gradient.len();
+        // Full symmetric local matrix.
+        let mut h = self.local_h;
+        for i in 0..12 {
+            for j in 0..i {
+                h[12 * j + i] = h[12 * i + j];
+            }
+        }
+        for k in 0..4 {
+            let Some(ek) = self.ctrl.get(self.ctrl0 + k) else { continue };
+            for t in 0..ek.terms.min(4) {
+                let (b, cb) = (ek.block[t], ek.coef[t]);
+                if 3 * b + 2 >= n {
+                    continue;
+                }
+                for a in 0..3 {
+                    self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
+                }
+                for k2 in 0..4 {
+                    let Some(ek2) = self.ctrl.get(self.ctrl0 + k2) else { continue };
+                    for t2 in 0..ek2.terms.min(4) {
+                        let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
+                        if b2 > b {
                             continue;
                         }
-                        self.normal.add(i, 3 * bq + a2, gp[a] * gq[a2]);
+                        let c = cb * cb2;
+                        for a in 0..3 {
+                            let at = 12 * (3 * k + a) + 3 * k2;
+                            let top = if b2 == b { a + 1 } else { 3 };
+                            for (a2, v) in h[at..at + 3].iter().enumerate().take(top) {
+                                self.normal.add(3 * b + a, 3 * b2 + a2, c * v);
+                            }
+                        }
                     }
                 }
             }
@@ -131,12 +181,13 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
         problem.control_points(&z, &mut x);
         normal.clear();
         gradient.fill(0.0);
-        let mut sink = NormalSink { ctrl: &problem.ctrl, normal: &mut normal, gradient: &mut gradient, cost: 0.0 };
+        let mut sink = NormalSink::new(&problem.ctrl, &mut normal, &mut gradient);
         problem.visit(&x, &mut sink);
         let max_diag = (0..n).map(|i| normal.diag(i)).fold(0.0f64, f64::max);
         let floor = 1e-12 * max_diag.max(1e-300);
 
         let mut accepted = false;
+        let mut nu = 2.0;
         while lambda <= 1e12 {
             work.copy_values_from(&normal);
             for i in 0..n {
@@ -155,11 +206,19 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
                 *t = z.get(b).copied().unwrap_or(DVec3::ZERO) + d;
             }
             let trial_cost = cost_at(problem, &trial, &mut x);
+            // Gain ratio against the decrease the quadratic model predicts:
+            // −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with (H + λD)δ = −g.
+            let mut predicted = 0.0;
+            for (i, (s, g)) in step.iter().zip(&gradient).enumerate() {
+                predicted += -g * s + lambda * normal.diag(i).max(floor) * s * s;
+            }
+            let gain = (cost - trial_cost) / predicted.max(1e-300);
             if trial_cost.is_finite() && trial_cost <= cost {
                 let decrease = cost - trial_cost;
                 std::mem::swap(&mut z, &mut trial);
                 cost = trial_cost;
-                lambda = (lambda / 4.0).max(1e-9);
+                // Nielsen's update: shrink λ a lot when the model predicted well.
+                lambda = (lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
                 accepted = true;
                 let largest_step = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
                 if decrease <= RELATIVE_DECREASE * cost + 1e-16 || largest_step < SMALLEST_STEP {
@@ -167,7 +226,8 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
                 }
                 break;
             }
-            lambda *= 8.0;
+            lambda *= nu;
+            nu *= 2.0;
         }
         if !accepted {
             // No downhill step even with heavy damping: a (local) minimum.

@@ -363,6 +363,32 @@ impl Timeline {
         self.standing_height_m + if n > 0.0 { sum / n } else { 0.0 }
     }
 
+    /// The desired height at `t_secs` in phase `i`, lowered where the planted feet cannot
+    /// reach it: at most `reach_m` from every planted ankle, with the pelvis over the middle
+    /// of the planted feet (the best case). Long steps thus dip the pelvis by design instead
+    /// of fighting the reach term.
+    pub fn target_height_m(&self, t_secs: f64, i: usize, reach_m: f64) -> f64 {
+        let Some(phase) = self.phases.get(i) else { return self.standing_height_m };
+        let mut height = self.desired_height_m(t_secs, phase);
+        let centre = self.support_centre_xz(t_secs);
+        for c in phase.planted().filter_map(|id| self.contacts.get(id)) {
+            let d = centre.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
+            height = height.min(c.ankle_in_world.y + (reach_m * reach_m - d * d).max(0.0).sqrt());
+        }
+        height
+    }
+
+    /// Mean floor height (y) under the planted feet of phase `i`, metres (0 in the air).
+    pub fn floor_height_m(&self, i: usize) -> f64 {
+        let Some(phase) = self.phases.get(i) else { return 0.0 };
+        let (mut sum, mut n) = (0.0, 0.0);
+        for c in phase.planted().filter_map(|id| self.contacts.get(id)) {
+            sum += c.floor_in_world.y;
+            n += 1.0;
+        }
+        if n > 0.0 { sum / n } else { 0.0 }
+    }
+
     /// Where the centre of pressure is expected at `t_secs` in phase `i` (`None` in the air):
     /// on the one planted foot; in double support, moving linearly from the foot that carried
     /// the weight in the phase before to the foot that carries it in the phase after (the
