@@ -94,6 +94,9 @@ enum Terms {
     Capture { sign: f64, omega: f64, pressure_xz: DVec2 },
 }
 
+/// Weight of the reach term at a touch-down or lift-off, as seconds of reach weight: the
+/// legs are most stretched at these instants, so they count as much as a stretch of time.
+const EVENT_SECS: f64 = 0.25;
 /// Weight of the capture term at a free end, as seconds of balance weight.
 const CAPTURE_SECS: f64 = 0.5;
 
@@ -326,7 +329,7 @@ impl<'a> SegmentProblem<'a> {
                 }
                 let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
                 let j = (x.floor() as usize).min(lay.spans - 1);
-                samples.push(sample(lay.first_ctrl + j, x - j as f64, dt, dt, Terms::Event { contact }));
+                samples.push(sample(lay.first_ctrl + j, x - j as f64, dt, EVENT_SECS, Terms::Event { contact }));
             }
         }
 
@@ -418,6 +421,9 @@ impl<'a> SegmentProblem<'a> {
                         rows.emit_cva(sw * (c.x + kv * v.x - pressure_xz.x), dc, dv, DVec3::ZERO, AXIS_X);
                         let (dc, dv) = (sw * DVec3::Z, sw * kv * DVec3::Z);
                         rows.emit_cva(sw * (c.z + kv * v.z - pressure_xz.y), dc, dv, DVec3::ZERO, AXIS_Z);
+                        // Vertically, the end is at rest.
+                        let sw = (self.weights.height * CAPTURE_SECS).sqrt() / omega;
+                        rows.emit_cva(sw * v.y, DVec3::ZERO, sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
                     }
                 }
             }
