@@ -24,6 +24,9 @@ pub(crate) const AXIS_X: u8 = 1;
 pub(crate) const AXIS_Y: u8 = 2;
 pub(crate) const AXIS_Z: u8 = 4;
 pub(crate) const AXES_ALL: u8 = 7;
+/// Flag on a row whose gradient does not depend on the unknowns (its Gauss–Newton matrix
+/// contribution is the same every iteration and is assembled once).
+pub(crate) const LINEAR: u8 = 8;
 
 /// A control point as an affine function of the free unknown blocks (3-vectors):
 /// Σ coef[t]·z[block[t]] + constant, the same scalar coefficients on every axis.
@@ -84,10 +87,13 @@ pub(crate) fn flight_elimination(
 /// Which terms a residual sample carries.
 #[derive(Clone, Copy, Debug)]
 enum Terms {
-    /// Interior quadrature point: every support term for the feet planted in `phase`.
+    /// Quadrature point of the dynamic terms (balance, centre, push, reach) for the feet
+    /// planted in `phase`; `height_m` is the target height (for the pendulum length).
     Support { phase: usize, height_m: f64, pressure_xz: Option<DVec2> },
     /// Touch-down or lift-off of `contact`: leg reach only.
     Event { contact: usize },
+    /// Quadrature point of the level terms (height, leg comfort), one per span.
+    Level { phase: usize, height_m: f64 },
     /// A free end of the job: the motion must be stoppable (end) or startable (start) there.
     /// The capture point c + sign·ċ/ω (ω = √(g/h)) must sit on the expected centre of
     /// pressure, else the inverted pendulum would be left falling away (or falling in).
@@ -311,6 +317,9 @@ impl<'a> SegmentProblem<'a> {
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
                     samples.push(sample(ctrl0, u, dt, 0.5 * dt, terms));
+                    if u == 0.0 || u == 1.0 {
+                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m }));
+                    }
                     if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
                         let floor_y = timeline.floor_height_m(phase);
                         let omega = (g / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
@@ -318,6 +327,10 @@ impl<'a> SegmentProblem<'a> {
                         samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
                     }
                 }
+                let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
+                let phase = timeline.phase_index_at(t_mid);
+                let height_m = timeline.target_height_m(t_mid, phase, target_reach_m(timeline));
+                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m }));
             }
             // Reach at every touch-down and lift-off inside the run.
             let t_end = lay.t_start_secs + dt * lay.spans as f64;
@@ -410,6 +423,7 @@ impl<'a> SegmentProblem<'a> {
                     Terms::Support { phase, height_m, pressure_xz } => {
                         self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut rows);
                     }
+                    Terms::Level { phase, height_m } => self.level_rows(c, phase, height_m, s.quad_secs, &mut rows),
                     Terms::Capture { sign, omega, pressure_xz } => {
                         let mut v = DVec3::ZERO;
                         for k in 0..4 {
@@ -418,12 +432,12 @@ impl<'a> SegmentProblem<'a> {
                         let sw = (self.weights.balance * CAPTURE_SECS).sqrt();
                         let kv = sign / omega;
                         let (dc, dv) = (sw * DVec3::X, sw * kv * DVec3::X);
-                        rows.emit_cva(sw * (c.x + kv * v.x - pressure_xz.x), dc, dv, DVec3::ZERO, AXIS_X);
+                        rows.emit_cva(sw * (c.x + kv * v.x - pressure_xz.x), dc, dv, DVec3::ZERO, AXIS_X | LINEAR);
                         let (dc, dv) = (sw * DVec3::Z, sw * kv * DVec3::Z);
-                        rows.emit_cva(sw * (c.z + kv * v.z - pressure_xz.y), dc, dv, DVec3::ZERO, AXIS_Z);
+                        rows.emit_cva(sw * (c.z + kv * v.z - pressure_xz.y), dc, dv, DVec3::ZERO, AXIS_Z | LINEAR);
                         // Vertically, the end is at rest.
                         let sw = (self.weights.height * CAPTURE_SECS).sqrt() / omega;
-                        rows.emit_cva(sw * v.y, DVec3::ZERO, sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
+                        rows.emit_cva(sw * v.y, DVec3::ZERO, sw * DVec3::Y, DVec3::ZERO, AXIS_Y | LINEAR);
                     }
                 }
             }
@@ -439,7 +453,7 @@ impl<'a> SegmentProblem<'a> {
                         grads[k] = scale * BASIS_D3[k] * axis;
                     }
                 }
-                sink.row(scale * jerk.dot(axis), &grads, mask);
+                sink.row(scale * jerk.dot(axis), &grads, mask | LINEAR);
             }
             sink.end_span();
         }
@@ -461,6 +475,28 @@ impl<'a> SegmentProblem<'a> {
         }
     }
 
+    /// Height near its target, and each planted leg near its rest length (comfort).
+    fn level_rows<S: Sink>(&self, c: DVec3, phase: usize, height_m: f64, quad: f64, rows: &mut Rows<'_, S>) {
+        let sw = (self.weights.height * quad).sqrt();
+        rows.emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y | LINEAR);
+        let tl = self.timeline;
+        let Some(phase) = tl.phases.get(phase) else { return };
+        let w = self.weights.comfort * quad;
+        let sw = w.sqrt();
+        for foot in phase.planted().filter_map(|id| tl.contacts.get(id)) {
+            let d_vec = c - foot.ankle_in_world;
+            let d = d_vec.length();
+            let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
+            let stretch = d - foot.rest_leg_m;
+            rows.emit(sw * stretch, sw * u, DVec3::ZERO, AXES_ALL);
+            if d > 1e-12 {
+                // The leg-length residual bends sideways; without this Newton term a squatting
+                // pelvis (stretch < 0) converges only linearly.
+                rows.curve(w * stretch / d * (DMat3::IDENTITY - outer(u)));
+            }
+        }
+    }
+
     fn support_rows<S: Sink>(
         &self,
         c: DVec3,
@@ -473,9 +509,6 @@ impl<'a> SegmentProblem<'a> {
     ) {
         let tl = self.timeline;
         let w = &self.weights;
-        let sw = (w.height * quad).sqrt();
-        rows.emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y);
-
         let Some(phase) = tl.phases.get(phase) else { return };
         let mut planted = phase.planted().filter_map(|id| tl.contacts.get(id));
         let feet: [_; 2] = [planted.next(), planted.next()];
@@ -485,26 +518,15 @@ impl<'a> SegmentProblem<'a> {
         let n = feet.iter().flatten().count() as f64;
         let mut centre = DVec2::ZERO;
         let mut floor_y = 0.0;
-        let sw_comfort = (w.comfort * quad).sqrt();
         for foot in feet.iter().flatten() {
             self.reach_rows(c, foot.ankle_in_world, quad, rows);
-            let d_vec = c - foot.ankle_in_world;
-            let d = d_vec.length();
-            let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
-            let stretch = d - foot.rest_leg_m;
-            rows.emit(sw_comfort * stretch, sw_comfort * u, DVec3::ZERO, AXES_ALL);
-            if d > 1e-12 {
-                // The leg-length residual bends sideways; without this Newton term a squatting
-                // pelvis (stretch < 0) converges only linearly.
-                rows.curve(w.comfort * quad * stretch / d * (DMat3::IDENTITY - outer(u)));
-            }
             centre += DVec2::new(foot.floor_in_world.x, foot.floor_in_world.z) / n;
             floor_y += foot.floor_in_world.y / n;
         }
 
         let sw = (w.centre * quad).sqrt();
-        rows.emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X);
-        rows.emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z);
+        rows.emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X | LINEAR);
+        rows.emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z | LINEAR);
 
         // Feet can push but not pull: vertical acceleration ≥ −g.
         let g = tl.gravity_mps2;
@@ -521,8 +543,8 @@ impl<'a> SegmentProblem<'a> {
         let h = (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M);
         let k = h / g;
         let sw = (w.balance * quad).sqrt();
-        rows.emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X);
-        rows.emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z);
+        rows.emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X | LINEAR);
+        rows.emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z | LINEAR);
     }
 
     /// The path pieces of this segment at free blocks `z`.

@@ -36,16 +36,24 @@ impl Skyline {
         self.first.len()
     }
 
-    /// Sets every entry to zero.
-    pub fn clear(&mut self) {
-        self.values.fill(0.0);
-    }
-
     /// Adds `v` at (`i`, `j`); requires `first[i] ≤ j ≤ i`.
     #[inline]
     pub fn add(&mut self, i: usize, j: usize, v: f64) {
         debug_assert!(j <= i && j >= self.first[i]);
         self.values[self.offset[i] + j - self.first[i]] += v;
+    }
+
+    /// Adds the lower triangle of the dense row-major m×m matrix `dense` at rows and columns
+    /// `start..start + m`; requires `first[start + i] ≤ start` for each of those rows.
+    pub fn add_dense_lower(&mut self, start: usize, m: usize, dense: &[f64]) {
+        for i in 0..m {
+            let row = start + i;
+            let base = self.offset[row] + start - self.first[row];
+            let dst = &mut self.values[base..base + i + 1];
+            for (d, v) in dst.iter_mut().zip(&dense[m * i..m * i + i + 1]) {
+                *d += v;
+            }
+        }
     }
 
     /// The diagonal entry of row `i`.

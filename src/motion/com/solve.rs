@@ -5,7 +5,7 @@
 
 use glam::{DMat3, DVec3};
 
-use super::problem::{CtrlExpr, SegmentProblem, Sink};
+use super::problem::{CtrlExpr, LINEAR, SegmentProblem, Sink};
 use super::skyline::Skyline;
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
@@ -35,6 +35,15 @@ impl Sink for CostSink {
     }
 }
 
+/// What a [`NormalSink`] pass assembles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// Once per solve: the Gauss–Newton matrix of the rows flagged [`LINEAR`].
+    Constant,
+    /// Every iteration: the gradient of every row, and the matrix of the other rows.
+    Iteration,
+}
+
 /// Accumulates Jᵀ·J (+ the Newton terms rows ask for; lower half) and Jᵀ·r over the free
 /// unknowns: first densely over the 12 coordinates of one span's control points, then once
 /// per span through the control-point expressions into the skyline matrix.
@@ -42,16 +51,40 @@ struct NormalSink<'a> {
     ctrl: &'a [CtrlExpr],
     normal: &'a mut Skyline,
     gradient: &'a mut [f64],
+    pass: Pass,
     cost: f64,
     ctrl0: usize,
     /// Lower triangle of the span's 12×12 matrix, index 12·i + j with j ≤ i; i = 3·point + axis.
     local_h: [f64; 144],
     local_g: [f64; 12],
+    touched: bool,
 }
 
 impl<'a> NormalSink<'a> {
-    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
-        Self { ctrl, normal, gradient, cost: 0.0, ctrl0: 0, local_h: [0.0; 144], local_g: [0.0; 12] }
+    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64], pass: Pass) -> Self {
+        Self {
+            ctrl,
+            normal,
+            gradient,
+            pass,
+            cost: 0.0,
+            ctrl0: 0,
+            local_h: [0.0; 144],
+            local_g: [0.0; 12],
+            touched: false,
+        }
+    }
+
+    /// The span's block when its 4 control points are free, unscaled and consecutive.
+    fn plain_span(&self) -> Option<usize> {
+        let first = self.ctrl.get(self.ctrl0)?;
+        let b0 = first.block[0];
+        let plain = (0..4).all(|k| {
+            self.ctrl.get(self.ctrl0 + k).is_some_and(|e| {
+                e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO
+            })
+        });
+        plain.then_some(b0)
     }
 }
 
@@ -60,11 +93,22 @@ impl Sink for NormalSink<'_> {
 
     fn begin_span(&mut self, ctrl0: usize) {
         self.ctrl0 = ctrl0;
-        self.local_h = [0.0; 144];
+        if self.touched {
+            self.local_h = [0.0; 144];
+        }
         self.local_g = [0.0; 12];
+        self.touched = false;
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
+        let linear = axes & LINEAR != 0;
+        let (want_h, want_g) = match self.pass {
+            Pass::Constant => (linear, false),
+            Pass::Iteration => (!linear, true),
+        };
+        if !want_h && !want_g {
+            return;
+        }
         self.cost += r * r;
         let mut idx = [0usize; 12];
         let mut val = [0.0f64; 12];
@@ -79,17 +123,28 @@ impl Sink for NormalSink<'_> {
                 }
             }
         }
-        for p in 0..m {
-            let (i, vi) = (idx[p], val[p]);
-            self.local_g[i] += r * vi;
-            let row = &mut self.local_h[12 * i..12 * i + 12];
-            for q in 0..=p {
-                row[idx[q]] += vi * val[q];
+        if want_g {
+            for p in 0..m {
+                self.local_g[idx[p]] += r * val[p];
+            }
+        }
+        if want_h {
+            self.touched = true;
+            for p in 0..m {
+                let (i, vi) = (idx[p], val[p]);
+                let row = &mut self.local_h[12 * i..12 * i + 12];
+                for q in 0..=p {
+                    row[idx[q]] += vi * val[q];
+                }
             }
         }
     }
 
     fn curvature(&mut self, pos_w: &[f64; 4], m: &DMat3) {
+        if self.pass != Pass::Iteration {
+            return;
+        }
+        self.touched = true;
         let m = m.to_cols_array_2d();
         for k in 0..4 {
             for k2 in 0..=k {
@@ -109,7 +164,18 @@ impl Sink for NormalSink<'_> {
 
     fn end_span(&mut self) {
         let n = self.gradient.len();
-        // Full symmetric local matrix.
+        if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
+            if self.pass == Pass::Iteration {
+                for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
+                    *g += l;
+                }
+            }
+            if self.touched {
+                self.normal.add_dense_lower(3 * b0, 12, &self.local_h);
+            }
+            return;
+        }
+        // General case: chain rule through the control-point expressions.
         let mut h = self.local_h;
         for i in 0..12 {
             for j in 0..i {
@@ -123,8 +189,13 @@ impl Sink for NormalSink<'_> {
                 if 3 * b + 2 >= n {
                     continue;
                 }
-                for a in 0..3 {
-                    self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
+                if self.pass == Pass::Iteration {
+                    for a in 0..3 {
+                        self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
+                    }
+                }
+                if !self.touched {
+                    continue;
                 }
                 for k2 in 0..4 {
                     let Some(ek2) = self.ctrl.get(self.ctrl0 + k2) else { continue };
@@ -161,6 +232,7 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
     let first: Vec<usize> = (0..n).map(|i| 3 * problem.block_first.get(i / 3).copied().unwrap_or(0)).collect();
     let mut normal = Skyline::new(first);
     let mut work = normal.clone();
+    let mut constant = normal.clone();
     let mut gradient = vec![0.0; n];
     let mut step = vec![0.0; n];
     let mut x = Vec::with_capacity(problem.ctrl.len());
@@ -175,13 +247,17 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
     if n == 0 {
         return SegmentSolution { z, iterations, initial_cost, final_cost: cost, converged: true };
     }
+    // The linear rows' part of the matrix, once.
+    problem.control_points(&z, &mut x);
+    let mut sink = NormalSink::new(&problem.ctrl, &mut constant, &mut gradient, Pass::Constant);
+    problem.visit(&x, &mut sink);
 
     while iterations < max_iterations as usize {
         iterations += 1;
         problem.control_points(&z, &mut x);
-        normal.clear();
+        normal.copy_values_from(&constant);
         gradient.fill(0.0);
-        let mut sink = NormalSink::new(&problem.ctrl, &mut normal, &mut gradient);
+        let mut sink = NormalSink::new(&problem.ctrl, &mut normal, &mut gradient, Pass::Iteration);
         problem.visit(&x, &mut sink);
         let max_diag = (0..n).map(|i| normal.diag(i)).fold(0.0f64, f64::max);
         let floor = 1e-12 * max_diag.max(1e-300);
