@@ -145,6 +145,10 @@ struct RunLayout {
 /// control points), nonzero only on the axes in `axes`.
 pub(crate) trait Sink {
     const GRAD: bool;
+    /// Whether this sink wants the rows flagged [`LINEAR`]...
+    const LINEAR_ROWS: bool = true;
+    /// ...and the others.
+    const NONLINEAR_ROWS: bool = true;
     fn begin_span(&mut self, _ctrl0: usize) {}
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8);
     /// Adds `m` (symmetric, with respect to the sampled position c) to the Gauss–Newton
@@ -167,6 +171,10 @@ impl<S: Sink> Rows<'_, S> {
 
     /// A row r with ∂r/∂c = `dc`, ∂r/∂ċ = `dv` and ∂r/∂a = `da`.
     fn emit_cva(&mut self, r: f64, dc: DVec3, dv: DVec3, da: DVec3, axes: u8) {
+        let wanted = if axes & LINEAR != 0 { S::LINEAR_ROWS } else { S::NONLINEAR_ROWS };
+        if !wanted {
+            return;
+        }
         let mut grads = [DVec3::ZERO; 4];
         if S::GRAD {
             let s = self.sample;
@@ -180,7 +188,7 @@ impl<S: Sink> Rows<'_, S> {
     /// The second-order part r·∇²r of a row that depends on c only (full Newton for that
     /// row). Only for terms where it keeps the matrix positive definite in practice.
     fn curve(&mut self, m: DMat3) {
-        if S::GRAD {
+        if S::GRAD && S::NONLINEAR_ROWS {
             self.sink.curvature(&self.sample.pos_w, &m);
         }
     }
@@ -424,7 +432,7 @@ impl<'a> SegmentProblem<'a> {
                         self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut rows);
                     }
                     Terms::Level { phase, height_m } => self.level_rows(c, phase, height_m, s.quad_secs, &mut rows),
-                    Terms::Capture { sign, omega, pressure_xz } => {
+                    Terms::Capture { sign, omega, pressure_xz } if S::LINEAR_ROWS => {
                         let mut v = DVec3::ZERO;
                         for k in 0..4 {
                             v += s.vel_w[k] * pts[k];
@@ -439,6 +447,7 @@ impl<'a> SegmentProblem<'a> {
                         let sw = (self.weights.height * CAPTURE_SECS).sqrt() / omega;
                         rows.emit_cva(sw * v.y, DVec3::ZERO, sw * DVec3::Y, DVec3::ZERO, AXIS_Y | LINEAR);
                     }
+                    Terms::Capture { .. } => {}
                 }
             }
             let mut jerk = DVec3::ZERO;
@@ -446,7 +455,8 @@ impl<'a> SegmentProblem<'a> {
                 jerk += BASIS_D3[k] * pts[k];
             }
             let scale = span.jerk_scale;
-            for (axis, mask) in [(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)] {
+            let axes = if S::LINEAR_ROWS { &[(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)][..] } else { &[] };
+            for &(axis, mask) in axes {
                 let mut grads = [DVec3::ZERO; 4];
                 if S::GRAD {
                     for k in 0..4 {

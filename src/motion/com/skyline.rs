@@ -10,6 +10,8 @@ pub(crate) struct Skyline {
     first: Vec<usize>,
     offset: Vec<usize>,
     values: Vec<f64>,
+    /// After factoring: 1 / L[i][i] (multiplying is much cheaper than dividing).
+    inv_diag: Vec<f64>,
 }
 
 /// The matrix was not (numerically) positive definite.
@@ -28,7 +30,8 @@ impl Skyline {
             total += i - *f + 1;
         }
         offset.push(total);
-        Self { first, offset, values: vec![0.0; total] }
+        let n = first.len();
+        Self { first, offset, values: vec![0.0; total], inv_diag: vec![0.0; n] }
     }
 
     /// Order of the matrix.
@@ -52,6 +55,21 @@ impl Skyline {
             let dst = &mut self.values[base..base + i + 1];
             for (d, v) in dst.iter_mut().zip(&dense[m * i..m * i + i + 1]) {
                 *d += v;
+            }
+        }
+    }
+
+    /// y += A·x for the symmetric matrix A stored here (before factoring).
+    pub fn mul_add(&self, x: &[f64], y: &mut [f64]) {
+        let n = self.n().min(x.len()).min(y.len());
+        for i in 0..n {
+            let fi = self.first[i];
+            let row = &self.values[self.offset[i]..self.offset[i + 1]];
+            let (off, diag) = row.split_at(i - fi);
+            y[i] += dot(off, &x[fi..i]) + diag[0] * x[i];
+            let xi = x[i];
+            for (yj, a) in y[fi..i].iter_mut().zip(off) {
+                *yj += a * xi;
             }
         }
     }
@@ -82,14 +100,15 @@ impl Skyline {
                 let k0 = fi.max(fj);
                 let row_j = &done[self.offset[j]..self.offset[j + 1]];
                 let dot = dot(&row_i[k0 - fi..j - fi], &row_j[k0 - fj..j - fj]);
-                let l_jj = row_j[j - fj];
-                row_i[j - fi] = (row_i[j - fi] - dot) / l_jj;
+                row_i[j - fi] = (row_i[j - fi] - dot) * self.inv_diag[j];
             }
             let d = row_i[i - fi] - dot(&row_i[..i - fi], &row_i[..i - fi]);
             if !(d > 0.0) || !d.is_finite() {
                 return Err(NotPositiveDefinite);
             }
-            row_i[i - fi] = d.sqrt();
+            let l = d.sqrt();
+            row_i[i - fi] = l;
+            self.inv_diag[i] = 1.0 / l;
         }
         Ok(())
     }
@@ -101,12 +120,12 @@ impl Skyline {
             let fi = self.first[i];
             let row = &self.values[self.offset[i]..self.offset[i + 1]];
             let s = b[i] - dot(&row[..i - fi], &b[fi..i]);
-            b[i] = s / row[i - fi];
+            b[i] = s * self.inv_diag[i];
         }
         for i in (0..n).rev() {
             let fi = self.first[i];
             let row = &self.values[self.offset[i]..self.offset[i + 1]];
-            let x = b[i] / row[i - fi];
+            let x = b[i] * self.inv_diag[i];
             b[i] = x;
             for (bk, l) in b[fi..i].iter_mut().zip(&row[..i - fi]) {
                 *bk -= l * x;

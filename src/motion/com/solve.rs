@@ -5,7 +5,7 @@
 
 use glam::{DMat3, DVec3};
 
-use super::problem::{CtrlExpr, LINEAR, SegmentProblem, Sink};
+use super::problem::{CtrlExpr, SegmentProblem, Sink};
 use super::skyline::Skyline;
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
@@ -23,36 +23,29 @@ pub(crate) struct SegmentSolution {
     pub converged: bool,
 }
 
-/// Sums squared residuals.
-struct CostSink {
+/// Sums squared residuals of the rows flagged `LINEAR` (when `L`) and of the others (when `N`).
+struct CostSink<const L: bool, const N: bool> {
     cost: f64,
 }
 
-impl Sink for CostSink {
+impl<const L: bool, const N: bool> Sink for CostSink<L, N> {
     const GRAD: bool = false;
+    const LINEAR_ROWS: bool = L;
+    const NONLINEAR_ROWS: bool = N;
     fn row(&mut self, r: f64, _grads: &[DVec3; 4], _axes: u8) {
         self.cost += r * r;
     }
 }
 
-/// What a [`NormalSink`] pass assembles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pass {
-    /// Once per solve: the Gauss–Newton matrix of the rows flagged [`LINEAR`].
-    Constant,
-    /// Every iteration: the gradient of every row, and the matrix of the other rows.
-    Iteration,
-}
-
 /// Accumulates Jᵀ·J (+ the Newton terms rows ask for; lower half) and Jᵀ·r over the free
 /// unknowns: first densely over the 12 coordinates of one span's control points, then once
-/// per span through the control-point expressions into the skyline matrix.
-struct NormalSink<'a> {
+/// per span through the control-point expressions into the skyline matrix. `LINEAR`: of the
+/// rows flagged `LINEAR` (once per solve: their matrix never changes); else of the others
+/// (every iteration).
+struct NormalSink<'a, const LINEAR: bool> {
     ctrl: &'a [CtrlExpr],
     normal: &'a mut Skyline,
     gradient: &'a mut [f64],
-    pass: Pass,
-    cost: f64,
     ctrl0: usize,
     /// Lower triangle of the span's 12×12 matrix, index 12·i + j with j ≤ i; i = 3·point + axis.
     local_h: [f64; 144],
@@ -60,14 +53,12 @@ struct NormalSink<'a> {
     touched: bool,
 }
 
-impl<'a> NormalSink<'a> {
-    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64], pass: Pass) -> Self {
+impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
+    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
         Self {
             ctrl,
             normal,
             gradient,
-            pass,
-            cost: 0.0,
             ctrl0: 0,
             local_h: [0.0; 144],
             local_g: [0.0; 12],
@@ -88,8 +79,10 @@ impl<'a> NormalSink<'a> {
     }
 }
 
-impl Sink for NormalSink<'_> {
+impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     const GRAD: bool = true;
+    const LINEAR_ROWS: bool = LINEAR_PASS;
+    const NONLINEAR_ROWS: bool = !LINEAR_PASS;
 
     fn begin_span(&mut self, ctrl0: usize) {
         self.ctrl0 = ctrl0;
@@ -101,15 +94,6 @@ impl Sink for NormalSink<'_> {
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
-        let linear = axes & LINEAR != 0;
-        let (want_h, want_g) = match self.pass {
-            Pass::Constant => (linear, false),
-            Pass::Iteration => (!linear, true),
-        };
-        if !want_h && !want_g {
-            return;
-        }
-        self.cost += r * r;
         let mut idx = [0usize; 12];
         let mut val = [0.0f64; 12];
         let mut m = 0usize;
@@ -123,27 +107,18 @@ impl Sink for NormalSink<'_> {
                 }
             }
         }
-        if want_g {
-            for p in 0..m {
-                self.local_g[idx[p]] += r * val[p];
-            }
-        }
-        if want_h {
-            self.touched = true;
-            for p in 0..m {
-                let (i, vi) = (idx[p], val[p]);
-                let row = &mut self.local_h[12 * i..12 * i + 12];
-                for q in 0..=p {
-                    row[idx[q]] += vi * val[q];
-                }
+        self.touched = true;
+        for p in 0..m {
+            let (i, vi) = (idx[p], val[p]);
+            self.local_g[i] += r * vi;
+            let row = &mut self.local_h[12 * i..12 * i + 12];
+            for q in 0..=p {
+                row[idx[q]] += vi * val[q];
             }
         }
     }
 
     fn curvature(&mut self, pos_w: &[f64; 4], m: &DMat3) {
-        if self.pass != Pass::Iteration {
-            return;
-        }
         self.touched = true;
         let m = m.to_cols_array_2d();
         for k in 0..4 {
@@ -165,10 +140,8 @@ impl Sink for NormalSink<'_> {
     fn end_span(&mut self) {
         let n = self.gradient.len();
         if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
-            if self.pass == Pass::Iteration {
-                for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
-                    *g += l;
-                }
+            for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
+                *g += l;
             }
             if self.touched {
                 self.normal.add_dense_lower(3 * b0, 12, &self.local_h);
@@ -189,10 +162,8 @@ impl Sink for NormalSink<'_> {
                 if 3 * b + 2 >= n {
                     continue;
                 }
-                if self.pass == Pass::Iteration {
-                    for a in 0..3 {
-                        self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
-                    }
+                for a in 0..3 {
+                    self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
                 }
                 if !self.touched {
                     continue;
@@ -219,9 +190,10 @@ impl Sink for NormalSink<'_> {
     }
 }
 
-fn cost_at(problem: &SegmentProblem<'_>, z: &[DVec3], x: &mut Vec<DVec3>) -> f64 {
+/// The objective at `z`: rows flagged `LINEAR` (when `L`) and the others (when `N`).
+fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec3], x: &mut Vec<DVec3>) -> f64 {
     problem.control_points(z, x);
-    let mut sink = CostSink { cost: 0.0 };
+    let mut sink = CostSink::<L, N> { cost: 0.0 };
     problem.visit(x, &mut sink);
     sink.cost
 }
@@ -239,25 +211,30 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
     let mut z = problem.initial.clone();
     let mut trial = z.clone();
 
-    let initial_cost = cost_at(problem, &z, &mut x);
+    let mut iterations = 0usize;
+    if n == 0 {
+        let cost = cost_at::<true, true>(problem, &z, &mut x);
+        return SegmentSolution { z, iterations, initial_cost: cost, final_cost: cost, converged: true };
+    }
+    // The linear rows (most of them): their matrix once, and their gradient and cost kept
+    // up to date exactly through it (g(z + δ) = g(z) + H·δ, C(z + δ) = C(z) + 2gᵀδ + δᵀHδ),
+    // so iterations only visit the other rows.
+    let mut linear_gradient = vec![0.0; n];
+    let mut linear_step = vec![0.0; n];
+    let mut linear_cost = cost_at::<true, false>(problem, &z, &mut x);
+    let mut sink = NormalSink::<true>::new(&problem.ctrl, &mut constant, &mut linear_gradient);
+    problem.visit(&x, &mut sink);
+    let initial_cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
     let mut cost = initial_cost;
     let mut lambda = 1e-6;
-    let mut iterations = 0usize;
     let mut converged = false;
-    if n == 0 {
-        return SegmentSolution { z, iterations, initial_cost, final_cost: cost, converged: true };
-    }
-    // The linear rows' part of the matrix, once.
-    problem.control_points(&z, &mut x);
-    let mut sink = NormalSink::new(&problem.ctrl, &mut constant, &mut gradient, Pass::Constant);
-    problem.visit(&x, &mut sink);
 
     while iterations < max_iterations as usize {
         iterations += 1;
         problem.control_points(&z, &mut x);
         normal.copy_values_from(&constant);
-        gradient.fill(0.0);
-        let mut sink = NormalSink::new(&problem.ctrl, &mut normal, &mut gradient, Pass::Iteration);
+        gradient.copy_from_slice(&linear_gradient);
+        let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut normal, &mut gradient);
         problem.visit(&x, &mut sink);
         let max_diag = (0..n).map(|i| normal.diag(i)).fold(0.0f64, f64::max);
         let floor = 1e-12 * max_diag.max(1e-300);
@@ -281,7 +258,11 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
                 let d = DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
                 *t = z.get(b).copied().unwrap_or(DVec3::ZERO) + d;
             }
-            let trial_cost = cost_at(problem, &trial, &mut x);
+            linear_step.fill(0.0);
+            constant.mul_add(&step, &mut linear_step);
+            let linear_trial = linear_cost
+                + step.iter().zip(&linear_gradient).zip(&linear_step).map(|((s, g), h)| s * (2.0 * g + h)).sum::<f64>();
+            let trial_cost = linear_trial + cost_at::<false, true>(problem, &trial, &mut x);
             // Gain ratio against the decrease the quadratic model predicts:
             // −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with (H + λD)δ = −g.
             let mut predicted = 0.0;
@@ -293,6 +274,10 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
                 let decrease = cost - trial_cost;
                 std::mem::swap(&mut z, &mut trial);
                 cost = trial_cost;
+                linear_cost = linear_trial;
+                for (g, h) in linear_gradient.iter_mut().zip(&linear_step) {
+                    *g += h;
+                }
                 // Nielsen's update: shrink λ a lot when the model predicted well.
                 lambda = (lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
                 accepted = true;
@@ -313,5 +298,7 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
             break;
         }
     }
-    SegmentSolution { z, iterations, initial_cost, final_cost: cost, converged }
+    // The exact objective (the running one carries rounding from the updates).
+    let final_cost = cost_at::<true, true>(problem, &z, &mut x);
+    SegmentSolution { z, iterations, initial_cost, final_cost, converged }
 }
