@@ -73,8 +73,8 @@ pub fn solve_com_path(job: &ComJob) -> Result<ComPath, ComError> {
     let mut pieces = Vec::new();
     let mut stats = ComSolveStats { converged: true, ..ComSolveStats::default() };
     for plan in &timeline.segments {
-        let problem = problem::SegmentProblem::new(&timeline, plan, job.weights)?;
-        let solution = solve::solve_segment(&problem, job.max_iterations);
+        let mut problem = problem::SegmentProblem::new(&timeline, plan, job.weights)?;
+        let solution = solve::solve_segment(&mut problem, job.max_iterations);
         stats.segments += 1;
         stats.unknowns += 3 * problem.blocks;
         stats.iterations += solution.iterations;

@@ -15,7 +15,7 @@ const MIN_BALANCE_HEIGHT_M: f64 = 0.1;
 /// Softness of the one-sided terms (see [`soft_hinge`]): the width of the rounded corner.
 /// Kept tiny: a wide corner makes the penalty quartic there and Newton steps fall short.
 const REACH_SOFTNESS_M: f64 = 1e-4;
-const PUSH_SOFTNESS_MPS2: f64 = 0.5;
+const PUSH_SOFTNESS_MPS2: f64 = 0.05;
 /// The height target is lowered to keep planted ankles this far inside the maximum reach.
 const TARGET_REACH_MARGIN_M: f64 = 0.005;
 
@@ -92,8 +92,10 @@ enum Terms {
     Support { phase: usize, height_m: f64, pressure_xz: Option<DVec2> },
     /// Touch-down or lift-off of `contact`: leg reach only.
     Event { contact: usize },
-    /// Quadrature point of the level terms (height, leg comfort), one per span.
-    Level { phase: usize, height_m: f64 },
+    /// Quadrature point of the level terms (height, leg comfort), one per span. `height_m`
+    /// is the target: the desired height `desired_m` lowered where the planted legs cannot
+    /// reach it (see [`SegmentProblem::retarget_heights`]).
+    Level { phase: usize, height_m: f64, desired_m: f64 },
     /// A free end of the job: the motion must be stoppable (end) or startable (start) there.
     /// The capture point c + sign·ċ/ω (ω = √(g/h)) must sit on the expected centre of
     /// pressure, else the inverted pendulum would be left falling away (or falling in).
@@ -326,7 +328,8 @@ impl<'a> SegmentProblem<'a> {
                     let terms = Terms::Support { phase, height_m, pressure_xz };
                     samples.push(sample(ctrl0, u, dt, 0.5 * dt, terms));
                     if u == 0.0 || u == 1.0 {
-                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m }));
+                        let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
+                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
                     }
                     if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
                         let floor_y = timeline.floor_height_m(phase);
@@ -338,7 +341,8 @@ impl<'a> SegmentProblem<'a> {
                 let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
                 let phase = timeline.phase_index_at(t_mid);
                 let height_m = timeline.target_height_m(t_mid, phase, target_reach_m(timeline));
-                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m }));
+                let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t_mid, p));
+                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m, desired_m }));
             }
             // Reach at every touch-down and lift-off inside the run.
             let t_end = lay.t_start_secs + dt * lay.spans as f64;
@@ -403,6 +407,27 @@ impl<'a> SegmentProblem<'a> {
         target_reach_m(self.timeline)
     }
 
+    /// Lowers each level sample's height target to what the planted legs can reach with the
+    /// pelvis where control points `x` put it horizontally (instead of over the middle of the
+    /// feet, the first guess). Height and reach then rarely fight, so the one-sided reach
+    /// term rarely switches on and Gauss–Newton converges in a few steps. Only constants of
+    /// linear rows change: their Gauss–Newton matrix stays valid.
+    pub fn retarget_heights(&mut self, x: &[DVec3]) {
+        let tl = self.timeline;
+        let reach = target_reach_m(tl);
+        for s in &mut self.samples {
+            let Terms::Level { phase, height_m, desired_m } = &mut s.terms else { continue };
+            let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
+            let c: DVec3 = (0..4).map(|k| s.pos_w[k] * pts[k]).sum();
+            let mut target = *desired_m;
+            for foot in tl.phases.get(*phase).into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id)) {
+                let d = DVec2::new(c.x - foot.ankle_in_world.x, c.z - foot.ankle_in_world.z).length();
+                target = target.min(foot.ankle_in_world.y + (reach * reach - d * d).max(0.0).sqrt());
+            }
+            *height_m = target;
+        }
+    }
+
     /// Control points from the free blocks `z`, into `x`.
     pub fn control_points(&self, z: &[DVec3], x: &mut Vec<DVec3>) {
         x.clear();
@@ -431,7 +456,7 @@ impl<'a> SegmentProblem<'a> {
                     Terms::Support { phase, height_m, pressure_xz } => {
                         self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut rows);
                     }
-                    Terms::Level { phase, height_m } => self.level_rows(c, phase, height_m, s.quad_secs, &mut rows),
+                    Terms::Level { phase, height_m, .. } => self.level_rows(c, phase, height_m, s.quad_secs, &mut rows),
                     Terms::Capture { sign, omega, pressure_xz } if S::LINEAR_ROWS => {
                         let mut v = DVec3::ZERO;
                         for k in 0..4 {

@@ -13,6 +13,10 @@ const RELATIVE_DECREASE: f64 = 1e-7;
 /// ...or moves no unknown by more than this (metres).
 const SMALLEST_STEP: f64 = 1e-6;
 
+/// The iteration before which the height targets are re-aimed (see
+/// [`SegmentProblem::retarget_heights`]): after two steps the horizontal path has settled.
+const RETARGET_AT: usize = 3;
+
 /// Outcome of one segment solve.
 #[derive(Clone, Debug)]
 pub(crate) struct SegmentSolution {
@@ -199,7 +203,7 @@ fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec
 }
 
 /// Minimises the segment objective from its initial guess.
-pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
+pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
     let n = 3 * problem.blocks;
     let first: Vec<usize> = (0..n).map(|i| 3 * problem.block_first.get(i / 3).copied().unwrap_or(0)).collect();
     let mut normal = Skyline::new(first);
@@ -231,6 +235,18 @@ pub(crate) fn solve_segment(problem: &SegmentProblem<'_>, max_iterations: u32) -
 
     while iterations < max_iterations as usize {
         iterations += 1;
+        if iterations == RETARGET_AT {
+            // Re-aim the height targets from where the pelvis now is (a changed objective:
+            // refresh the linear rows' gradient and cost; their matrix is unchanged).
+            problem.control_points(&z, &mut x);
+            problem.retarget_heights(&x);
+            linear_gradient.fill(0.0);
+            let mut scratch = constant.clone();
+            let mut sink = NormalSink::<true>::new(&problem.ctrl, &mut scratch, &mut linear_gradient);
+            problem.visit(&x, &mut sink);
+            linear_cost = cost_at::<true, false>(problem, &z, &mut x);
+            cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
+        }
         problem.control_points(&z, &mut x);
         normal.copy_values_from(&constant);
         gradient.copy_from_slice(&linear_gradient);

@@ -29,6 +29,13 @@ pub(crate) struct Phase {
     pub t_end_secs: f64,
     /// Indices into [`Timeline::contacts`] of the planted feet (left, right).
     pub planted: [Option<usize>; 2],
+    /// Middle of the planted floor points (x, z); in the air, that of the nearest phase
+    /// with a planted foot (the one before, else after).
+    pub centre_xz: DVec2,
+    /// Mean floor height under the planted feet (0 in the air).
+    pub floor_y: f64,
+    /// Mean level offset of the planted feet (0 in the air).
+    pub level_offset_m: f64,
 }
 
 impl Phase {
@@ -216,7 +223,43 @@ fn build_phases(contacts: &[CheckedContact]) -> Result<Vec<Phase>, ComError> {
         }
         match phases.last_mut() {
             Some(last) if last.planted == planted => last.t_end_secs = t1,
-            _ => phases.push(Phase { t_start_secs: t0, t_end_secs: t1, planted }),
+            _ => phases.push(Phase {
+                t_start_secs: t0,
+                t_end_secs: t1,
+                planted,
+                centre_xz: DVec2::ZERO,
+                floor_y: 0.0,
+                level_offset_m: 0.0,
+            }),
+        }
+    }
+    // Per-phase summaries; airborne phases borrow the centre of the nearest support.
+    let mut has_centre = vec![false; phases.len()];
+    for (phase, has) in phases.iter_mut().zip(&mut has_centre) {
+        let feet: Vec<&CheckedContact> = phase.planted().filter_map(|id| contacts.get(id)).collect();
+        if feet.is_empty() {
+            continue;
+        }
+        let n = feet.len() as f64;
+        phase.centre_xz = feet.iter().map(|c| DVec2::new(c.floor_in_world.x, c.floor_in_world.z)).sum::<DVec2>() / n;
+        phase.floor_y = feet.iter().map(|c| c.floor_in_world.y).sum::<f64>() / n;
+        phase.level_offset_m = feet.iter().map(|c| c.level_offset_m).sum::<f64>() / n;
+        *has = true;
+    }
+    let mut last = None;
+    for (phase, has) in phases.iter_mut().zip(&has_centre) {
+        if *has {
+            last = Some(phase.centre_xz);
+        } else if let Some(c) = last {
+            phase.centre_xz = c;
+        }
+    }
+    let mut next = None;
+    for (phase, has) in phases.iter_mut().zip(&has_centre).rev() {
+        if *has {
+            next = Some(phase.centre_xz);
+        } else if let (Some(c), true) = (next, phase.centre_xz == DVec2::ZERO) {
+            phase.centre_xz = c;
         }
     }
     Ok(phases)
@@ -350,17 +393,11 @@ impl Timeline {
 
     /// Desired pelvis height at `t_secs` in phase `phase`.
     pub fn desired_height_m(&self, t_secs: f64, phase: &Phase) -> f64 {
-        if !self.height_profile.is_empty() {
-            return interpolate(&self.height_profile, t_secs);
+        if self.height_profile.is_empty() {
+            self.standing_height_m + phase.level_offset_m
+        } else {
+            interpolate(&self.height_profile, t_secs)
         }
-        let (mut sum, mut n) = (0.0, 0.0);
-        for id in phase.planted() {
-            if let Some(c) = self.contacts.get(id) {
-                sum += c.level_offset_m;
-                n += 1.0;
-            }
-        }
-        self.standing_height_m + if n > 0.0 { sum / n } else { 0.0 }
     }
 
     /// The desired height at `t_secs` in phase `i`, lowered where the planted feet cannot
@@ -370,9 +407,8 @@ impl Timeline {
     pub fn target_height_m(&self, t_secs: f64, i: usize, reach_m: f64) -> f64 {
         let Some(phase) = self.phases.get(i) else { return self.standing_height_m };
         let mut height = self.desired_height_m(t_secs, phase);
-        let centre = self.support_centre_xz(t_secs);
         for c in phase.planted().filter_map(|id| self.contacts.get(id)) {
-            let d = centre.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
+            let d = phase.centre_xz.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
             height = height.min(c.ankle_in_world.y + (reach_m * reach_m - d * d).max(0.0).sqrt());
         }
         height
@@ -380,13 +416,7 @@ impl Timeline {
 
     /// Mean floor height (y) under the planted feet of phase `i`, metres (0 in the air).
     pub fn floor_height_m(&self, i: usize) -> f64 {
-        let Some(phase) = self.phases.get(i) else { return 0.0 };
-        let (mut sum, mut n) = (0.0, 0.0);
-        for c in phase.planted().filter_map(|id| self.contacts.get(id)) {
-            sum += c.floor_in_world.y;
-            n += 1.0;
-        }
-        if n > 0.0 { sum / n } else { 0.0 }
+        self.phases.get(i).map_or(0.0, |p| p.floor_y)
     }
 
     /// Where the centre of pressure is expected at `t_secs` in phase `i` (`None` in the air):
@@ -418,20 +448,7 @@ impl Timeline {
 
     /// Middle of the planted floor points of the phase nearest `t_secs` that has any.
     pub fn support_centre_xz(&self, t_secs: f64) -> DVec2 {
-        let i = self.phase_index_at(t_secs);
-        let centre = |p: &Phase| {
-            let (mut sum, mut n) = (DVec2::ZERO, 0.0);
-            for id in p.planted() {
-                if let Some(c) = self.contacts.get(id) {
-                    sum += DVec2::new(c.floor_in_world.x, c.floor_in_world.z);
-                    n += 1.0;
-                }
-            }
-            (n > 0.0).then(|| sum / n)
-        };
-        let before = self.phases.get(..=i).unwrap_or(&[]).iter().rev().find_map(centre);
-        let after = self.phases.get(i..).unwrap_or(&[]).iter().find_map(centre);
-        before.or(after).unwrap_or(DVec2::ZERO)
+        self.phases.get(self.phase_index_at(t_secs)).map_or(DVec2::ZERO, |p| p.centre_xz)
     }
 }
 
