@@ -6,7 +6,7 @@
 use glam::{DMat3, DVec3};
 
 use super::problem::{CtrlExpr, SegmentProblem, Sink};
-use super::skyline::Skyline;
+use super::skyline::{Block, Skyline};
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
 const RELATIVE_DECREASE: f64 = 1e-7;
@@ -143,22 +143,36 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
 
     fn end_span(&mut self) {
         let n = self.gradient.len();
-        if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
-            for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
-                *g += l;
-            }
-            if self.touched {
-                self.normal.add_dense_lower(3 * b0, 12, &self.local_h);
-            }
-            return;
-        }
-        // General case: chain rule through the control-point expressions.
+        // Full symmetric local matrix, as 4×4 blocks of 3×3.
         let mut h = self.local_h;
         for i in 0..12 {
             for j in 0..i {
                 h[12 * j + i] = h[12 * i + j];
             }
         }
+        let block = |k: usize, k2: usize, scale: f64| -> Block {
+            let mut m = [0.0; 9];
+            for a in 0..3 {
+                for a2 in 0..3 {
+                    m[3 * a + a2] = scale * h[12 * (3 * k + a) + 3 * k2 + a2];
+                }
+            }
+            m
+        };
+        if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
+            for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
+                *g += l;
+            }
+            if self.touched {
+                for k in 0..4 {
+                    for k2 in 0..=k {
+                        self.normal.add_block(b0 + k, b0 + k2, &block(k, k2, 1.0));
+                    }
+                }
+            }
+            return;
+        }
+        // General case: chain rule through the control-point expressions.
         for k in 0..4 {
             let Some(ek) = self.ctrl.get(self.ctrl0 + k) else { continue };
             for t in 0..ek.terms.min(4) {
@@ -176,16 +190,8 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
                     let Some(ek2) = self.ctrl.get(self.ctrl0 + k2) else { continue };
                     for t2 in 0..ek2.terms.min(4) {
                         let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
-                        if b2 > b {
-                            continue;
-                        }
-                        let c = cb * cb2;
-                        for a in 0..3 {
-                            let at = 12 * (3 * k + a) + 3 * k2;
-                            let top = if b2 == b { a + 1 } else { 3 };
-                            for (a2, v) in h[at..at + 3].iter().enumerate().take(top) {
-                                self.normal.add(3 * b + a, 3 * b2 + a2, c * v);
-                            }
+                        if b2 <= b {
+                            self.normal.add_block(b, b2, &block(k, k2, cb * cb2));
                         }
                     }
                 }
@@ -205,8 +211,7 @@ fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec
 /// Minimises the segment objective from its initial guess.
 pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
     let n = 3 * problem.blocks;
-    let first: Vec<usize> = (0..n).map(|i| 3 * problem.block_first.get(i / 3).copied().unwrap_or(0)).collect();
-    let mut normal = Skyline::new(first);
+    let mut normal = Skyline::new(problem.block_first.clone());
     let mut work = normal.clone();
     let mut constant = normal.clone();
     let mut gradient = vec![0.0; n];
@@ -252,7 +257,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
         gradient.copy_from_slice(&linear_gradient);
         let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut normal, &mut gradient);
         problem.visit(&x, &mut sink);
-        let max_diag = (0..n).map(|i| normal.diag(i)).fold(0.0f64, f64::max);
+        let max_diag = (0..n).map(|i| normal.diag(i / 3, i % 3)).fold(0.0f64, f64::max);
         let floor = 1e-12 * max_diag.max(1e-300);
 
         let mut accepted = false;
@@ -260,7 +265,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
         while lambda <= 1e12 {
             work.copy_values_from(&normal);
             for i in 0..n {
-                work.add_diag(i, lambda * normal.diag(i).max(floor) + floor);
+                work.add_diag(i / 3, i % 3, lambda * normal.diag(i / 3, i % 3).max(floor) + floor);
             }
             if work.factor().is_err() {
                 lambda *= 10.0;
@@ -283,7 +288,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             // −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with (H + λD)δ = −g.
             let mut predicted = 0.0;
             for (i, (s, g)) in step.iter().zip(&gradient).enumerate() {
-                predicted += -g * s + lambda * normal.diag(i).max(floor) * s * s;
+                predicted += -g * s + lambda * normal.diag(i / 3, i % 3).max(floor) * s * s;
             }
             let gain = (cost - trial_cost) / predicted.max(1e-300);
             if trial_cost.is_finite() && trial_cost <= cost {
