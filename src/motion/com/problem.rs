@@ -112,14 +112,27 @@ const CAPTURE_SECS: f64 = 0.5;
 struct Sample {
     /// First of the 4 control points of the span.
     ctrl0: usize,
-    pos_w: [f64; 4],
-    /// First-derivative weights, already divided by dt.
-    vel_w: [f64; 4],
-    /// Second-derivative weights, already divided by dt².
-    acc_w: [f64; 4],
+    /// Where in the span, 0..=1 (the basis weights are computed when visited: cheaper than
+    /// storing them).
+    u: f64,
     /// Quadrature weight, seconds.
     quad_secs: f64,
     terms: Terms,
+}
+
+/// B-spline basis weights of one sample: position, velocity (÷dt), acceleration (÷dt²).
+#[derive(Clone, Copy, Debug)]
+struct Weights {
+    pos: [f64; 4],
+    vel: [f64; 4],
+    acc: [f64; 4],
+}
+
+impl Weights {
+    fn at(u: f64, dt: f64) -> Self {
+        let inv = 1.0 / dt;
+        Self { pos: basis(u), vel: basis_d1(u).map(|w| w * inv), acc: basis_d2(u).map(|w| w * inv * inv) }
+    }
 }
 
 /// The rows of one spline span: its samples and its jerk.
@@ -129,6 +142,8 @@ struct SpanRows {
     ctrl0: usize,
     /// Jerk row scale √(w·dt)/dt³.
     jerk_scale: f64,
+    /// Span length, seconds.
+    dt_secs: f64,
     /// Range in [`SegmentProblem::samples`].
     samples: std::ops::Range<usize>,
 }
@@ -162,7 +177,7 @@ pub(crate) trait Sink {
 /// Emits the rows of one sample: maps ∂r/∂c and ∂r/∂a to the span's control points.
 struct Rows<'a, S: Sink> {
     sink: &'a mut S,
-    sample: &'a Sample,
+    weights: &'a Weights,
 }
 
 impl<S: Sink> Rows<'_, S> {
@@ -179,9 +194,9 @@ impl<S: Sink> Rows<'_, S> {
         }
         let mut grads = [DVec3::ZERO; 4];
         if S::GRAD {
-            let s = self.sample;
+            let w = self.weights;
             for k in 0..4 {
-                grads[k] = s.pos_w[k] * dc + s.vel_w[k] * dv + s.acc_w[k] * da;
+                grads[k] = w.pos[k] * dc + w.vel[k] * dv + w.acc[k] * da;
             }
         }
         self.sink.row(r, &grads, axes);
@@ -191,7 +206,7 @@ impl<S: Sink> Rows<'_, S> {
     /// row). Only for terms where it keeps the matrix positive definite in practice.
     fn curve(&mut self, m: DMat3) {
         if S::GRAD && S::NONLINEAR_ROWS {
-            self.sink.curvature(&self.sample.pos_w, &m);
+            self.sink.curvature(&self.weights.pos, &m);
         }
     }
 }
@@ -295,8 +310,9 @@ impl<'a> SegmentProblem<'a> {
 
         // Normal-matrix profile: blocks referenced by one span couple with each other.
         let mut block_first: Vec<usize> = (0..blocks).collect();
-        let mut spans = Vec::new();
-        let mut samples = Vec::new();
+        let total_spans: usize = runs.iter().map(|r| r.spans).sum();
+        let mut spans = Vec::with_capacity(total_spans);
+        let mut samples = Vec::with_capacity(3 * total_spans + timeline.contact_events.len() + 8);
         for (lay, plan_run) in runs.iter().zip(&plan.runs) {
             let dt = lay.dt_secs;
             let jerk_scale = (weights.jerk * dt).sqrt() / (dt * dt * dt);
@@ -310,7 +326,7 @@ impl<'a> SegmentProblem<'a> {
                         *first = (*first).min(lowest);
                     }
                 }
-                spans.push(SpanRows { ctrl0, jerk_scale, samples: 0..0 });
+                spans.push(SpanRows { ctrl0, jerk_scale, dt_secs: dt, samples: 0..0 });
                 // A free end is weakly held by interior samples alone: sample the end itself.
                 let mut points = Vec::with_capacity(3);
                 if j == 0 && plan_run.start == Boundary::Free {
@@ -326,23 +342,23 @@ impl<'a> SegmentProblem<'a> {
                     let height_m = timeline.target_height_m(t, phase, target_reach_m(timeline));
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
-                    samples.push(sample(ctrl0, u, dt, 0.5 * dt, terms));
+                    samples.push(sample(ctrl0, u, 0.5 * dt, terms));
                     if u == 0.0 || u == 1.0 {
                         let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
-                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
+                        samples.push(sample(ctrl0, u, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
                     }
                     if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
                         let floor_y = timeline.floor_height_m(phase);
                         let omega = (g / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
                         let sign = if u == 0.0 { -1.0 } else { 1.0 };
-                        samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
+                        samples.push(sample(ctrl0, u, 0.0, Terms::Capture { sign, omega, pressure_xz }));
                     }
                 }
                 let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
                 let phase = timeline.phase_index_at(t_mid);
                 let height_m = timeline.target_height_m(t_mid, phase, target_reach_m(timeline));
                 let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t_mid, p));
-                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m, desired_m }));
+                samples.push(sample(ctrl0, 0.5, dt, Terms::Level { phase, height_m, desired_m }));
             }
             // Reach at every touch-down and lift-off inside the run.
             let t_end = lay.t_start_secs + dt * lay.spans as f64;
@@ -354,7 +370,7 @@ impl<'a> SegmentProblem<'a> {
                 }
                 let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
                 let j = (x.floor() as usize).min(lay.spans - 1);
-                samples.push(sample(lay.first_ctrl + j, x - j as f64, dt, EVENT_SECS, Terms::Event { contact }));
+                samples.push(sample(lay.first_ctrl + j, x - j as f64, EVENT_SECS, Terms::Event { contact }));
             }
         }
 
@@ -418,7 +434,8 @@ impl<'a> SegmentProblem<'a> {
         for s in &mut self.samples {
             let Terms::Level { phase, height_m, desired_m } = &mut s.terms else { continue };
             let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
-            let c: DVec3 = (0..4).map(|k| s.pos_w[k] * pts[k]).sum();
+            let pos = basis(s.u);
+            let c: DVec3 = (0..4).map(|k| pos[k] * pts[k]).sum();
             let mut target = *desired_m;
             for foot in tl.phases.get(*phase).into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id)) {
                 let d = DVec2::new(c.x - foot.ankle_in_world.x, c.z - foot.ankle_in_world.z).length();
@@ -440,13 +457,14 @@ impl<'a> SegmentProblem<'a> {
             let Some(pts) = x.get(span.ctrl0..span.ctrl0 + 4) else { continue };
             sink.begin_span(span.ctrl0);
             for s in self.samples.get(span.samples.clone()).unwrap_or(&[]) {
+                let w = Weights::at(s.u, span.dt_secs);
                 let mut c = DVec3::ZERO;
                 let mut a = DVec3::ZERO;
                 for k in 0..4 {
-                    c += s.pos_w[k] * pts[k];
-                    a += s.acc_w[k] * pts[k];
+                    c += w.pos[k] * pts[k];
+                    a += w.acc[k] * pts[k];
                 }
-                let mut rows = Rows { sink: &mut *sink, sample: s };
+                let mut rows = Rows { sink: &mut *sink, weights: &w };
                 match s.terms {
                     Terms::Event { contact } => {
                         if let Some(foot) = self.timeline.contacts.get(contact) {
@@ -460,7 +478,7 @@ impl<'a> SegmentProblem<'a> {
                     Terms::Capture { sign, omega, pressure_xz } if S::LINEAR_ROWS => {
                         let mut v = DVec3::ZERO;
                         for k in 0..4 {
-                            v += s.vel_w[k] * pts[k];
+                            v += w.vel[k] * pts[k];
                         }
                         let sw = (self.weights.balance * CAPTURE_SECS).sqrt();
                         let kv = sign / omega;
@@ -524,11 +542,6 @@ impl<'a> SegmentProblem<'a> {
             let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
             let stretch = d - foot.rest_leg_m;
             rows.emit(sw * stretch, sw * u, DVec3::ZERO, AXES_ALL);
-            if d > 1e-12 {
-                // The leg-length residual bends sideways; without this Newton term a squatting
-                // pelvis (stretch < 0) converges only linearly.
-                rows.curve(w * stretch / d * (DMat3::IDENTITY - outer(u)));
-            }
         }
     }
 
@@ -622,15 +635,8 @@ fn single(block: usize, coef: f64, constant: DVec3) -> CtrlExpr {
     CtrlExpr { terms: 1, block: [block, 0, 0, 0], coef: [coef, 0.0, 0.0, 0.0], constant }
 }
 
-fn sample(ctrl0: usize, u: f64, dt: f64, quad_secs: f64, terms: Terms) -> Sample {
-    Sample {
-        ctrl0,
-        pos_w: basis(u),
-        vel_w: basis_d1(u).map(|w| w / dt),
-        acc_w: basis_d2(u).map(|w| w / (dt * dt)),
-        quad_secs,
-        terms,
-    }
+fn sample(ctrl0: usize, u: f64, quad_secs: f64, terms: Terms) -> Sample {
+    Sample { ctrl0, u, quad_secs, terms }
 }
 
 /// A smooth one-sided penalty residual ≈ max(0, x) with its first and second derivatives:

@@ -41,6 +41,48 @@ impl<const L: bool, const N: bool> Sink for CostSink<L, N> {
     }
 }
 
+/// Accumulates the gradient Jᵀ·r of the rows flagged `LINEAR` only.
+struct LinearGradientSink<'a> {
+    ctrl: &'a [CtrlExpr],
+    gradient: &'a mut [f64],
+    ctrl0: usize,
+    local_g: [f64; 12],
+}
+
+impl Sink for LinearGradientSink<'_> {
+    const GRAD: bool = true;
+    const NONLINEAR_ROWS: bool = false;
+
+    fn begin_span(&mut self, ctrl0: usize) {
+        self.ctrl0 = ctrl0;
+        self.local_g = [0.0; 12];
+    }
+
+    fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
+        for (k, g) in grads.iter().enumerate() {
+            let g = g.to_array();
+            for a in 0..3 {
+                if axes & (1 << a) != 0 {
+                    self.local_g[3 * k + a] += r * g[a];
+                }
+            }
+        }
+    }
+
+    fn end_span(&mut self) {
+        for k in 0..4 {
+            let Some(e) = self.ctrl.get(self.ctrl0 + k) else { continue };
+            for t in 0..e.terms.min(4) {
+                for a in 0..3 {
+                    if let Some(g) = self.gradient.get_mut(3 * e.block[t] + a) {
+                        *g += e.coef[t] * self.local_g[3 * k + a];
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Accumulates Jᵀ·J (+ the Newton terms rows ask for; lower half) and Jᵀ·r over the free
 /// unknowns: first densely over the 12 coordinates of one span's control points, then once
 /// per span through the control-point expressions into the skyline matrix. `LINEAR`: of the
@@ -212,8 +254,8 @@ fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec
 pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
     let n = 3 * problem.blocks;
     let mut normal = Skyline::new(problem.block_first.clone());
-    let mut work = normal.clone();
-    let mut constant = normal.clone();
+    let mut work = Skyline::new(problem.block_first.clone());
+    let mut constant = Skyline::new(problem.block_first.clone());
     let mut gradient = vec![0.0; n];
     let mut step = vec![0.0; n];
     let mut x = Vec::with_capacity(problem.ctrl.len());
@@ -246,8 +288,8 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             problem.control_points(&z, &mut x);
             problem.retarget_heights(&x);
             linear_gradient.fill(0.0);
-            let mut scratch = constant.clone();
-            let mut sink = NormalSink::<true>::new(&problem.ctrl, &mut scratch, &mut linear_gradient);
+            let mut sink =
+                LinearGradientSink { ctrl: &problem.ctrl, gradient: &mut linear_gradient, ctrl0: 0, local_g: [0.0; 12] };
             problem.visit(&x, &mut sink);
             linear_cost = cost_at::<true, false>(problem, &z, &mut x);
             cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
