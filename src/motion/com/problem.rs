@@ -558,37 +558,35 @@ impl<'a> SegmentProblem<'a> {
         let tl = self.timeline;
         let w = &self.weights;
         let Some(phase) = tl.phases.get(phase) else { return };
-        let mut planted = phase.planted().filter_map(|id| tl.contacts.get(id));
-        let feet: [_; 2] = [planted.next(), planted.next()];
-        if feet[0].is_none() {
+        if phase.planted == [None, None] {
             return;
         }
-        let n = feet.iter().flatten().count() as f64;
-        let mut centre = DVec2::ZERO;
-        let mut floor_y = 0.0;
-        for foot in feet.iter().flatten() {
-            self.reach_rows(c, foot.ankle_in_world, quad, rows);
-            centre += DVec2::new(foot.floor_in_world.x, foot.floor_in_world.z) / n;
-            floor_y += foot.floor_in_world.y / n;
+        let g = tl.gravity_mps2;
+        if S::NONLINEAR_ROWS {
+            for foot in phase.planted().filter_map(|id| tl.contacts.get(id)) {
+                self.reach_rows(c, foot.ankle_in_world, quad, rows);
+            }
+            // Feet can push but not pull: vertical acceleration ≥ −g.
+            if let Some((value, slope, _)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
+                let sw = (w.push * quad).sqrt();
+                rows.emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
+            }
+        }
+        if !S::LINEAR_ROWS {
+            return;
         }
 
+        let centre = phase.centre_xz;
         let sw = (w.centre * quad).sqrt();
         rows.emit(sw * (c.x - centre.x), sw * DVec3::X, DVec3::ZERO, AXIS_X | LINEAR);
         rows.emit(sw * (c.z - centre.y), sw * DVec3::Z, DVec3::ZERO, AXIS_Z | LINEAR);
-
-        // Feet can push but not pull: vertical acceleration ≥ −g.
-        let g = tl.gravity_mps2;
-        if let Some((value, slope, _)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
-            let sw = (w.push * quad).sqrt();
-            rows.emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
-        }
 
         // Balance (linear inverted pendulum): a_h = (g/h)·(c_h − p), so the centre of pressure
         // this acceleration needs is p* = c_h − (h/g)·a_h; penalise its distance from the
         // expected one (inside the support polygon). h is the desired height above the floor,
         // so p* is affine in the unknowns and the term is a linear least-squares term.
         let Some(pressure) = pressure_xz else { return };
-        let h = (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M);
+        let h = (height_m - phase.floor_y).max(MIN_BALANCE_HEIGHT_M);
         let k = h / g;
         let sw = (w.balance * quad).sqrt();
         rows.emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X | LINEAR);
