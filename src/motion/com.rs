@@ -53,6 +53,7 @@
 mod job;
 mod path;
 mod problem;
+mod residuals;
 mod skyline;
 mod solve;
 mod timeline;

@@ -5,7 +5,8 @@
 
 use glam::{DMat3, DVec3};
 
-use super::problem::{CtrlExpr, SegmentProblem, Sink};
+use super::problem::{CtrlExpr, SegmentProblem};
+use super::residuals::Sink;
 use super::skyline::{Block, Skyline};
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
