@@ -22,33 +22,49 @@
 //!
 //! # Objective
 //!
-//! Minimised over the free control points, as integrals over support time (2-point Gauss
-//! quadrature per span) of squared residuals, each with its weight in [`ComWeights`]:
+//! Minimised over the free control points: integrals over support time of squared
+//! residuals (Gauss quadrature per span), each with its weight in [`ComWeights`]. c is the
+//! pelvis position, a its acceleration, h_ref the target height above the floor, L the leg
+//! length, and "ankle" each planted ankle.
 //!
-//! - **reach** (near-hard): for every planted foot, max(0, |c − ankle| − max_reach_ratio·L)²,
-//!   also sampled exactly at every touch-down and lift-off;
-//! - **balance** (physical plausibility): in support the contacts must produce the horizontal
-//!   acceleration. A point mass needs its centre of pressure at p* = c_h − h·a_h/(g + a_y)
-//!   (the inverted-pendulum law a_h = (g + a_y)/h · (c_h − p) solved for p; h = pelvis height
-//!   above the floor). Penalise the distance of p* outside the support region: discs of radius
-//!   `foot_support_radius_m` around the planted floor points and the capsule between two;
-//! - **push**: feet push but do not pull: max(0, −(g + a_y))²;
-//! - **comfort**: (|c − ankle| − rest)² per planted foot, rest = rest_leg_ratio·L (shortened
-//!   by a negative level offset);
-//! - **height**: (c_y − desired height)²;
-//! - **centre**: a weak pull of the horizontal position toward the middle of the planted feet
-//!   (keeps the problem well posed where balance is slack);
-//! - **smoothness**: ∫|c⃛|² over the whole path.
+//! - **reach** (near-hard, one-sided): max(0, |c − ankle| − max_reach_ratio·L)² per planted
+//!   foot. Also sampled, with extra weight, at every touch-down and lift-off, where legs are
+//!   most stretched.
+//! - **balance** (physical plausibility, linear inverted pendulum): in support the contacts
+//!   must produce the horizontal acceleration, a_h = (g/h_ref)·(c_h − p). This requires the
+//!   centre of pressure p* = c_h − (h_ref/g)·a_h, and p* must stay near the expected one: on
+//!   the single planted foot, or moving from the old foot to the new across double support
+//!   (a point inside the support polygon). Residual p* − p_ref, in metres.
+//! - **push**: feet push but do not pull: max(0, −(g + a_y))².
+//! - **comfort**: (|c − ankle| − rest)² per planted foot; rest = rest_leg_ratio·L, shortened
+//!   by a negative (plié) level offset.
+//! - **height**: (c_y − target)². The target is the desired height, lowered where the planted
+//!   legs cannot reach it. It is re-aimed once, after two iterations, from the pelvis's then
+//!   horizontal position, so height and reach do not fight.
+//! - **centre**: a weak pull of c_h toward the middle of the planted feet. It keeps the
+//!   problem well posed where nothing else holds the horizontal position.
+//! - **smoothness**: ∫|c⃛|² over every support run.
+//! - At a **free end** (no fixed point there): the capture point c_h ± ċ_h/ω must lie on p_ref,
+//!   and the vertical velocity must be zero. Otherwise the inverted pendulum would be left
+//!   falling away from the feet.
 //!
 //! Flights have no soft terms: they are ballistic by construction.
 //!
 //! # Solver
 //!
-//! Levenberg–Marquardt. The Gauss–Newton normal equations are banded (a span touches 4
-//! control points). They are assembled into a skyline matrix and factored by Cholesky in
-//! O(unknowns) time per iteration. The dense solvers in `levenberg-marquardt` and `argmin`
-//! need O(unknowns³) per step; see the module's bench notes for the comparison.
-//! Everything is deterministic: same job, bit-identical path.
+//! Levenberg–Marquardt (Nielsen damping) with a full Newton term for the reach rows. The
+//! Gauss–Newton normal equations are block-banded: a span touches 4 control points. They are
+//! assembled into a 3×3-block skyline matrix and factored by block Cholesky in O(unknowns)
+//! per iteration.
+//!
+//! Most rows are linear in the unknowns. Their part of the matrix is built once; their
+//! gradient and cost are updated exactly from it. Iterations only revisit the nonlinear rows
+//! (comfort, reach, push).
+//!
+//! The dense solvers of `levenberg-marquardt` and `argmin` factor an m×n Jacobian or an n×n
+//! matrix at O(n³) per step, which cannot fit the thousands of unknowns of a long phrase.
+//!
+//! Everything is deterministic: the same job gives a bit-identical path.
 
 mod job;
 mod path;
