@@ -46,6 +46,8 @@ pub(crate) trait Sink {
 struct Rows<'a, S: Sink> {
     sink: &'a mut S,
     weights: &'a Weights,
+    /// Quadrature weight of the sample, seconds.
+    quad: f64,
 }
 
 impl<S: Sink> Rows<'_, S> {
@@ -63,8 +65,8 @@ impl<S: Sink> Rows<'_, S> {
         let mut grads = [DVec3::ZERO; 4];
         if S::GRAD {
             let w = self.weights;
-            for k in 0..4 {
-                grads[k] = w.pos[k] * dc + w.vel[k] * dv + w.acc[k] * da;
+            for (k, g) in grads.iter_mut().enumerate() {
+                *g = w.pos[k] * dc + w.vel[k] * dv + w.acc[k] * da;
             }
         }
         self.sink.row(r, &grads, axes);
@@ -89,26 +91,23 @@ impl SegmentProblem<'_> {
                 let w = Weights::at(s.u, span.dt_secs);
                 let mut c = DVec3::ZERO;
                 let mut a = DVec3::ZERO;
-                for k in 0..4 {
-                    c += w.pos[k] * pts[k];
-                    a += w.acc[k] * pts[k];
+                for ((p, wp), wa) in pts.iter().zip(w.pos).zip(w.acc) {
+                    c += wp * *p;
+                    a += wa * *p;
                 }
-                let mut rows = Rows { sink: &mut *sink, weights: &w };
+                let mut rows = Rows { sink: &mut *sink, weights: &w, quad: s.quad_secs };
                 match s.terms {
                     Terms::Event { contact } => {
                         if let Some(foot) = self.timeline.contacts.get(contact) {
-                            self.reach_rows(c, foot.ankle_in_world, s.quad_secs, &mut rows);
+                            self.reach_rows(c, foot.ankle_in_world, &mut rows);
                         }
                     }
                     Terms::Support { phase, height_m, pressure_xz } => {
-                        self.support_rows(c, a, phase, height_m, pressure_xz, s.quad_secs, &mut rows);
+                        self.support_rows(c, a, phase, height_m, pressure_xz, &mut rows);
                     }
-                    Terms::Level { phase, height_m, .. } => self.level_rows(c, phase, height_m, s.quad_secs, &mut rows),
+                    Terms::Level { phase, height_m, .. } => self.level_rows(c, phase, height_m, &mut rows),
                     Terms::Capture { sign, omega, pressure_xz } if S::LINEAR_ROWS => {
-                        let mut v = DVec3::ZERO;
-                        for k in 0..4 {
-                            v += w.vel[k] * pts[k];
-                        }
+                        let v: DVec3 = pts.iter().zip(w.vel).map(|(p, wv)| wv * *p).sum();
                         let sw = (self.weights.balance * CAPTURE_SECS).sqrt();
                         let kv = sign / omega;
                         let (dc, dv) = (sw * DVec3::X, sw * kv * DVec3::X);
@@ -141,7 +140,8 @@ impl SegmentProblem<'_> {
         }
     }
 
-    fn reach_rows<S: Sink>(&self, c: DVec3, ankle: DVec3, quad: f64, rows: &mut Rows<'_, S>) {
+    fn reach_rows<S: Sink>(&self, c: DVec3, ankle: DVec3, rows: &mut Rows<'_, S>) {
+        let quad = rows.quad;
         let d_vec = c - ankle;
         let d = d_vec.length();
         if d <= 1e-12 {
@@ -158,7 +158,8 @@ impl SegmentProblem<'_> {
     }
 
     /// Height near its target, and each planted leg near its rest length (comfort).
-    fn level_rows<S: Sink>(&self, c: DVec3, phase: usize, height_m: f64, quad: f64, rows: &mut Rows<'_, S>) {
+    fn level_rows<S: Sink>(&self, c: DVec3, phase: usize, height_m: f64, rows: &mut Rows<'_, S>) {
+        let quad = rows.quad;
         let sw = (self.weights.height * quad).sqrt();
         rows.emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y | LINEAR);
         let tl = self.timeline;
@@ -181,9 +182,9 @@ impl SegmentProblem<'_> {
         phase: usize,
         height_m: f64,
         pressure_xz: Option<DVec2>,
-        quad: f64,
         rows: &mut Rows<'_, S>,
     ) {
+        let quad = rows.quad;
         let tl = self.timeline;
         let w = &self.weights;
         let Some(phase) = tl.phases.get(phase) else { return };
@@ -193,7 +194,7 @@ impl SegmentProblem<'_> {
         let g = tl.gravity_mps2;
         if S::NONLINEAR_ROWS {
             for foot in phase.planted().filter_map(|id| tl.contacts.get(id)) {
-                self.reach_rows(c, foot.ankle_in_world, quad, rows);
+                self.reach_rows(c, foot.ankle_in_world, rows);
             }
             // Feet can push but not pull: vertical acceleration ≥ −g.
             if let Some((value, slope, _)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {

@@ -215,6 +215,7 @@ fn inverse_lower3(l: &Block) -> Block {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 

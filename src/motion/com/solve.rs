@@ -61,10 +61,9 @@ impl Sink for LinearGradientSink<'_> {
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
         for (k, g) in grads.iter().enumerate() {
-            let g = g.to_array();
-            for a in 0..3 {
+            for (a, v) in g.to_array().into_iter().enumerate() {
                 if axes & (1 << a) != 0 {
-                    self.local_g[3 * k + a] += r * g[a];
+                    self.local_g[3 * k + a] += r * v;
                 }
             }
         }
@@ -145,11 +144,10 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
         let mut val = [0.0f64; 12];
         let mut m = 0usize;
         for (k, g) in grads.iter().enumerate() {
-            let g = g.to_array();
-            for a in 0..3 {
+            for (a, v) in g.to_array().into_iter().enumerate() {
                 if axes & (1 << a) != 0 {
                     idx[m] = 3 * k + a;
-                    val[m] = g[a];
+                    val[m] = v;
                     m += 1;
                 }
             }

@@ -155,7 +155,7 @@ fn check_contacts(job: &ComJob) -> Result<Vec<CheckedContact>, ComError> {
         finite(c.t_end_secs, || format!("contact {index} t_end_secs"))?;
         finite(c.level_offset_m, || format!("contact {index} level_offset_m"))?;
         let duration_secs = c.t_end_secs - c.t_start_secs;
-        if !(duration_secs >= MIN_CONTACT_SECS) {
+        if duration_secs < MIN_CONTACT_SECS {
             return Err(ComError::ContactTooShort { index, duration_secs });
         }
         if c.level_offset_m.abs() > 0.5 * leg {
@@ -215,10 +215,10 @@ fn build_phases(contacts: &[CheckedContact]) -> Result<Vec<Phase>, ComError> {
                     break;
                 }
             }
-            if let Some(&id) = ids.get(cursor[side]) {
-                if contacts[id].t_start_secs < mid {
-                    planted[side] = Some(id);
-                }
+            if let Some(&id) = ids.get(cursor[side])
+                && contacts[id].t_start_secs < mid
+            {
+                planted[side] = Some(id);
             }
         }
         match phases.last_mut() {
@@ -298,7 +298,7 @@ impl Timeline {
         };
         let (span_start_secs, span_end_secs) = (first.t_start_secs, last.t_end_secs);
         let spans = (span_end_secs - span_start_secs) * job.knot_rate_hz;
-        if !(spans <= MAX_SPANS as f64) {
+        if spans > MAX_SPANS as f64 {
             return Err(ComError::TooLong { spans });
         }
         let flights = flights(&phases, job.min_flight_secs);
@@ -455,7 +455,7 @@ impl Timeline {
 fn run(start: (f64, Boundary), end: (f64, Boundary), rate_hz: f64) -> Result<RunPlan, ComError> {
     let (t_start_secs, t_end_secs) = (start.0, end.0);
     let length = t_end_secs - t_start_secs;
-    if !(length >= MIN_RUN_SECS) {
+    if length < MIN_RUN_SECS {
         return Err(ComError::RunTooShort { t_start_secs, t_end_secs });
     }
     // ≥ 3 spans keeps the boundary eliminations at the two ends apart.
