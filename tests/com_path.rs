@@ -346,3 +346,66 @@ fn long_phrase_solves_within_reach_and_smooth() {
     assert_within_reach(&job, &path);
     assert_c1(&path);
 }
+
+#[test]
+fn level_offsets_and_height_profiles_move_the_pelvis() {
+    // Standing in plié, then middle, then relevé: the pelvis follows the levels.
+    let low = -0.12 * LEG_M;
+    let high = 0.07 * LEG_M;
+    let contacts = vec![
+        left(0.0, 0.0, 2.0).with_level_offset(low),
+        right(0.0, 0.0, 2.0).with_level_offset(low),
+        left(0.0, 2.0, 4.0),
+        right(0.0, 2.0, 4.0),
+        left(0.0, 4.0, 6.0).with_level_offset(high),
+        right(0.0, 4.0, 6.0).with_level_offset(high),
+    ];
+    let job = ComJob::new(contacts, LEG_M);
+    let path = solve_com_path(&job).unwrap();
+    let (y_low, y_mid, y_high) = (path.position_at(1.0).y, path.position_at(3.0).y, path.position_at(5.0).y);
+    assert!(y_low < y_mid - 0.08, "plié {y_low} vs middle {y_mid}");
+    assert!(y_high > y_mid + 0.04, "relevé {y_high} vs middle {y_mid}");
+    assert_within_reach(&job, &path);
+
+    // An explicit profile overrides the levels.
+    let mut job = ComJob::new(vec![left(0.0, 0.0, 3.0), right(0.0, 0.0, 3.0)], LEG_M);
+    job.height_profile = vec![
+        labanplay::motion::com::HeightSample { t_secs: 0.0, height_m: 0.90 },
+        labanplay::motion::com::HeightSample { t_secs: 3.0, height_m: 0.80 },
+    ];
+    let path = solve_com_path(&job).unwrap();
+    assert!((path.position_at(1.5).y - 0.85).abs() < 0.01, "profile midpoint {}", path.position_at(1.5).y);
+    assert!(path.position_at(0.5).y > path.position_at(2.5).y + 0.05);
+}
+
+#[test]
+fn travelling_leap_keeps_constant_horizontal_velocity_in_the_air() {
+    // Right foot takes off at 1.0 s, left foot lands 1.0 m further at 1.35 s.
+    let contacts = vec![left(0.0, 0.0, 0.6), right(0.0, 0.0, 1.0), left(1.0, 1.35, 2.5), right(1.0, 1.8, 2.5)];
+    let job = job_with_rest_ends(contacts, 0.0, 1.0);
+    let path = solve_com_path(&job).unwrap();
+    assert_eq!(path.flights_secs(), vec![(1.0, 1.35)]);
+    let v0 = path.velocity_at(1.0);
+    assert!(v0.z > 0.5, "the leap travels forward: take-off velocity {v0}");
+    for i in 0..=10 {
+        let t = 1.0 + 0.35 * i as f64 / 10.0;
+        let v = path.velocity_at(t);
+        assert!((v.x - v0.x).abs() < 1e-4 && (v.z - v0.z).abs() < 1e-4, "horizontal velocity changes in flight: {v} vs {v0}");
+    }
+    assert_within_reach(&job, &path);
+    assert_c1(&path);
+}
+
+#[test]
+fn a_hold_in_the_middle_is_met_exactly_and_splits_the_job() {
+    let mut job = four_step_walk();
+    let h = job.standing_height_m() as f32;
+    // A hold: at rest over the left foot (z = 1.4 m, single support) at t = 2.6 s.
+    let hold = FixedPoint::at_rest(2.6, Vec3::new(0.0, h - 0.02, 1.4));
+    job.fixed_points.push(hold);
+    let path = solve_com_path(&job).unwrap();
+    assert_eq!(path.stats().segments, 2);
+    assert_close(path.position_at(2.6), hold.position_in_world, 1e-5, "hold position");
+    assert!(path.velocity_at(2.6).length() < 1e-4);
+    assert_c1(&path);
+}

@@ -105,7 +105,9 @@ impl SegmentProblem<'_> {
                     Terms::Support { phase, height_m, pressure_xz } => {
                         self.support_rows(c, a, phase, height_m, pressure_xz, &mut rows);
                     }
-                    Terms::Level { phase, height_m, .. } => self.level_rows(c, phase, height_m, &mut rows),
+                    Terms::Level { phase, height_m, desired_m } => {
+                        self.level_rows(c, phase, height_m, desired_m, &mut rows);
+                    }
                     Terms::Capture { sign, omega, pressure_xz } if S::LINEAR_ROWS => {
                         let v: DVec3 = pts.iter().zip(w.vel).map(|(p, wv)| wv * *p).sum();
                         let sw = (self.weights.balance * CAPTURE_SECS).sqrt();
@@ -157,8 +159,10 @@ impl SegmentProblem<'_> {
         }
     }
 
-    /// Height near its target, and each planted leg near its rest length (comfort).
-    fn level_rows<S: Sink>(&self, c: DVec3, phase: usize, height_m: f64, rows: &mut Rows<'_, S>) {
+    /// Height near its target, and each planted leg near its rest length (comfort). With an
+    /// explicit height profile the rest length follows the profile below standing height,
+    /// as it follows a plié level otherwise.
+    fn level_rows<S: Sink>(&self, c: DVec3, phase: usize, height_m: f64, desired_m: f64, rows: &mut Rows<'_, S>) {
         let quad = rows.quad;
         let sw = (self.weights.height * quad).sqrt();
         rows.emit(sw * (c.y - height_m), sw * DVec3::Y, DVec3::ZERO, AXIS_Y | LINEAR);
@@ -170,7 +174,12 @@ impl SegmentProblem<'_> {
             let d_vec = c - foot.ankle_in_world;
             let d = d_vec.length();
             let u = if d > 1e-12 { d_vec / d } else { DVec3::Y };
-            let stretch = d - foot.rest_leg_m;
+            let rest = if tl.height_profile.is_empty() {
+                foot.rest_leg_m
+            } else {
+                (tl.rest_leg_m + (desired_m - tl.standing_height_m).min(0.0)).max(tl.min_rest_leg_m)
+            };
+            let stretch = d - rest;
             rows.emit(sw * stretch, sw * u, DVec3::ZERO, AXES_ALL);
         }
     }

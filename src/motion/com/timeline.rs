@@ -93,6 +93,10 @@ pub(crate) struct Timeline {
     pub standing_height_m: f64,
     pub gravity_mps2: f64,
     pub max_reach_m: f64,
+    /// Comfortable pelvis-to-ankle distance at middle level, metres.
+    pub rest_leg_m: f64,
+    /// Shortest comfortable pelvis-to-ankle distance used, metres.
+    pub min_rest_leg_m: f64,
 }
 
 fn finite(value: f64, what: impl FnOnce() -> String) -> Result<(), ComError> {
@@ -382,6 +386,8 @@ impl Timeline {
             standing_height_m: job.standing_height_m(),
             gravity_mps2: job.gravity_mps2,
             max_reach_m: job.max_reach_ratio * job.leg_length_m,
+            rest_leg_m: job.rest_leg_ratio * job.leg_length_m,
+            min_rest_leg_m: 0.1 * job.leg_length_m,
         })
     }
 
