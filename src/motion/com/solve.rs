@@ -252,9 +252,10 @@ fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec
 /// Minimises the segment objective from its initial guess.
 pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
     let n = 3 * problem.blocks;
-    let mut normal = Skyline::new(problem.block_first.clone());
     let mut work = Skyline::new(problem.block_first.clone());
     let mut constant = Skyline::new(problem.block_first.clone());
+    let mut diag = vec![0.0; n];
+    let mut scratch = vec![0.0; n];
     let mut gradient = vec![0.0; n];
     let mut step = vec![0.0; n];
     let mut x = Vec::with_capacity(problem.ctrl.len());
@@ -293,20 +294,36 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             linear_cost = cost_at::<true, false>(problem, &z, &mut x);
             cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
         }
+        // The Gauss–Newton matrix (constant part + the other rows) straight into `work`.
         problem.control_points(&z, &mut x);
-        normal.copy_values_from(&constant);
+        work.copy_values_from(&constant);
         gradient.copy_from_slice(&linear_gradient);
-        let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut normal, &mut gradient);
+        let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut work, &mut gradient);
         problem.visit(&x, &mut sink);
-        let max_diag = (0..n).map(|i| normal.diag(i / 3, i % 3)).fold(0.0f64, f64::max);
+        for (i, d) in diag.iter_mut().enumerate() {
+            *d = work.diag(i / 3, i % 3);
+        }
+        let max_diag = diag.iter().fold(0.0f64, |m, d| m.max(*d));
         let floor = 1e-12 * max_diag.max(1e-300);
+        for d in &mut diag {
+            *d = d.max(floor);
+        }
 
         let mut accepted = false;
         let mut nu = 2.0;
+        let mut undamped = true;
         while lambda <= 1e12 {
-            work.copy_values_from(&normal);
-            for i in 0..n {
-                work.add_diag(i / 3, i % 3, lambda * normal.diag(i / 3, i % 3).max(floor) + floor);
+            if !undamped {
+                // A retry (rare): rebuild the undamped matrix (`x` now holds the trial).
+                problem.control_points(&z, &mut x);
+                work.copy_values_from(&constant);
+                scratch.fill(0.0);
+                let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut work, &mut scratch);
+                problem.visit(&x, &mut sink);
+            }
+            undamped = false;
+            for (i, d) in diag.iter().enumerate() {
+                work.add_diag(i / 3, i % 3, lambda * d + floor);
             }
             if work.factor().is_err() {
                 lambda *= 10.0;
@@ -328,8 +345,8 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             // Gain ratio against the decrease the quadratic model predicts:
             // −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with (H + λD)δ = −g.
             let mut predicted = 0.0;
-            for (i, (s, g)) in step.iter().zip(&gradient).enumerate() {
-                predicted += -g * s + lambda * normal.diag(i / 3, i % 3).max(floor) * s * s;
+            for ((s, g), d) in step.iter().zip(&gradient).zip(&diag) {
+                predicted += -g * s + lambda * d * s * s;
             }
             let gain = (cost - trial_cost) / predicted.max(1e-300);
             if trial_cost.is_finite() && trial_cost <= cost {
