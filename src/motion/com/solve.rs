@@ -17,6 +17,10 @@ const SMALLEST_STEP: f64 = 1e-6;
 /// The iteration before which the height targets are re-aimed (see
 /// [`SegmentProblem::retarget_heights`]): after two steps the horizontal path has settled.
 const RETARGET_AT: usize = 3;
+/// The reach weight starts at this fraction for the first iterations (until the height
+/// targets are re-aimed): a stiff reach term on a rough first guess makes a front of
+/// samples enter and leave the active set one span per iteration.
+const REACH_START: f64 = 0.1;
 
 /// Outcome of one segment solve.
 #[derive(Clone, Debug)]
@@ -282,7 +286,12 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
 
     while iterations < max_iterations as usize {
         iterations += 1;
+        if iterations == 1 {
+            problem.weights.reach *= REACH_START;
+            cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
+        }
         if iterations == RETARGET_AT {
+            problem.weights.reach /= REACH_START;
             // Re-aim the height targets from where the pelvis now is (a changed objective:
             // refresh the linear rows' gradient and cost; their matrix is unchanged).
             problem.control_points(&z, &mut x);
