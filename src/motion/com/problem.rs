@@ -259,21 +259,17 @@ impl<'a> SegmentProblem<'a> {
                 }
                 spans.push(SpanRows { ctrl0, jerk_scale, dt_secs: dt, samples: 0..0 });
                 // A free end is weakly held by interior samples alone: sample the end itself.
-                let mut points = Vec::with_capacity(3);
-                if j == 0 && plan_run.start == Boundary::Free {
-                    points.push(0.0);
-                }
-                points.extend(GAUSS_U);
-                if j + 1 == lay.spans && plan_run.end == Boundary::Free {
-                    points.push(1.0);
-                }
-                for u in points {
+                let free_start = j == 0 && plan_run.start == Boundary::Free;
+                let free_end = j + 1 == lay.spans && plan_run.end == Boundary::Free;
+                let ends = [free_start.then_some(0.0), free_end.then_some(1.0)];
+                let quad = dt / GAUSS_U.len() as f64;
+                for u in ends[0].into_iter().chain(GAUSS_U).chain(ends[1]) {
                     let t = lay.t_start_secs + (j as f64 + u) * dt;
                     let phase = timeline.phase_index_at(t);
                     let height_m = timeline.target_height_m(t, phase, target_reach_m(timeline));
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
-                    samples.push(sample(ctrl0, u, 0.5 * dt, terms));
+                    samples.push(sample(ctrl0, u, quad, terms));
                     if u == 0.0 || u == 1.0 {
                         let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
                         samples.push(sample(ctrl0, u, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
