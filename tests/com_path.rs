@@ -409,3 +409,44 @@ fn a_hold_in_the_middle_is_met_exactly_and_splits_the_job() {
     assert!(path.velocity_at(2.6).length() < 1e-4);
     assert_c1(&path);
 }
+
+#[test]
+fn random_jobs_never_panic_or_return_nan() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut solved = 0;
+    for _ in 0..150 {
+        let n = (next() * 6.0) as usize;
+        let mut contacts = Vec::new();
+        for _ in 0..n {
+            let t0 = next() * 4.0 - 0.5;
+            let t1 = t0 + next() * 2.0 - 0.2;
+            let p = Vec3::new((next() * 3.0 - 1.5) as f32, (next() * 0.1) as f32, (next() * 3.0 - 1.5) as f32);
+            let foot = if next() < 0.5 { Foot::Left } else { Foot::Right };
+            contacts.push(Contact::new(foot, p, t0, t1).with_level_offset(next() * 0.3 - 0.15));
+        }
+        let mut job = ComJob::new(contacts, 0.5 + next());
+        job.knot_rate_hz = 5.0 + next() * 60.0;
+        if next() < 0.3 {
+            let t = next() * 3.0;
+            job.fixed_points.push(FixedPoint::at_rest(t, Vec3::new(0.0, 0.9, 0.0)));
+        }
+        if next() < 0.05 {
+            job.gravity_mps2 = f64::NAN;
+        }
+        match solve_com_path(&job) {
+            Ok(path) => {
+                solved += 1;
+                for t in times(&path, 50.0) {
+                    let s = path.state_at(t);
+                    assert!(s.position_in_world.is_finite() && s.velocity_in_world.is_finite(), "{job:?}");
+                }
+            }
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+    }
+    assert!(solved > 10, "only {solved} random jobs were solvable");
+}
