@@ -19,7 +19,7 @@ pub(super) const MIN_BALANCE_HEIGHT_M: f64 = 0.1;
 const TARGET_REACH_MARGIN_M: f64 = 0.005;
 
 /// A control point as an affine function of the free unknown blocks (3-vectors):
-/// Σ coef[t]·z[block[t]] + constant, the same scalar coefficients on every axis.
+/// Σₜ coef(t)·z(block(t)) + constant, the same scalar coefficients on every axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct CtrlExpr {
     pub terms: usize,
