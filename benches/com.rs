@@ -24,10 +24,8 @@ fn four_step_walk() -> ComJob {
     ];
     let mut job = ComJob::new(contacts, LEG_M);
     let h = job.standing_height_m() as f32;
-    job.fixed_points = vec![
-        FixedPoint::at_rest(0.0, Vec3::new(0.0, h, 0.0)),
-        FixedPoint::at_rest(6.0, Vec3::new(0.0, h, 2.8)),
-    ];
+    job.fixed_points =
+        vec![FixedPoint::at_rest(0.0, Vec3::new(0.0, h, 0.0)), FixedPoint::at_rest(6.0, Vec3::new(0.0, h, 2.8))];
     job
 }
 
@@ -67,10 +65,8 @@ fn hundred_measures() -> ComJob {
     }
     let mut job = ComJob::new(contacts, LEG_M);
     let h = job.standing_height_m() as f32;
-    job.fixed_points = vec![
-        FixedPoint::at_rest(0.0, Vec3::new(0.0, h, 0.0)),
-        FixedPoint::at_rest(t_end, Vec3::new(0.0, h, z)),
-    ];
+    job.fixed_points =
+        vec![FixedPoint::at_rest(0.0, Vec3::new(0.0, h, 0.0)), FixedPoint::at_rest(t_end, Vec3::new(0.0, h, z))];
     job
 }
 

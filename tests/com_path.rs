@@ -207,10 +207,7 @@ fn zero_length_and_reversed_contacts_are_errors() {
 fn contradictory_contacts_are_an_error() {
     // The left foot planted in two places at once.
     let job = ComJob::new(vec![left(0.0, 0.0, 2.0), left(0.7, 1.0, 3.0), right(0.0, 0.0, 3.0)], LEG_M);
-    assert_eq!(
-        solve_com_path(&job),
-        Err(ComError::OverlappingContacts { foot: Foot::Left, first: 0, second: 1 })
-    );
+    assert_eq!(solve_com_path(&job), Err(ComError::OverlappingContacts { foot: Foot::Left, first: 0, second: 1 }));
 }
 
 #[test]
@@ -291,7 +288,9 @@ fn awkward_but_valid_inputs_give_finite_paths() {
         for t in times(&path, 100.0).chain([f64::NAN, -1e300, 1e300]) {
             let s = path.state_at(t);
             assert!(
-                s.position_in_world.is_finite() && s.velocity_in_world.is_finite() && s.acceleration_in_world.is_finite(),
+                s.position_in_world.is_finite()
+                    && s.velocity_in_world.is_finite()
+                    && s.acceleration_in_world.is_finite(),
                 "non-finite state at t = {t}"
             );
         }
@@ -390,7 +389,10 @@ fn travelling_leap_keeps_constant_horizontal_velocity_in_the_air() {
     for i in 0..=10 {
         let t = 1.0 + 0.35 * i as f64 / 10.0;
         let v = path.velocity_at(t);
-        assert!((v.x - v0.x).abs() < 1e-4 && (v.z - v0.z).abs() < 1e-4, "horizontal velocity changes in flight: {v} vs {v0}");
+        assert!(
+            (v.x - v0.x).abs() < 1e-4 && (v.z - v0.z).abs() < 1e-4,
+            "horizontal velocity changes in flight: {v} vs {v0}"
+        );
     }
     assert_within_reach(&job, &path);
     assert_c1(&path);

@@ -75,8 +75,7 @@ mod solve;
 mod timeline;
 
 pub use job::{
-    ComError, ComJob, ComWeights, Contact, FixedPoint, Foot, HeightSample, MAX_SPANS, MIN_CONTACT_SECS,
-    MIN_RUN_SECS,
+    ComError, ComJob, ComWeights, Contact, FixedPoint, Foot, HeightSample, MAX_SPANS, MIN_CONTACT_SECS, MIN_RUN_SECS,
 };
 pub use path::{ComPath, ComSolveStats, ComState};
 
@@ -108,9 +107,7 @@ pub fn solve_com_path(job: &ComJob) -> Result<ComPath, ComError> {
 
 fn pieces_are_finite(pieces: &[path::Piece]) -> bool {
     pieces.iter().all(|p| match p {
-        path::Piece::Spline { control_points_in_world, .. } => {
-            control_points_in_world.iter().all(|c| c.is_finite())
-        }
+        path::Piece::Spline { control_points_in_world, .. } => control_points_in_world.iter().all(|c| c.is_finite()),
         path::Piece::Ballistic { takeoff_position_in_world, takeoff_velocity_in_world, .. } => {
             takeoff_position_in_world.is_finite() && takeoff_velocity_in_world.is_finite()
         }

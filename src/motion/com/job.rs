@@ -101,15 +101,7 @@ pub struct ComWeights {
 
 impl Default for ComWeights {
     fn default() -> Self {
-        Self {
-            balance: 1e3,
-            reach: 1e4,
-            comfort: 10.0,
-            height: 100.0,
-            centre: 1.0,
-            push: 10.0,
-            jerk: 1e-4,
-        }
+        Self { balance: 1e3, reach: 1e4, comfort: 10.0, height: 100.0, centre: 1.0, push: 10.0, jerk: 1e-4 }
     }
 }
 
@@ -180,8 +172,7 @@ impl ComJob {
 
     /// The standing pelvis height used: the explicit one or ankle height + rest leg length.
     pub fn standing_height_m(&self) -> f64 {
-        self.standing_pelvis_height_m
-            .unwrap_or(self.ankle_height_m + self.rest_leg_ratio * self.leg_length_m)
+        self.standing_pelvis_height_m.unwrap_or(self.ankle_height_m + self.rest_leg_ratio * self.leg_length_m)
     }
 }
 
@@ -268,7 +259,9 @@ pub enum ComError {
         t_end_secs: f64,
     },
     /// The job would need more spline spans than [`MAX_SPANS`].
-    #[error("the path would need about {spans} spline spans (at most {MAX_SPANS}); lower knot_rate_hz or split the job")]
+    #[error(
+        "the path would need about {spans} spline spans (at most {MAX_SPANS}); lower knot_rate_hz or split the job"
+    )]
     TooLong {
         /// Spans needed.
         spans: f64,

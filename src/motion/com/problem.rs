@@ -15,8 +15,6 @@ use super::timeline::{Boundary, SegmentPlan, Timeline};
 const GAUSS_U: [f64; 2] = [0.211_324_865_405_187_1, 0.788_675_134_594_812_9];
 /// Lowest pelvis height above the floor used in the balance term, metres.
 pub(super) const MIN_BALANCE_HEIGHT_M: f64 = 0.1;
-/// The height target is lowered to keep planted ankles this far inside the maximum reach.
-const TARGET_REACH_MARGIN_M: f64 = 0.005;
 
 /// A control point as an affine function of the free unknown blocks (3-vectors):
 /// Σₜ coef(t)·z(block(t)) + constant, the same scalar coefficients on every axis.
@@ -246,6 +244,21 @@ impl<'a> SegmentProblem<'a> {
         let mut samples = Vec::with_capacity(3 * total_spans + timeline.contact_events.len() + 8);
         for (lay, plan_run) in runs.iter().zip(&plan.runs) {
             let dt = lay.dt_secs;
+            // Reach at every touch-down and lift-off inside the run: (span, u, contact).
+            let t_end = lay.t_start_secs + dt * lay.spans as f64;
+            let events = &timeline.contact_events;
+            let from = events.partition_point(|e| e.0 < lay.t_start_secs - 1e-9);
+            let mut run_events = events
+                .get(from..)
+                .unwrap_or(&[])
+                .iter()
+                .take_while(|e| e.0 <= t_end + 1e-9)
+                .map(|&(t, contact)| {
+                    let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
+                    let j = (x.floor() as usize).min(lay.spans - 1);
+                    (j, x - j as f64, contact)
+                })
+                .peekable();
             let jerk_scale = (weights.jerk * dt).sqrt() / (dt * dt * dt);
             for j in 0..lay.spans {
                 let ctrl0 = lay.first_ctrl + j;
@@ -266,12 +279,13 @@ impl<'a> SegmentProblem<'a> {
                 for u in ends[0].into_iter().chain(GAUSS_U).chain(ends[1]) {
                     let t = lay.t_start_secs + (j as f64 + u) * dt;
                     let phase = timeline.phase_index_at(t);
-                    let height_m = timeline.target_height_m(t, phase, target_reach_m(timeline));
+                    let height_m = timeline.target_height_m(t, phase);
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
                     samples.push(sample(ctrl0, u, quad, terms));
                     if u == 0.0 || u == 1.0 {
-                        let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
+                        let desired_m =
+                            timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
                         samples.push(sample(ctrl0, u, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
                     }
                     if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
@@ -283,26 +297,16 @@ impl<'a> SegmentProblem<'a> {
                 }
                 let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
                 let phase = timeline.phase_index_at(t_mid);
-                let height_m = timeline.target_height_m(t_mid, phase, target_reach_m(timeline));
+                let height_m = timeline.target_height_m(t_mid, phase);
                 let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t_mid, p));
                 samples.push(sample(ctrl0, 0.5, dt, Terms::Level { phase, height_m, desired_m }));
-            }
-            // Reach at every touch-down and lift-off inside the run.
-            let t_end = lay.t_start_secs + dt * lay.spans as f64;
-            let events = &timeline.contact_events;
-            let from = events.partition_point(|e| e.0 < lay.t_start_secs - 1e-9);
-            for &(t, contact) in events.get(from..).unwrap_or(&[]) {
-                if t > t_end + 1e-9 {
-                    break;
+                while let Some((_, u, contact)) = run_events.next_if(|e| e.0 == j) {
+                    samples.push(sample(ctrl0, u, EVENT_SECS, Terms::Event { contact }));
                 }
-                let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
-                let j = (x.floor() as usize).min(lay.spans - 1);
-                samples.push(sample(lay.first_ctrl + j, x - j as f64, EVENT_SECS, Terms::Event { contact }));
             }
         }
 
-        // Group samples by span (stable: Gauss points first, then events, each in time order).
-        samples.sort_by_key(|s| s.ctrl0);
+        // Samples are pushed span by span: record each span's range.
         let mut next = 0usize;
         for span in &mut spans {
             let start = next;
@@ -312,17 +316,8 @@ impl<'a> SegmentProblem<'a> {
             span.samples = start..next;
         }
 
-        let mut problem = Self {
-            timeline,
-            weights,
-            runs,
-            ctrl,
-            blocks,
-            block_first,
-            samples,
-            spans,
-            initial: Vec::new(),
-        };
+        let mut problem =
+            Self { timeline, weights, runs, ctrl, blocks, block_first, samples, spans, initial: Vec::new() };
         problem.initial = problem.initial_guess(&block_of);
         Ok(problem)
     }
@@ -337,17 +332,13 @@ impl<'a> SegmentProblem<'a> {
                 let Some(Some(b)) = block_of.get(lay.first_ctrl + local) else { continue };
                 let t = (lay.t_start_secs + (local as f64 - 1.0) * lay.dt_secs).clamp(lay.t_start_secs, t_end);
                 let centre = tl.support_centre_xz(t);
-                let y = tl.target_height_m(t, tl.phase_index_at(t), self.target_reach_m());
+                let y = tl.target_height_m(t, tl.phase_index_at(t));
                 if let Some(zb) = z.get_mut(*b) {
                     *zb = DVec3::new(centre.x, y, centre.y);
                 }
             }
         }
         z
-    }
-
-    fn target_reach_m(&self) -> f64 {
-        target_reach_m(self.timeline)
     }
 
     /// Lowers each level sample's height target to what the planted legs can reach with the
@@ -357,14 +348,15 @@ impl<'a> SegmentProblem<'a> {
     /// linear rows change: their Gauss–Newton matrix stays valid.
     pub fn retarget_heights(&mut self, x: &[DVec3]) {
         let tl = self.timeline;
-        let reach = target_reach_m(tl);
+        let reach = tl.target_reach_m;
         for s in &mut self.samples {
             let Terms::Level { phase, height_m, desired_m } = &mut s.terms else { continue };
             let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
             let pos = basis(s.u);
             let c: DVec3 = (0..4).map(|k| pos[k] * pts[k]).sum();
             let mut target = *desired_m;
-            for foot in tl.phases.get(*phase).into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id)) {
+            for foot in tl.phases.get(*phase).into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id))
+            {
                 let d = DVec2::new(c.x - foot.ankle_in_world.x, c.z - foot.ankle_in_world.z).length();
                 target = target.min(foot.ankle_in_world.y + (reach * reach - d * d).max(0.0).sqrt());
             }
@@ -407,11 +399,6 @@ impl<'a> SegmentProblem<'a> {
         }
         pieces
     }
-}
-
-/// Leg reach used to lower the height target: just inside where the reach term starts.
-pub(super) fn target_reach_m(timeline: &Timeline) -> f64 {
-    (timeline.max_reach_m - TARGET_REACH_MARGIN_M).max(0.5 * timeline.max_reach_m)
 }
 
 fn single(block: usize, coef: f64, constant: DVec3) -> CtrlExpr {

@@ -128,7 +128,8 @@ impl SegmentProblem<'_> {
                 jerk += BASIS_D3[k] * pts[k];
             }
             let scale = span.jerk_scale;
-            let axes = if S::LINEAR_ROWS { &[(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)][..] } else { &[] };
+            let axes =
+                if S::LINEAR_ROWS { &[(DVec3::X, AXIS_X), (DVec3::Y, AXIS_Y), (DVec3::Z, AXIS_Z)][..] } else { &[] };
             for &(axis, mask) in axes {
                 let mut grads = [DVec3::ZERO; 4];
                 if S::GRAD {
@@ -231,7 +232,6 @@ impl SegmentProblem<'_> {
         rows.emit(sw * (c.x - k * a.x - pressure.x), sw * DVec3::X, -sw * k * DVec3::X, AXIS_X | LINEAR);
         rows.emit(sw * (c.z - k * a.z - pressure.y), sw * DVec3::Z, -sw * k * DVec3::Z, AXIS_Z | LINEAR);
     }
-
 }
 
 /// A smooth one-sided penalty residual ≈ max(0, x) with its first and second derivatives:
@@ -254,4 +254,3 @@ fn soft_hinge(x: f64, softness: f64) -> Option<(f64, f64, f64)> {
 fn outer(u: DVec3) -> DMat3 {
     DMat3::from_cols(u * u.x, u * u.y, u * u.z)
 }
-

@@ -105,15 +105,7 @@ struct NormalSink<'a, const LINEAR: bool> {
 
 impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
     fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
-        Self {
-            ctrl,
-            normal,
-            gradient,
-            ctrl0: 0,
-            local_h: [0.0; 144],
-            local_g: [0.0; 12],
-            touched: false,
-        }
+        Self { ctrl, normal, gradient, ctrl0: 0, local_h: [0.0; 144], local_g: [0.0; 12], touched: false }
     }
 
     /// The span's block when its 4 control points are free, unscaled and consecutive.
@@ -121,9 +113,9 @@ impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
         let first = self.ctrl.get(self.ctrl0)?;
         let b0 = first.block[0];
         let plain = (0..4).all(|k| {
-            self.ctrl.get(self.ctrl0 + k).is_some_and(|e| {
-                e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO
-            })
+            self.ctrl
+                .get(self.ctrl0 + k)
+                .is_some_and(|e| e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO)
         });
         plain.then_some(b0)
     }
@@ -297,8 +289,12 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             problem.control_points(&z, &mut x);
             problem.retarget_heights(&x);
             linear_gradient.fill(0.0);
-            let mut sink =
-                LinearGradientSink { ctrl: &problem.ctrl, gradient: &mut linear_gradient, ctrl0: 0, local_g: [0.0; 12] };
+            let mut sink = LinearGradientSink {
+                ctrl: &problem.ctrl,
+                gradient: &mut linear_gradient,
+                ctrl0: 0,
+                local_g: [0.0; 12],
+            };
             problem.visit(&x, &mut sink);
             linear_cost = cost_at::<true, false>(problem, &z, &mut x);
             cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);

@@ -7,6 +7,9 @@ use glam::{DVec2, DVec3};
 
 use super::job::{ComError, ComJob, Foot, MAX_SPANS, MIN_CONTACT_SECS, MIN_RUN_SECS};
 
+/// The height targets keep planted ankles this far inside the maximum reach, metres.
+const TARGET_REACH_MARGIN_M: f64 = 0.005;
+
 /// A checked contact.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CheckedContact {
@@ -36,6 +39,9 @@ pub(crate) struct Phase {
     pub floor_y: f64,
     /// Mean level offset of the planted feet (0 in the air).
     pub level_offset_m: f64,
+    /// Highest pelvis height the planted legs reach (within [`Timeline::target_reach_m`]
+    /// of every planted ankle) with the pelvis over `centre_xz`; infinite in the air.
+    pub reach_cap_m: f64,
 }
 
 impl Phase {
@@ -93,6 +99,8 @@ pub(crate) struct Timeline {
     pub standing_height_m: f64,
     pub gravity_mps2: f64,
     pub max_reach_m: f64,
+    /// Leg reach the height targets keep to: just inside where the reach term starts.
+    pub target_reach_m: f64,
     /// Comfortable pelvis-to-ankle distance at middle level, metres.
     pub rest_leg_m: f64,
     /// Shortest comfortable pelvis-to-ankle distance used, metres.
@@ -187,9 +195,7 @@ fn check_contacts(job: &ComJob) -> Result<Vec<CheckedContact>, ComError> {
 /// Indices of the contacts of one foot, sorted by time, checked for overlaps.
 fn per_foot(contacts: &[CheckedContact], foot: Foot) -> Result<Vec<usize>, ComError> {
     let mut ids: Vec<usize> = (0..contacts.len()).filter(|&i| contacts[i].foot == foot).collect();
-    ids.sort_by(|&a, &b| {
-        contacts[a].t_start_secs.total_cmp(&contacts[b].t_start_secs).then(a.cmp(&b))
-    });
+    ids.sort_by(|&a, &b| contacts[a].t_start_secs.total_cmp(&contacts[b].t_start_secs).then(a.cmp(&b)));
     for pair in ids.windows(2) {
         let (first, second) = (pair[0], pair[1]);
         if contacts[second].t_start_secs < contacts[first].t_end_secs - 1e-9 {
@@ -199,10 +205,9 @@ fn per_foot(contacts: &[CheckedContact], foot: Foot) -> Result<Vec<usize>, ComEr
     Ok(ids)
 }
 
-fn build_phases(contacts: &[CheckedContact]) -> Result<Vec<Phase>, ComError> {
+fn build_phases(contacts: &[CheckedContact], target_reach_m: f64) -> Result<Vec<Phase>, ComError> {
     let feet = [per_foot(contacts, Foot::Left)?, per_foot(contacts, Foot::Right)?];
-    let mut events: Vec<f64> =
-        contacts.iter().flat_map(|c| [c.t_start_secs, c.t_end_secs]).collect();
+    let mut events: Vec<f64> = contacts.iter().flat_map(|c| [c.t_start_secs, c.t_end_secs]).collect();
     events.sort_by(f64::total_cmp);
     events.dedup_by(|b, a| *b - *a <= 1e-9);
     let mut phases: Vec<Phase> = Vec::with_capacity(events.len());
@@ -234,6 +239,7 @@ fn build_phases(contacts: &[CheckedContact]) -> Result<Vec<Phase>, ComError> {
                 centre_xz: DVec2::ZERO,
                 floor_y: 0.0,
                 level_offset_m: 0.0,
+                reach_cap_m: f64::INFINITY,
             }),
         }
     }
@@ -266,6 +272,14 @@ fn build_phases(contacts: &[CheckedContact]) -> Result<Vec<Phase>, ComError> {
             phase.centre_xz = c;
         }
     }
+    for phase in &mut phases {
+        let mut cap = f64::INFINITY;
+        for c in phase.planted().filter_map(|id| contacts.get(id)) {
+            let d = phase.centre_xz.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
+            cap = cap.min(c.ankle_in_world.y + (target_reach_m * target_reach_m - d * d).max(0.0).sqrt());
+        }
+        phase.reach_cap_m = cap;
+    }
     Ok(phases)
 }
 
@@ -296,7 +310,9 @@ impl Timeline {
         check_parameters(job)?;
         let contacts = check_contacts(job)?;
         let height_profile = check_height_profile(job)?;
-        let phases = build_phases(&contacts)?;
+        let max_reach_m = job.max_reach_ratio * job.leg_length_m;
+        let target_reach_m = (max_reach_m - TARGET_REACH_MARGIN_M).max(0.5 * max_reach_m);
+        let phases = build_phases(&contacts, target_reach_m)?;
         let (Some(first), Some(last)) = (phases.first(), phases.last()) else {
             return Err(ComError::NoContacts);
         };
@@ -315,12 +331,7 @@ impl Timeline {
             finite3(f.velocity_in_world, || format!("fixed point {index} velocity_in_world"))?;
             let t_secs = f.t_secs;
             if t_secs < span_start_secs - 1e-9 || t_secs > span_end_secs + 1e-9 {
-                return Err(ComError::FixedPointOutsideSpan {
-                    index,
-                    t_secs,
-                    span_start_secs,
-                    span_end_secs,
-                });
+                return Err(ComError::FixedPointOutsideSpan { index, t_secs, span_start_secs, span_end_secs });
             }
             let t = t_secs.clamp(span_start_secs, span_end_secs);
             for &(a, b) in &flights {
@@ -370,11 +381,8 @@ impl Timeline {
             segments.push(SegmentPlan { runs });
         }
 
-        let mut contact_events: Vec<(f64, usize)> = contacts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, c)| [(c.t_start_secs, i), (c.t_end_secs, i)])
-            .collect();
+        let mut contact_events: Vec<(f64, usize)> =
+            contacts.iter().enumerate().flat_map(|(i, c)| [(c.t_start_secs, i), (c.t_end_secs, i)]).collect();
         contact_events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
 
         Ok(Self {
@@ -385,7 +393,8 @@ impl Timeline {
             height_profile,
             standing_height_m: job.standing_height_m(),
             gravity_mps2: job.gravity_mps2,
-            max_reach_m: job.max_reach_ratio * job.leg_length_m,
+            max_reach_m,
+            target_reach_m,
             rest_leg_m: job.rest_leg_ratio * job.leg_length_m,
             min_rest_leg_m: 0.1 * job.leg_length_m,
         })
@@ -407,17 +416,12 @@ impl Timeline {
     }
 
     /// The desired height at `t_secs` in phase `i`, lowered where the planted feet cannot
-    /// reach it: at most `reach_m` from every planted ankle, with the pelvis over the middle
-    /// of the planted feet (the best case). Long steps thus dip the pelvis by design instead
-    /// of fighting the reach term.
-    pub fn target_height_m(&self, t_secs: f64, i: usize, reach_m: f64) -> f64 {
+    /// reach it with the pelvis over the middle of the planted feet (the best case; see
+    /// [`Phase::reach_cap_m`]). Long steps thus dip the pelvis by design instead of fighting
+    /// the reach term.
+    pub fn target_height_m(&self, t_secs: f64, i: usize) -> f64 {
         let Some(phase) = self.phases.get(i) else { return self.standing_height_m };
-        let mut height = self.desired_height_m(t_secs, phase);
-        for c in phase.planted().filter_map(|id| self.contacts.get(id)) {
-            let d = phase.centre_xz.distance(DVec2::new(c.ankle_in_world.x, c.ankle_in_world.z));
-            height = height.min(c.ankle_in_world.y + (reach_m * reach_m - d * d).max(0.0).sqrt());
-        }
-        height
+        self.desired_height_m(t_secs, phase).min(phase.reach_cap_m)
     }
 
     /// Mean floor height (y) under the planted feet of phase `i`, metres (0 in the air).
