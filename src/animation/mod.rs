@@ -4,6 +4,7 @@
 //! `compile(score) → Animation`, then `Animation::sample(t_secs)` → one [`Pose`] per dancer.
 //! Pure and deterministic: time is a parameter, nothing reads a clock.
 
+pub mod com_job;
 pub mod feet;
 pub mod sample;
 pub mod simple_path;
@@ -20,9 +21,12 @@ use simple_path::SimplePath;
 pub use sample::SampleReport;
 
 /// The pelvis path of one dancer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum PelvisPath {
-    /// The closed-form path (ease between targets, ballistic flights).
+    /// Found by the centre-of-mass optimiser through the footprints.
+    Optimised(crate::motion::com::ComPath),
+    /// The closed-form path (ease between targets, ballistic flights), used when the optimiser
+    /// refuses the job (the reason is in [`Animation::notes`]).
     Simple(SimplePath),
 }
 
@@ -30,13 +34,14 @@ impl PelvisPath {
     /// Pelvis position at `t_secs`.
     pub fn position_at(&self, t_secs: f64) -> Vec3 {
         match self {
+            PelvisPath::Optimised(p) => p.position_at(t_secs.clamp(p.t_start_secs(), p.t_end_secs())),
             PelvisPath::Simple(p) => p.position_at(t_secs),
         }
     }
 }
 
 /// One dancer's compiled motion.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct DancerAnimation {
     /// What the rule engine decided.
     pub plan: DancerPlan,
@@ -56,7 +61,7 @@ impl DancerAnimation {
 }
 
 /// A whole score, ready to sample.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Animation {
     /// The skeleton all dancers share.
     pub skeleton: Skeleton,
@@ -66,6 +71,8 @@ pub struct Animation {
     pub duration_secs: f64,
     /// What was interpreted and what was skipped.
     pub interpretation: Interpretation,
+    /// Remarks about the compilation (e.g. a dancer whose path fell back to the simple one).
+    pub notes: Vec<String>,
 }
 
 /// The foot of `skeleton` as the foot keys need it.
@@ -98,14 +105,32 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     let (plans, interpretation) = plan_score(score, &opts);
     let standing = rest.pelvis_in_world.y;
     let geo = foot_geometry(&skeleton);
+    let ankle = crate::pose::fk::joint_world(&skeleton, &rest, JointId::AnkleL).1;
+    let sizes = com_job::BodySizes {
+        standing_pelvis_height_m: standing as f64,
+        leg_length_m: rest.pelvis_in_world.distance(ankle) as f64,
+        ankle_height_m: geo.ankle_height_m as f64,
+    };
+    let mut notes = Vec::new();
     let dancers = plans
         .into_iter()
         .map(|plan| {
-            let path = PelvisPath::Simple(SimplePath::new(&plan, standing));
+            let simple = SimplePath::new(&plan, standing);
+            let path = if plan.footprints.is_empty() {
+                PelvisPath::Simple(simple)
+            } else {
+                match crate::motion::com::solve_com_path(&com_job::com_job(&plan, &simple, sizes)) {
+                    Ok(p) => PelvisPath::Optimised(p),
+                    Err(e) => {
+                        notes.push(format!("dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path", plan.staff + 1));
+                        PelvisPath::Simple(simple)
+                    }
+                }
+            };
             DancerAnimation { plan, path, foot_geometry: geo, foot_angles: FootAngles::default() }
         })
         .collect();
-    Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation }
+    Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes }
 }
 
 impl Animation {

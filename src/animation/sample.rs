@@ -269,7 +269,7 @@ impl DancerAnimation {
         }
 
         // Feet: keys, gestures, and the pelvis drop that keeps planted feet reachable.
-        let mut feet: [(Side, FootState); 2] = [
+        let feet: [(Side, FootState); 2] = [
             (Side::Left, self.foot_state(skeleton, Foot::Left, t)),
             (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
         ];
@@ -280,68 +280,123 @@ impl DancerAnimation {
         let hip_of = |pelvis: Vec3, side: Side| {
             pelvis + yaw_rot * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR })
         };
-        let mut drop = 0.0f32;
-        for (side, state) in &feet {
-            if !state.planted {
-                continue;
+        let drop_for = |pelvis: Vec3, goals: &[(Side, FootState, LimbGoal); 2]| {
+            let mut drop = 0.0f32;
+            for (side, state, goal) in goals {
+                if !state.planted {
+                    continue;
+                }
+                let hip = hip_of(pelvis, *side);
+                let max_reach = leg_len(*side) * 0.999;
+                let d = goal.end_in_world - hip;
+                let horizontal = Vec3::new(d.x, 0.0, d.z).length();
+                if d.length() > max_reach && horizontal < max_reach {
+                    let need = (max_reach * max_reach - horizontal * horizontal).sqrt();
+                    drop = drop.max(-d.y - need);
+                }
             }
-            let hip = hip_of(pelvis, *side);
-            let max_reach = leg_len(*side) * 0.999;
-            let d = state.ankle_in_world - hip;
-            let horizontal = Vec3::new(d.x, 0.0, d.z).length();
-            if d.length() > max_reach && horizontal < max_reach {
-                let need = (max_reach * max_reach - horizontal * horizontal).sqrt();
-                drop = drop.max(-d.y - need);
-            }
-        }
-        if drop > 0.0 {
-            pelvis.y -= drop;
-            report.pelvis_drop_m = drop;
-        }
-        pose.pelvis_in_world = pelvis;
-        for (side, state) in &mut feet {
-            let foot = foot_of(*side);
-            let hip = hip_of(pelvis, *side);
-            if let Some(ankle) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
-                state.ankle_in_world = ankle;
-                state.planted = false;
-                state.pitch_rad = 0.5;
-                state.toe_bend_rad = 0.0;
-                self.foot_geometry.keep_above_floor(state);
-            }
-            let mut goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
-            let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
-            // A planted foot keeps its contact point: when the ankle's limits stop the foot from
-            // taking the wanted angle, the ankle moves so the foot rolls about that point.
-            let pivot_in_foot = super::feet::contact_point(&self.foot_geometry, state) - state.ankle_in_world;
-            let contact = state.ankle_in_world + pivot_in_foot;
-            let pivot_local = state.rot_in_world().inverse() * pivot_in_foot;
-            let mut clamped = false;
-            for _ in 0..3 {
-                match solve_leg(skeleton, pose, *side, &goal) {
-                    Ok(sol) => clamped = sol.clamped,
-                    Err(_) => clamped = true,
+            drop
+        };
+        let base_y = pelvis.y;
+        let mut goals: [(Side, FootState, LimbGoal); 2] = feet.map(|(side, state)| {
+            (side, state, LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) })
+        });
+        let mut clamped_legs = 0u8;
+        for pass in 0..3 {
+            let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals);
+            pelvis.y = base_y - drop.max(0.0);
+            report.pelvis_drop_m = drop.max(0.0);
+            pose.pelvis_in_world = pelvis;
+            clamped_legs = 0;
+            let mut planted_clamped = false;
+            for (side, state, goal) in &mut goals {
+                let foot = foot_of(*side);
+                if pass == 0 {
+                    let hip = hip_of(pelvis, *side);
+                    if let Some(ankle) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
+                        state.ankle_in_world = ankle;
+                        state.planted = false;
+                        state.pitch_rad = 0.5;
+                        state.toe_bend_rad = 0.0;
+                        self.foot_geometry.keep_above_floor(state);
+                        *goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
+                    }
+                }
+                let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
+                // A planted foot keeps its contact points: where the ankle's limits stop the foot
+                // from taking the wanted angle, the foot rolls onto the ball (toes down) or the
+                // heel (toes up) of its flat placement, so no point of the sole leaves or sinks.
+                let geo = &self.foot_geometry;
+                let yaw_rot = Quat::from_rotation_y(state.yaw_rad);
+                let pivot_now = super::feet::contact_point(geo, state);
+                let pivot_local_flat = if state.pitch_rad > 1e-4 {
+                    geo.ball_contact_in_ankle()
+                } else if state.pitch_rad < -1e-4 {
+                    geo.heel_in_ankle
+                } else {
+                    Vec3::new(0.0, -geo.ankle_height_m, 0.0)
+                };
+                let ankle_flat = pivot_now - yaw_rot * pivot_local_flat;
+                let mut clamped = false;
+                for _ in 0..6 {
+                    match solve_leg(skeleton, pose, *side, goal) {
+                        Ok(sol) => clamped = sol.clamped,
+                        Err(_) => clamped = true,
+                    }
+                    if !state.planted {
+                        // In the air: if the foot the leg could reach dips below the floor, lift
+                        // the target by that much and solve again.
+                        let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
+                        let toe_dir = Quat::from_rotation_y(state.yaw_rad).inverse() * (got_rot * Vec3::Z);
+                        let actual = FootState {
+                            ankle_in_world: got_pos,
+                            pitch_rad: (-toe_dir.y).atan2(toe_dir.z),
+                            ..*state
+                        };
+                        let probe = FootState { toe_bend_rad: geo.toe_bend_for(actual.pitch_rad.max(0.0)), ..actual };
+                        let low = lowest_sole_y_rot(geo, &probe, got_rot);
+                        if low >= 4e-4 {
+                            break;
+                        }
+                        goal.end_in_world.y += 5e-4 - low;
+                        continue;
+                    }
+                    let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
+                    let want = goal.end_rot_in_world.unwrap_or(got_rot);
+                    if got_rot.angle_between(want) < 1e-4 {
+                        break;
+                    }
+                    let toe_dir = yaw_rot.inverse() * (got_rot * Vec3::Z);
+                    let pitch = (-toe_dir.y).atan2(toe_dir.z);
+                    let local = if pitch > 1e-4 {
+                        geo.ball_contact_in_ankle()
+                    } else if pitch < -1e-4 {
+                        geo.heel_in_ankle
+                    } else {
+                        Vec3::new(0.0, -geo.ankle_height_m, 0.0)
+                    };
+                    goal.end_in_world = ankle_flat + yaw_rot * local - got_rot * local;
+                    goal.end_rot_in_world = Some(got_rot);
+                }
+                if clamped {
+                    clamped_legs += 1;
+                    planted_clamped |= state.planted;
                 }
                 if !state.planted {
-                    break;
+                    clamped_legs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
                 }
+                let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
+                // Keep the toes on (or off) the floor for the pitch the foot actually took.
                 let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
-                let want = goal.end_rot_in_world.unwrap_or(got_rot);
-                if got_rot.angle_between(want) < 1e-4 {
-                    break;
-                }
-                goal.end_in_world = contact - got_rot * pivot_local;
-                goal.end_rot_in_world = Some(got_rot);
+                let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
+                let toe_bend = self.foot_geometry.toe_bend_for((-toe_dir.y).atan2(toe_dir.z));
+                pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
-            if clamped {
-                report.clamped_limbs += 1;
+            if !planted_clamped {
+                break;
             }
-            if !state.planted {
-                report.clamped_limbs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
-            }
-            let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
-            pose.set_local(ball, Quat::from_rotation_x(state.toe_bend_rad));
         }
+        report.clamped_limbs += clamped_legs;
 
         // Arms.
         for side in [Side::Left, Side::Right] {
@@ -377,6 +432,15 @@ impl DancerAnimation {
         }
         report
     }
+}
+
+/// Height of the lowest sole point of a foot whose ankle frame has world rotation `rot`.
+fn lowest_sole_y_rot(geo: &super::feet::FootGeometry, state: &FootState, rot: Quat) -> f32 {
+    let heel = state.ankle_in_world + rot * geo.heel_in_ankle;
+    let ball = state.ankle_in_world + rot * geo.ball_contact_in_ankle();
+    let ball_joint = state.ankle_in_world + rot * geo.ball_in_ankle;
+    let toe = ball_joint + rot * Quat::from_rotation_x(state.toe_bend_rad) * geo.toe_tip_in_ball;
+    heel.y.min(ball.y).min(toe.y)
 }
 
 /// Brings a limb's root and hinge inside their joint limits (the target was not reachable
