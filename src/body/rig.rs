@@ -280,10 +280,16 @@ pub fn rig_model(spec: &ModelSpec, params: &PolygoniseParams) -> Result<Rig, Bod
         .map_err(|e| BodyError::InvalidInput(format!("model {}: {e}", spec.name)))?;
     let skeleton = Skeleton::new(&proportions);
     let bind_pose = bind_pose(spec, &skeleton)?;
+    // Rigid transforms, inverted as such: the bottom rows stay exactly (0, 0, 0, 1).
+    let (rot_at_bind, pos_at_bind) = world_rot_pos(&skeleton, &bind_pose);
     let mut model_from_joint_at_bind = [Mat4::IDENTITY; JOINT_COUNT];
-    local_to_world(&skeleton, &bind_pose, &mut model_from_joint_at_bind)
-        .map_err(|e| BodyError::InvalidInput(e.to_string()))?;
-    let joint_from_model_at_bind = model_from_joint_at_bind.map(|m| m.inverse());
+    let mut joint_from_model_at_bind = [Mat4::IDENTITY; JOINT_COUNT];
+    let slots = model_from_joint_at_bind.iter_mut().zip(joint_from_model_at_bind.iter_mut());
+    for ((forward, inverse), (&rot, &pos)) in slots.zip(rot_at_bind.iter().zip(&pos_at_bind)) {
+        let inverse_rot = rot.conjugate();
+        *forward = Mat4::from_rotation_translation(rot, pos);
+        *inverse = Mat4::from_rotation_translation(inverse_rot, -(inverse_rot * pos));
+    }
     let bones = spec
         .bones
         .iter()
