@@ -286,7 +286,7 @@ fn bad_input_is_an_error() {
     assert_eq!(input(&[], FPS), Err(GltfError::Empty("no dancers")));
     assert_eq!(input(&[Vec::new()], FPS), Err(GltfError::Empty("no frames")));
     assert!(matches!(input(&[one.clone(), one[..2].to_vec()], FPS), Err(GltfError::FrameCounts { dancer: 2, got: 2, expected: 3 })));
-    assert!(matches!(input(&[one.clone()], f64::NAN), Err(GltfError::BadFps(_))));
+    assert!(matches!(input(std::slice::from_ref(&one), f64::NAN), Err(GltfError::BadFps(_))));
     // NaN in a pose is written as identity / rest, never as NaN.
     let mut bad = one.clone();
     bad[1].local_rot[3] = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);

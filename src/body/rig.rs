@@ -150,17 +150,19 @@ fn model_joints(spec: &ModelSpec) -> Result<[Vec3; 21], BodyError> {
 /// `None` if `from` is outside or no surface is met within `max_m`.
 fn surface_distance_m(shape: &BodyShape, from: Vec3, dir: Vec3, max_m: f32) -> Option<f32> {
     const STEP_M: f32 = 0.002;
-    if !(shape.field_m(from) < 0.0) {
+    // A NaN field value counts as outside.
+    let inside = |t: f32| shape.field_m(from + dir * t) < 0.0;
+    if !inside(0.0) {
         return None;
     }
     let mut inside_m = 0.0f32;
     let mut t = STEP_M;
     while t <= max_m {
-        if !(shape.field_m(from + dir * t) < 0.0) {
+        if !inside(t) {
             let (mut lo, mut hi) = (inside_m, t);
             for _ in 0..16 {
                 let mid = 0.5 * (lo + hi);
-                if shape.field_m(from + dir * mid) < 0.0 { lo = mid } else { hi = mid }
+                if inside(mid) { lo = mid } else { hi = mid }
             }
             return Some(0.5 * (lo + hi));
         }

@@ -32,6 +32,13 @@ pub struct ExportOptions {
     pub toe_first: bool,
 }
 
+impl Default for ExportOptions {
+    /// No outputs, no model, 60 fps, every dancer, heel first.
+    fn default() -> Self {
+        Self { bvh: None, gltf: None, model: None, fps: 60.0, dancer: None, toe_first: false }
+    }
+}
+
 /// The BVH path for dancer `index` (0-based) of `count`.
 pub fn bvh_path(base: &Path, index: usize, count: usize) -> PathBuf {
     if count <= 1 {
