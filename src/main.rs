@@ -28,13 +28,20 @@ enum Command {
         #[arg(long)]
         survey: bool,
     },
-    /// Compute the motion and write it out (BVH), with a summary of what was interpreted.
+    /// Compute the motion and write it out (BVH, glTF), with a summary of what was interpreted.
     Export {
         /// The score file.
         file: PathBuf,
         /// Write BVH here (one file per dancer: `OUT-1.bvh`, … when there are several).
         #[arg(long)]
         bvh: Option<PathBuf>,
+        /// Write a binary glTF scene (.glb) here: skinned dancers and their animation.
+        #[arg(long)]
+        gltf: Option<PathBuf>,
+        /// Body model (see `labanplay models`); sets the skeleton's proportions for every
+        /// output. Default: standard proportions for BVH, the first model when writing glTF.
+        #[arg(long)]
+        model: Option<String>,
         /// Frames per second.
         #[arg(long, default_value_t = 60.0)]
         fps: f64,
@@ -45,6 +52,8 @@ enum Command {
         #[arg(long)]
         toe: bool,
     },
+    /// List the built-in body models (name, height, description).
+    Models,
     /// Print the composite score as a table (staff, channel, beats, symbol, level, modifiers).
     Inspect {
         /// The score file.
@@ -68,8 +77,8 @@ fn main() -> Result<ExitCode> {
             print!("{}", report.text);
             Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
-        Some(Command::Export { file, bvh, fps, dancer, toe }) => {
-            let opts = labanplay::cli::export::ExportOptions { bvh, fps, dancer, toe_first: toe };
+        Some(Command::Export { file, bvh, gltf, model, fps, dancer, toe }) => {
+            let opts = labanplay::cli::export::ExportOptions { bvh, gltf, model, fps, dancer, toe_first: toe };
             match labanplay::cli::export::export(&file, &opts) {
                 Ok(text) => {
                     print!("{text}");
@@ -80,6 +89,10 @@ fn main() -> Result<ExitCode> {
                     Ok(ExitCode::FAILURE)
                 }
             }
+        }
+        Some(Command::Models) => {
+            print!("{}", labanplay::cli::export::models_text());
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Inspect { file, json }) => match labanplay::cli::inspect::inspect(&file, json) {
             Ok(text) => {

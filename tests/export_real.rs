@@ -21,7 +21,7 @@ fn every_well_formed_real_lbn_exports_to_bvh() {
             continue;
         }
         let base = out_dir.join(format!("s{k}.bvh"));
-        let opts = ExportOptions { bvh: Some(base.clone()), fps: 24.0, dancer: None, toe_first: k % 2 == 0 };
+        let opts = ExportOptions { bvh: Some(base.clone()), fps: 24.0, toe_first: k % 2 == 0, ..ExportOptions::default() };
         let summary = export(&path, &opts).unwrap();
         assert!(summary.contains("interpreted"), "{summary}");
         for i in 0..score.staves.len() {

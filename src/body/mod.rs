@@ -18,6 +18,7 @@ pub mod lbs;
 pub mod mesh;
 pub mod models;
 pub mod polygonise;
+pub mod rig;
 
 /// Errors of the body module (mesh generation, skinning weights, skinning).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

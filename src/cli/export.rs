@@ -1,8 +1,13 @@
-//! `labanplay export FILE --bvh OUT.bvh [--fps 60] [--dancer N] [--toe]`: the motion of each
-//! dancer as BVH, and a summary of what was interpreted and what was skipped.
+//! `labanplay export FILE [--bvh OUT.bvh] [--gltf OUT.glb] [--model NAME] [--fps 60]
+//! [--dancer N] [--toe]`: the motion of each dancer as BVH and/or a skinned glTF scene, with a
+//! summary of what was interpreted and what was skipped; and `labanplay models`.
 
-use crate::animation::compile;
+use crate::animation::{Animation, compile};
+use crate::body::models::ModelSpec;
+use crate::body::polygonise::PolygoniseParams;
+use crate::body::rig::{find_model, model_description, model_names, model_proportions, rig_model};
 use crate::export::bvh::write_bvh;
+use crate::export::gltf::{GltfInput, write_glb};
 use crate::motion::rules::MotionOptions;
 use crate::pose::fk::Pose;
 use crate::pose::skeleton::Proportions;
@@ -14,12 +19,24 @@ use std::path::{Path, PathBuf};
 pub struct ExportOptions {
     /// BVH output path; with several dancers `-N` is added before the extension.
     pub bvh: Option<PathBuf>,
+    /// glTF binary (`.glb`) output path: one scene with every selected dancer.
+    pub gltf: Option<PathBuf>,
+    /// Built-in body model (see `labanplay models`); its proportions drive the skeleton of
+    /// every output. Without it BVH uses the standard proportions, and glTF the first model.
+    pub model: Option<String>,
     /// Frames per second.
     pub fps: f64,
     /// Only this dancer (1-based).
     pub dancer: Option<usize>,
     /// Step onto the ball of the foot first.
     pub toe_first: bool,
+}
+
+impl Default for ExportOptions {
+    /// No outputs, no model, 60 fps, every dancer, heel first.
+    fn default() -> Self {
+        Self { bvh: None, gltf: None, model: None, fps: 60.0, dancer: None, toe_first: false }
+    }
 }
 
 /// The BVH path for dancer `index` (0-based) of `count`.
@@ -32,11 +49,44 @@ pub fn bvh_path(base: &Path, index: usize, count: usize) -> PathBuf {
     base.with_file_name(format!("{stem}-{}.{ext}", index + 1))
 }
 
+/// The text of `labanplay models`: one model per line, name first, then height and description.
+pub fn models_text() -> String {
+    let mut out = String::new();
+    for name in model_names() {
+        let height_m = find_model(name).map_or(0.0, |m| m.height_m);
+        let _ = writeln!(out, "{name:<16} {height_m:.2} m  {}", model_description(name));
+    }
+    out
+}
+
+/// The built-in model called `name`, or an error text listing the valid names.
+pub fn model_by_name(name: &str) -> Result<ModelSpec, String> {
+    find_model(name).ok_or_else(|| format!("error: unknown model `{name}`; the built-in models are: {}", model_names().join(", ")))
+}
+
+/// Poses of dancer `index` at `frame / fps` for `frames` frames.
+fn sample_dancer(anim: &Animation, index: usize, fps: f64, frames: usize) -> Vec<Pose> {
+    let Some(dancer) = anim.dancers.get(index) else { return Vec::new() };
+    let mut poses = Vec::with_capacity(frames);
+    let mut pose = Pose::rest(&anim.skeleton);
+    for f in 0..frames {
+        dancer.sample_into(&anim.skeleton, f as f64 / fps, &mut pose);
+        poses.push(pose.clone());
+    }
+    poses
+}
+
 /// Runs the export; returns the summary text or an error text.
 pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
+    let model = match (&opts.model, &opts.gltf) {
+        (Some(name), _) => Some(model_by_name(name)?),
+        (None, Some(_)) => crate::body::models::builtin_models().into_iter().next(),
+        (None, None) => None,
+    };
     let (score, _) = super::load_score(path)?;
     let motion = MotionOptions { toe_first: opts.toe_first, ..MotionOptions::default() };
-    let anim = compile(&score, &motion, &Proportions::default());
+    let proportions = model.as_ref().map_or_else(Proportions::default, model_proportions);
+    let anim = compile(&score, &motion, &proportions);
     let fps = if opts.fps.is_finite() && opts.fps > 0.0 { opts.fps } else { 60.0 };
     let mut out = String::new();
     let _ = writeln!(out, "{}: {} dancer(s), {:.2} s", path.display(), anim.dancers.len(), anim.duration_secs);
@@ -45,7 +95,12 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     for d in &anim.interpretation.skipped {
         let _ = writeln!(out, "{}", d.render(&name, None));
     }
-    let Some(base) = &opts.bvh else { return Ok(out) };
+    if let Some(model) = &model {
+        let _ = writeln!(out, "body model {} ({:.2} m)", model.name, model.height_m);
+    }
+    if opts.bvh.is_none() && opts.gltf.is_none() {
+        return Ok(out);
+    }
     let count = anim.dancers.len();
     let selected: Vec<usize> = match opts.dancer {
         Some(n) if n >= 1 && n <= count => vec![n - 1],
@@ -53,17 +108,31 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         None => (0..count).collect(),
     };
     let frames = (anim.duration_secs * fps).floor() as usize + 1;
-    for &i in &selected {
-        let Some(dancer) = anim.dancers.get(i) else { continue };
-        let mut poses = Vec::with_capacity(frames);
-        let mut pose = Pose::rest(&anim.skeleton);
-        for f in 0..frames {
-            dancer.sample_into(&anim.skeleton, f as f64 / fps, &mut pose);
-            poses.push(pose.clone());
+    let sampled: Vec<Vec<Pose>> = selected.iter().map(|&i| sample_dancer(&anim, i, fps, frames)).collect();
+    if let Some(base) = &opts.bvh {
+        for (&i, poses) in selected.iter().zip(&sampled) {
+            let file = if selected.len() == 1 && opts.dancer.is_some() { base.clone() } else { bvh_path(base, i, count) };
+            std::fs::write(&file, write_bvh(&anim.skeleton, poses, fps)).map_err(|e| format!("{}: error: cannot write: {e}", file.display()))?;
+            let _ = writeln!(out, "wrote {} ({frames} frames at {fps} fps)", file.display());
         }
-        let file = if selected.len() == 1 && opts.dancer.is_some() { base.clone() } else { bvh_path(base, i, count) };
-        std::fs::write(&file, write_bvh(&anim.skeleton, &poses, fps)).map_err(|e| format!("{}: error: cannot write: {e}", file.display()))?;
-        let _ = writeln!(out, "wrote {} ({frames} frames at {fps} fps)", file.display());
+    }
+    if let (Some(file), Some(model)) = (&opts.gltf, &model) {
+        let rig = rig_model(model, &PolygoniseParams::default()).map_err(|e| format!("error: cannot build the {} body: {e}", model.name))?;
+        if rig.skeleton != anim.skeleton {
+            return Err(format!("error: the {} body and the animation disagree on the skeleton", model.name));
+        }
+        let title = path.file_name().map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned());
+        let input = GltfInput { rig: &rig, dancer_frames: &sampled, fps, title: &title };
+        let glb = write_glb(&input).map_err(|e| format!("{}: error: {e}", file.display()))?;
+        std::fs::write(file, &glb).map_err(|e| format!("{}: error: cannot write: {e}", file.display()))?;
+        let _ = writeln!(
+            out,
+            "wrote {} ({} dancer(s), {} vertices, {frames} frames at {fps} fps, {} bytes)",
+            file.display(),
+            sampled.len(),
+            rig.mesh.vertex_count(),
+            glb.len()
+        );
     }
     Ok(out)
 }

@@ -1,0 +1,397 @@
+//! glTF export tests: a structural GLB reader (header, chunks, views, accessors, counts), an
+//! independent re-skinning of the mesh from the file's nodes, skin and animation compared with
+//! the rig's own CPU skinning, the Khronos validator (`node tests/gltf_validate.mjs`) on the
+//! solo demo and the duet, and the `models` / `export --model` command line.
+
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use glam::{Mat4, Quat, Vec3};
+use labanplay::animation::compile;
+use labanplay::body::polygonise::PolygoniseParams;
+use labanplay::body::rig::{Rig, find_model, model_proportions, rig_model};
+use labanplay::export::gltf::{GltfError, GltfInput, write_glb};
+use labanplay::motion::rules::MotionOptions;
+use labanplay::pose::fk::Pose;
+use labanplay::pose::{JOINT_COUNT, JointId};
+use serde_json::Value;
+
+const FPS: f64 = 30.0;
+
+fn rig() -> &'static Rig {
+    static RIG: OnceLock<Rig> = OnceLock::new();
+    RIG.get_or_init(|| rig_model(&find_model("woman-classical").unwrap(), &PolygoniseParams::default()).unwrap())
+}
+
+/// The demo `bytes` compiled for the rig and sampled at [`FPS`]: poses per dancer.
+fn sampled(bytes: &[u8]) -> Vec<Vec<Pose>> {
+    let score = labanplay::score::Score::from_document(&labanplay::read::read(bytes, Some("lbn")).unwrap());
+    let anim = compile(&score, &MotionOptions::default(), rig().proportions());
+    assert_eq!(anim.skeleton, rig().skeleton);
+    let frames = (anim.duration_secs * FPS).floor() as usize + 1;
+    anim.dancers
+        .iter()
+        .map(|d| {
+            let mut pose = Pose::rest(&anim.skeleton);
+            (0..frames)
+                .map(|f| {
+                    d.sample_into(&anim.skeleton, f as f64 / FPS, &mut pose);
+                    pose.clone()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn export(frames: &[Vec<Pose>]) -> Vec<u8> {
+    write_glb(&GltfInput { rig: rig(), dancer_frames: frames, fps: FPS, title: "test" }).unwrap()
+}
+
+/// A parsed GLB: the JSON document and the BIN chunk.
+struct Glb {
+    json: Value,
+    bin: Vec<u8>,
+}
+
+fn word(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
+}
+
+fn parse_glb(bytes: &[u8]) -> Glb {
+    assert_eq!(&bytes[0..4], b"glTF");
+    assert_eq!(word(bytes, 4), 2, "version");
+    assert_eq!(word(bytes, 8), bytes.len(), "total length");
+    let json_len = word(bytes, 12);
+    assert_eq!(&bytes[16..20], b"JSON");
+    assert_eq!(json_len % 4, 0);
+    let json_chunk = &bytes[20..20 + json_len];
+    let json: Value = serde_json::from_slice(json_chunk).unwrap();
+    let text_end = json_chunk.iter().rposition(|&b| b == b'}').unwrap() + 1;
+    assert!(json_chunk[text_end..].iter().all(|&b| b == b' '), "JSON padding must be spaces");
+    let bin_at = 20 + json_len;
+    let bin_len = word(bytes, bin_at);
+    assert_eq!(&bytes[bin_at + 4..bin_at + 8], b"BIN\0");
+    assert_eq!(bin_len % 4, 0);
+    assert_eq!(bin_at + 8 + bin_len, bytes.len(), "BIN is the last chunk");
+    let bin = bytes[bin_at + 8..].to_vec();
+    let declared = json["buffers"][0]["byteLength"].as_u64().unwrap() as usize;
+    assert!(declared <= bin.len() && bin.len() - declared < 4);
+    Glb { json, bin }
+}
+
+fn components(kind: &str) -> usize {
+    match kind {
+        "SCALAR" => 1,
+        "VEC2" => 2,
+        "VEC3" => 3,
+        "VEC4" => 4,
+        "MAT4" => 16,
+        other => panic!("unexpected accessor type {other}"),
+    }
+}
+
+impl Glb {
+    /// The raw bytes of accessor `index` (tightly packed) and its component count per element.
+    fn accessor_bytes(&self, index: usize) -> (&[u8], usize, usize) {
+        let accessor = &self.json["accessors"][index];
+        let view = &self.json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        assert!(view.get("byteStride").is_none());
+        let offset = view["byteOffset"].as_u64().unwrap() as usize + accessor.get("byteOffset").map_or(0, |v| v.as_u64().unwrap() as usize);
+        let size = match accessor["componentType"].as_u64().unwrap() {
+            5126 | 5125 => 4,
+            5123 => 2,
+            other => panic!("component type {other}"),
+        };
+        let width = components(accessor["type"].as_str().unwrap());
+        let count = accessor["count"].as_u64().unwrap() as usize;
+        let length = view["byteLength"].as_u64().unwrap() as usize;
+        assert!(count * width * size <= length, "accessor {index} overruns its view");
+        (&self.bin[offset..offset + count * width * size], width, count)
+    }
+
+    fn floats(&self, index: usize) -> (Vec<f32>, usize) {
+        let (bytes, width, _) = self.accessor_bytes(index);
+        (bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect(), width)
+    }
+
+    fn u32s(&self, index: usize) -> Vec<u32> {
+        self.accessor_bytes(index).0.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    }
+
+    fn u16s(&self, index: usize) -> Vec<u16> {
+        self.accessor_bytes(index).0.chunks_exact(2).map(|c| u16::from_le_bytes(c.try_into().unwrap())).collect()
+    }
+
+    fn count(&self, index: usize) -> usize {
+        self.json["accessors"][index]["count"].as_u64().unwrap() as usize
+    }
+}
+
+fn index(v: &Value) -> usize {
+    v.as_u64().unwrap() as usize
+}
+
+#[test]
+fn glb_structure_is_consistent() {
+    let frames = sampled(labanplay::demo::DUET_LBN);
+    assert_eq!(frames.len(), 2);
+    let glb = parse_glb(&export(&frames));
+    let doc = &glb.json;
+    assert_eq!(doc["asset"]["version"], "2.0");
+    for view in doc["bufferViews"].as_array().unwrap() {
+        let (offset, length) = (index(&view["byteOffset"]), index(&view["byteLength"]));
+        assert_eq!(offset % 4, 0, "views start on 4-byte boundaries");
+        assert!(offset + length <= glb.bin.len());
+    }
+    for i in 0..doc["accessors"].as_array().unwrap().len() {
+        glb.accessor_bytes(i);
+    }
+    let (rig, n) = (rig(), rig().mesh.vertex_count());
+    assert_eq!(doc["nodes"].as_array().unwrap().len(), 2 * (JOINT_COUNT + 1));
+    assert_eq!(doc["scenes"][0]["nodes"].as_array().unwrap().len(), 4);
+    for (d, mesh) in doc["meshes"].as_array().unwrap().iter().enumerate() {
+        let primitive = &mesh["primitives"][0];
+        assert_eq!(index(&primitive["material"]), d);
+        let attributes = &primitive["attributes"];
+        for name in ["POSITION", "NORMAL", "JOINTS_0", "WEIGHTS_0"] {
+            assert_eq!(glb.count(index(&attributes[name])), n, "{name}");
+        }
+        let indices = glb.u32s(index(&primitive["indices"]));
+        assert_eq!(indices.len(), 3 * rig.mesh.triangle_count());
+        assert!(indices.iter().all(|&i| (i as usize) < n));
+        // POSITION min/max are the data's bounds.
+        let position = index(&attributes["POSITION"]);
+        let (p, _) = glb.floats(position);
+        for axis in 0..3 {
+            let values = p.iter().skip(axis).step_by(3);
+            let min = values.clone().fold(f32::INFINITY, |a, &b| a.min(b));
+            let max = values.fold(f32::NEG_INFINITY, |a, &b| a.max(b));
+            assert_eq!(doc["accessors"][position]["min"][axis].as_f64().unwrap() as f32, min);
+            assert_eq!(doc["accessors"][position]["max"][axis].as_f64().unwrap() as f32, max);
+        }
+        let joints = glb.u16s(index(&attributes["JOINTS_0"]));
+        assert!(joints.iter().all(|&j| usize::from(j) < JOINT_COUNT));
+    }
+    for skin in doc["skins"].as_array().unwrap() {
+        assert_eq!(skin["joints"].as_array().unwrap().len(), JOINT_COUNT);
+        assert_eq!(glb.count(index(&skin["inverseBindMatrices"])), JOINT_COUNT);
+    }
+    let animation = &doc["animations"][0];
+    assert_eq!(animation["channels"].as_array().unwrap().len(), 2 * (JOINT_COUNT + 1));
+    let frame_count = frames[0].len();
+    for sampler in animation["samplers"].as_array().unwrap() {
+        let input = index(&sampler["input"]);
+        assert_eq!(glb.count(input), frame_count);
+        assert_eq!(glb.count(index(&sampler["output"])), frame_count);
+        assert_eq!(sampler["interpolation"], "LINEAR");
+        let max_secs = doc["accessors"][input]["max"][0].as_f64().unwrap();
+        assert!((max_secs - (frame_count - 1) as f64 / FPS).abs() < 1e-5);
+        let (times, _) = glb.floats(input);
+        assert!(times.windows(2).all(|w| w[1] > w[0]));
+    }
+}
+
+/// World transform of every node at animation frame `frame` (nodes without a channel keep their
+/// rest TRS), computed from the file alone.
+fn node_world_at(glb: &Glb, frame: usize) -> Vec<Mat4> {
+    let nodes = glb.json["nodes"].as_array().unwrap();
+    let mut translation: Vec<Vec3> = nodes
+        .iter()
+        .map(|n| n.get("translation").map_or(Vec3::ZERO, |t| Vec3::from_slice(&serde_json::from_value::<Vec<f32>>(t.clone()).unwrap())))
+        .collect();
+    let mut rotation: Vec<Quat> = nodes
+        .iter()
+        .map(|n| n.get("rotation").map_or(Quat::IDENTITY, |r| Quat::from_slice(&serde_json::from_value::<Vec<f32>>(r.clone()).unwrap())))
+        .collect();
+    let animation = &glb.json["animations"][0];
+    for channel in animation["channels"].as_array().unwrap() {
+        let sampler = &animation["samplers"][index(&channel["sampler"])];
+        let (values, width) = glb.floats(index(&sampler["output"]));
+        let value = &values[frame * width..(frame + 1) * width];
+        let node = index(&channel["target"]["node"]);
+        match channel["target"]["path"].as_str().unwrap() {
+            "translation" => translation[node] = Vec3::from_slice(value),
+            "rotation" => rotation[node] = Quat::from_slice(value),
+            other => panic!("unexpected path {other}"),
+        }
+    }
+    let mut parent = vec![None; nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        for c in n.get("children").and_then(Value::as_array).into_iter().flatten() {
+            parent[index(c)] = Some(i);
+        }
+    }
+    let mut world = vec![None; nodes.len()];
+    fn resolve(i: usize, parent: &[Option<usize>], t: &[Vec3], r: &[Quat], world: &mut Vec<Option<Mat4>>) -> Mat4 {
+        if let Some(m) = world[i] {
+            return m;
+        }
+        let local = Mat4::from_rotation_translation(r[i], t[i]);
+        let m = match parent[i] {
+            Some(p) => resolve(p, parent, t, r, world) * local,
+            None => local,
+        };
+        world[i] = Some(m);
+        m
+    }
+    (0..nodes.len()).map(|i| resolve(i, &parent, &translation, &rotation, &mut world)).collect()
+}
+
+#[test]
+fn file_skins_like_the_rig() {
+    let frames = sampled(labanplay::demo::WALK_ARMS_TURN_LBN);
+    let glb = parse_glb(&export(&frames));
+    let doc = &glb.json;
+    let skin = &doc["skins"][0];
+    let (ibm, _) = glb.floats(index(&skin["inverseBindMatrices"]));
+    let primitive = &doc["meshes"][0]["primitives"][0];
+    let (positions, _) = glb.floats(index(&primitive["attributes"]["POSITION"]));
+    let joints = glb.u16s(index(&primitive["attributes"]["JOINTS_0"]));
+    let (weights, _) = glb.floats(index(&primitive["attributes"]["WEIGHTS_0"]));
+    let rig = rig();
+    let (mut palette, mut expected, mut normals) = (Vec::new(), Vec::new(), Vec::new());
+    let frame_count = frames[0].len();
+    for frame in [0, frame_count / 3, frame_count / 2, frame_count - 1] {
+        let world = node_world_at(&glb, frame);
+        let joint_matrices: Vec<Mat4> = skin["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(j, node)| world[index(node)] * Mat4::from_cols_slice(&ibm[16 * j..16 * j + 16]))
+            .collect();
+        rig.skin(&frames[0][frame], &mut palette, &mut expected, &mut normals).unwrap();
+        let mut worst_m = 0.0f32;
+        for (v, want) in expected.iter().enumerate() {
+            let p = Vec3::from_slice(&positions[3 * v..3 * v + 3]);
+            let mut m = Mat4::ZERO;
+            for k in 0..4 {
+                m += joint_matrices[usize::from(joints[4 * v + k])] * weights[4 * v + k];
+            }
+            worst_m = worst_m.max(m.transform_point3(p).distance(*want));
+        }
+        assert!(worst_m < 1e-4, "frame {frame}: the file skins {worst_m} m away from the rig");
+    }
+    // Joint names follow the BVH names, per dancer.
+    assert_eq!(doc["nodes"][JointId::KneeL.index()]["name"], "dancer1_LeftKnee");
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let one = vec![Pose::rest(&rig().skeleton); 3];
+    let input = |frames: &[Vec<Pose>], fps| write_glb(&GltfInput { rig: rig(), dancer_frames: frames, fps, title: "t" });
+    assert_eq!(input(&[], FPS), Err(GltfError::Empty("no dancers")));
+    assert_eq!(input(&[Vec::new()], FPS), Err(GltfError::Empty("no frames")));
+    assert!(matches!(input(&[one.clone(), one[..2].to_vec()], FPS), Err(GltfError::FrameCounts { dancer: 2, got: 2, expected: 3 })));
+    assert!(matches!(input(std::slice::from_ref(&one), f64::NAN), Err(GltfError::BadFps(_))));
+    // NaN in a pose is written as identity / rest, never as NaN.
+    let mut bad = one.clone();
+    bad[1].local_rot[3] = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
+    bad[1].pelvis_in_world = Vec3::NAN;
+    let glb = parse_glb(&input(&[bad], FPS).unwrap());
+    for i in 0..glb.json["accessors"].as_array().unwrap().len() {
+        if glb.json["accessors"][i]["componentType"] == 5126 {
+            assert!(glb.floats(i).0.iter().all(|v| v.is_finite()), "accessor {i}");
+        }
+    }
+}
+
+/// A fresh scratch folder for one test (tests run in parallel).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("labanplay-gltf-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Whether node and the validator package are there; outside CI a missing one prints SKIP,
+/// under CI (env `CI` set) it fails the test.
+fn validator_available(test: &str) -> bool {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let node_ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let package_ok = root.join("tests/node_modules/gltf-validator").is_dir();
+    if node_ok && package_ok {
+        return true;
+    }
+    let why = if node_ok { "tests/node_modules/gltf-validator is missing (npm ci --prefix tests)" } else { "node is not installed" };
+    assert!(std::env::var_os("CI").is_none(), "CI must run the glTF validator: {why}");
+    println!("SKIP {test}: glTF validation: {why}");
+    false
+}
+
+/// Runs the Khronos validator on `file` and fails on any error; returns its summary.
+fn validate(file: &Path) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("node").arg(root.join("tests/gltf_validate.mjs")).arg(file).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{text}");
+    assert!(out.status.success(), "the glTF validator found errors:\n{text}");
+    assert!(text.contains(" 0 errors"), "{text}");
+    text
+}
+
+#[test]
+fn khronos_validator_finds_no_errors() {
+    if !validator_available("khronos_validator_finds_no_errors") {
+        return;
+    }
+    let dir = temp_dir("validator");
+    for (name, bytes, dancers) in [("solo", labanplay::demo::WALK_ARMS_TURN_LBN, 1), ("duet", labanplay::demo::DUET_LBN, 2)] {
+        let frames = sampled(bytes);
+        assert_eq!(frames.len(), dancers);
+        let file = dir.join(format!("{name}.glb"));
+        std::fs::write(&file, export(&frames)).unwrap();
+        validate(&file);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn labanplay(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_labanplay")).args(args).output().unwrap();
+    (out.status.success(), format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)))
+}
+
+/// The y offset (cm) of `JOINT name` in a BVH text.
+fn bvh_offset_y(text: &str, name: &str) -> f64 {
+    let at = text.find(&format!("JOINT {name}\n")).unwrap();
+    let line = text[at..].lines().find(|l| l.trim_start().starts_with("OFFSET")).unwrap();
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn command_line_lists_models_and_exports_with_one() {
+    let (ok, text) = labanplay(&["models"]);
+    assert!(ok, "{text}");
+    let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    assert_eq!(names, ["woman-modern", "woman-classical", "man-modern", "man-classical"]);
+    let dir = temp_dir("cli");
+    let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
+    let score = score.to_str().unwrap();
+    let (ok, text) = labanplay(&["export", score, "--model", "robot"]);
+    assert!(!ok && text.contains("robot") && text.contains("man-classical"), "{text}");
+    let (glb, bvh_model, bvh_plain) = (dir.join("cli.glb"), dir.join("model.bvh"), dir.join("plain.bvh"));
+    let (ok, text) = labanplay(&[
+        "export", score, "--model", "Man-Classical", "--gltf", glb.to_str().unwrap(), "--bvh", bvh_model.to_str().unwrap(), "--fps", "10",
+    ]);
+    assert!(ok, "{text}");
+    let (ok, text) = labanplay(&["export", score, "--bvh", bvh_plain.to_str().unwrap(), "--fps", "10"]);
+    assert!(ok, "{text}");
+    // --model sets the skeleton: the BVH thigh is the model's, not the standard one.
+    let spec = find_model("man-classical").unwrap();
+    let p = model_proportions(&spec);
+    let (model_text, plain_text) = (std::fs::read_to_string(&bvh_model).unwrap(), std::fs::read_to_string(&bvh_plain).unwrap());
+    let thigh_cm = -bvh_offset_y(&model_text, "LeftKnee");
+    assert!((thigh_cm - f64::from(p.thigh * p.height_m) * 100.0).abs() < 1e-3, "{thigh_cm}");
+    let standard = labanplay::pose::Proportions::default();
+    let standard_thigh_cm = f64::from(standard.thigh * standard.height_m) * 100.0;
+    assert!((bvh_offset_y(&plain_text, "LeftKnee") + standard_thigh_cm).abs() < 1e-3);
+    assert!((thigh_cm - standard_thigh_cm).abs() > 0.1, "the model must change the skeleton");
+    let parsed = parse_glb(&std::fs::read(&glb).unwrap());
+    assert!(parsed.json["meshes"][0]["name"].as_str().unwrap().ends_with("man-classical"));
+    if validator_available("command_line_lists_models_and_exports_with_one") {
+        validate(&glb);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
