@@ -264,3 +264,24 @@ fn accumulated_turns_equal_the_notated_facing() {
     }
     let _ = Quat::IDENTITY;
 }
+
+#[test]
+fn crossing_steps_swing_around_the_standing_foot() {
+    // Right foot crosses over in front of the left (left-forward diagonal), then steps back.
+    let score = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
+Dirn 9 134 97 4 10 23 M\nDirn 11 122 121 4 10 23 M\nDirn 3 134 145 4 10 23 M\n";
+    let anim = animation(score.as_bytes(), "lbn").unwrap();
+    let d = &anim.dancers[0];
+    let mut pose = Pose::rest(&anim.skeleton);
+    let mut closest = f32::MAX;
+    for f in 0..=(anim.duration_secs * 60.0) as usize {
+        let t = f as f64 / 60.0;
+        d.sample_into(&anim.skeleton, t, &mut pose);
+        let l = joint_world(&anim.skeleton, &pose, JointId::AnkleL).1;
+        let r = joint_world(&anim.skeleton, &pose, JointId::AnkleR).1;
+        closest = closest.min(Vec3::new(l.x - r.x, 0.0, l.z - r.z).length());
+    }
+    assert!(closest > 0.14, "ankles came within {closest:.3} m");
+}

@@ -171,7 +171,31 @@ impl DancerAnimation {
                     let s = ramp(t, t_from, n.t_land_secs);
                     let dist = start.ankle_in_world.distance(b.ankle_in_world);
                     let clearance = if self.in_flight(t) { 0.0 } else { (0.04 + 0.05 * dist).min(0.12) };
-                    swing_state(&start, &b, s, clearance, rise)
+                    let mut st = swing_state(&start, &b, s, clearance, rise);
+                    // Crossing steps: a swing whose straight path passes close to the standing
+                    // foot bows out around it so the feet do not collide.
+                    if let Some(other) = self.prints(foot.other()).find(|f| f.planted_at(t)) {
+                        let o = other.position_end_in_world;
+                        let (p0, p1) = (start.ankle_in_world, b.ankle_in_world);
+                        let seg = Vec3::new(p1.x - p0.x, 0.0, p1.z - p0.z);
+                        let len2 = seg.length_squared();
+                        if len2 > 1e-6 {
+                            let u = (((o.x - p0.x) * seg.x + (o.z - p0.z) * seg.z) / len2).clamp(0.0, 1.0);
+                            let closest = Vec3::new(p0.x + seg.x * u, 0.0, p0.z + seg.z * u);
+                            let away = Vec3::new(closest.x - o.x, 0.0, closest.z - o.z);
+                            let gap = away.length();
+                            const MIN_GAP_M: f32 = 0.16;
+                            if gap < MIN_GAP_M {
+                                let side = if gap > 1e-4 {
+                                    away / gap
+                                } else {
+                                    Vec3::new(-seg.z, 0.0, seg.x).normalize_or_zero() * foot.right_sign()
+                                };
+                                st.ankle_in_world += side * (MIN_GAP_M - gap) * (std::f32::consts::PI * s).sin();
+                            }
+                        }
+                    }
+                    st
                 }
             }
             (Some(a), None, Some(p), None) => {
