@@ -1,6 +1,8 @@
 //! Staff benchmarks: laying out a 100-measure duet once, and the per-frame glyph query that the
 //! viewer runs every frame while the staff scrolls.
 
+#![allow(clippy::unwrap_used)] // Bench set-up on the demo score.
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use labanplay::read::read;
 use labanplay::score::{Measure, Score};

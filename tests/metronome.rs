@@ -1,6 +1,7 @@
 //! The metronome: the pure beat schedule on 3/4 and 4/4 scores (accents, counts, interval
 //! bounds, jumps), the click sound, rendering it to WAV without a device, and the no-device path.
 #![cfg(feature = "viewer")]
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use labanplay::read::Format;
 use labanplay::score::{Measure, Meter, Score, TempoMap};

@@ -2,6 +2,7 @@
 //! cursor ↔ time mapping, column order, staves side by side, bars and measure numbers,
 //! and that only visible glyphs come back from a long score.
 #![cfg(feature = "viewer")]
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use labanplay::diag::Span;
 use labanplay::read::{read, Direction, Format, Level, Side};

@@ -2,6 +2,7 @@
 //! walk and duet at t = 2 beats and writes `target/staff_panel.png` to look at. Runs only with
 //! `LABANPLAY_STAFF_PNG=1`; skips with a message when no adapter exists.
 #![cfg(feature = "viewer")]
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use labanplay::read::read;
 use labanplay::render::gpu::{create_headless_with, AdapterPreference, Gpu};

@@ -310,6 +310,7 @@ pub fn stripe_segments(outline: &[Pos2], spacing_px: f32) -> Vec<[Pos2; 2]> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
 
