@@ -1,0 +1,407 @@
+//! egui painting of the scrolling staff: real Labanotation shapes for the glyphs that
+//! `staff_layout` places (direction signs with level shading, turn signs, holds, pins, front and
+//! path signs), bars, the cursor line, and seeking by clicking or dragging the staff.
+
+use crate::read::{Direction, Level};
+use crate::viewer::staff_layout::{EntryRef, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
+use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2, pos2, vec2};
+
+/// What the user did with the staff this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StaffResponse {
+    /// The user asked to jump to this beat (click, drag, or click on a symbol).
+    pub seek_to_beats: Option<f64>,
+    /// The symbol under the pointer.
+    pub hovered: Option<EntryRef>,
+}
+
+/// Colours and strokes of the staff panel.
+const PAPER: Color32 = Color32::from_rgb(252, 251, 246);
+const INK: Color32 = Color32::from_rgb(20, 20, 24);
+const FAINT_INK: Color32 = Color32::from_rgb(120, 120, 128);
+const CURSOR: Color32 = Color32::from_rgb(215, 40, 40);
+const ACTIVE: Color32 = Color32::from_rgb(0, 125, 235);
+const ACTIVE_TINT: Color32 = Color32::from_rgba_premultiplied(0, 60, 120, 40);
+const HOVER: Color32 = Color32::from_rgb(240, 150, 0);
+/// Distance between the stripes of a high-level sign, in pixels.
+const STRIPE_SPACING_PX: f32 = 3.5;
+
+/// Draws the staff panel filling the available space and handles seeking. Time flows up; the
+/// symbol at `t_beats` sits on the cursor line. While `playing`, clicks and drags do not seek
+/// (hover still works).
+pub fn staff_ui(ui: &mut egui::Ui, layout: &StaffLayout, t_beats: f64, playing: bool, px_per_beat: f32) -> StaffResponse {
+    let size = ui.available_size().max(vec2(1.0, 1.0));
+    let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
+    let rect = response.rect;
+    let view = StaffView::new(rect.width(), rect.height(), px_per_beat);
+    let glyphs = layout.glyphs(&view, t_beats);
+    let local = |p: Pos2| p - rect.min.to_vec2();
+
+    let hovered = response.hover_pos().and_then(|p| entry_at(&glyphs, local(p)));
+    let mut seek_to_beats = None;
+    if !playing {
+        if response.dragged() {
+            // Grab the paper: dragging it up shows later beats at the cursor.
+            let delta_y = response.drag_delta().y;
+            if delta_y != 0.0 {
+                let ppb = f64::from(view.px_per_beat.max(1e-3));
+                seek_to_beats = Some(t_beats - f64::from(delta_y) / ppb);
+            }
+        } else if response.clicked()
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            seek_to_beats = Some(match entry_at(&glyphs, local(p)) {
+                Some(entry) => entry.start_beats,
+                None => layout.beats_at_y(&view, t_beats, local(p).y),
+            });
+        }
+    }
+    let seek_to_beats = seek_to_beats.map(|t| t.clamp(0.0, layout.end_beats().max(0.0)));
+
+    paint_staff(&painter, rect, &glyphs, hovered);
+    StaffResponse { seek_to_beats, hovered }
+}
+
+/// The topmost symbol whose rect (grown by 2 px) holds `p`, in panel coordinates.
+pub fn entry_at(glyphs: &[PlacedGlyph], p: Pos2) -> Option<EntryRef> {
+    glyphs.iter().rev().find_map(|g| {
+        let entry = g.entry?;
+        let r = g.rect_px;
+        let inside = p.x >= r[0] - 2.0 && p.x <= r[2] + 2.0 && p.y >= r[1] - 2.0 && p.y <= r[3] + 2.0;
+        inside.then_some(entry)
+    })
+}
+
+/// Paints `glyphs` (panel coordinates) into `rect` on a paper background.
+pub fn paint_staff(painter: &Painter, rect: Rect, glyphs: &[PlacedGlyph], hovered: Option<EntryRef>) {
+    painter.rect_filled(rect, 0.0, PAPER);
+    let offset = rect.min.to_vec2();
+    for glyph in glyphs {
+        let r = glyph.rect_px;
+        let g_rect = Rect::from_min_max(pos2(r[0], r[1]) + offset, pos2(r[2], r[3]) + offset);
+        let is_hovered = glyph.entry.is_some() && glyph.entry == hovered;
+        if glyph.active && glyph.entry.is_some() {
+            painter.rect_filled(g_rect.expand(2.0), 2.0, ACTIVE_TINT);
+        }
+        paint_glyph(painter, &glyph.kind, g_rect);
+        if glyph.active && glyph.entry.is_some() {
+            painter.rect_stroke(g_rect.expand(2.0), 2.0, Stroke::new(1.5, ACTIVE), StrokeKind::Middle);
+        } else if is_hovered {
+            painter.rect_stroke(g_rect.expand(2.0), 2.0, Stroke::new(1.0, HOVER), StrokeKind::Middle);
+        }
+    }
+}
+
+/// Paints one glyph into `r` (screen coordinates).
+pub fn paint_glyph(painter: &Painter, kind: &GlyphKind, r: Rect) {
+    let ink = Stroke::new(1.2, INK);
+    match kind {
+        GlyphKind::StaffLine => {
+            painter.line_segment([r.center_top(), r.center_bottom()], Stroke::new(1.0, INK));
+        }
+        GlyphKind::BarLine { .. } => {
+            painter.line_segment([r.left_center(), r.right_center()], Stroke::new(1.0, INK));
+        }
+        GlyphKind::DoubleBar => {
+            painter.line_segment([r.left_top(), r.right_top()], Stroke::new(1.0, INK));
+            painter.line_segment([r.left_bottom(), r.right_bottom()], Stroke::new(1.0, INK));
+        }
+        GlyphKind::BeatTick => {
+            painter.line_segment([r.left_center(), r.right_center()], Stroke::new(1.0, FAINT_INK));
+        }
+        GlyphKind::Direction { direction, level, left_side, .. } => {
+            paint_direction(painter, *direction, *level, *left_side, r);
+        }
+        GlyphKind::Turn { clockwise } => {
+            let outline = turn_outline(*clockwise, r);
+            painter.add(Shape::convex_polygon(outline, PAPER, ink));
+        }
+        GlyphKind::Hold => {
+            let radius = (0.5 * r.width().min(r.height())).clamp(2.0, 4.5);
+            painter.circle_stroke(pos2(r.center().x, r.bottom() - radius), radius, ink);
+        }
+        GlyphKind::Pin { orientation, black } => paint_pin(painter, *orientation, *black, r),
+        GlyphKind::Front { facing_deg } => {
+            let side = r.width().min(r.height()).min(12.0);
+            let square = Rect::from_center_size(pos2(r.center().x, r.bottom() - 0.5 * side), Vec2::splat(side));
+            painter.rect(square, 0.0, PAPER, ink, StrokeKind::Middle);
+            let angle = facing_deg.to_radians() as f32;
+            let dir = vec2(angle.sin(), -angle.cos());
+            let c = square.center();
+            painter.line_segment([c, c + dir * (0.5 * side - 1.0)], Stroke::new(1.5, INK));
+            painter.circle_filled(c, 1.5, INK);
+        }
+        GlyphKind::Path => {
+            let x = r.left() + 2.0;
+            let tick = (r.width() - 4.0).clamp(2.0, 6.0);
+            let points = vec![pos2(x + tick, r.top()), pos2(x, r.top()), pos2(x, r.bottom()), pos2(x + tick, r.bottom())];
+            painter.add(Shape::line(points, ink));
+        }
+        GlyphKind::BodyPart(label) => {
+            painter.text(r.center(), Align2::CENTER_CENTER, label, FontId::proportional(9.0), INK);
+        }
+        GlyphKind::Text(text) => {
+            let size = r.height().clamp(7.0, 13.0);
+            painter.text(r.right_center(), Align2::RIGHT_CENTER, text, FontId::proportional(size), INK);
+        }
+        GlyphKind::Cursor => {
+            painter.line_segment([r.left_center(), r.right_center()], Stroke::new(1.5, CURSOR));
+        }
+    }
+}
+
+/// Paints a direction sign: its shape, then its level shading.
+fn paint_direction(painter: &Painter, direction: Direction, level: Level, left_side: bool, r: Rect) {
+    let shape = direction_shape(direction, left_side, r);
+    let ink = Stroke::new(1.2, INK);
+    match level {
+        Level::Low => {
+            for piece in &shape.pieces {
+                painter.add(Shape::convex_polygon(piece.clone(), INK, Stroke::NONE));
+            }
+        }
+        Level::High => {
+            for [a, b] in stripe_segments(&shape.outline, STRIPE_SPACING_PX) {
+                painter.line_segment([a, b], Stroke::new(1.0, INK));
+            }
+        }
+        Level::Middle => {
+            let radius = (0.16 * r.width().min(r.height())).clamp(1.5, 2.6);
+            painter.circle_filled(shape.dot_at, radius, INK);
+        }
+        Level::Blank => {}
+    }
+    painter.add(Shape::closed_line(shape.outline, ink));
+}
+
+/// The outline of a direction sign, the convex pieces that fill it, and where the middle dot goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectionShape {
+    /// Closed outline, clockwise on screen.
+    pub outline: Vec<Pos2>,
+    /// Convex pieces covering the inside exactly (for solid low-level fill).
+    pub pieces: Vec<Vec<Pos2>>,
+    /// Centre of the middle-level dot.
+    pub dot_at: Pos2,
+}
+
+/// The shape of a direction sign in `r` (screen coordinates, y down): place = rectangle;
+/// forward/backward = rectangle with a notch at the top/bottom on the outer side (the mirror
+/// form for left-side columns); right/left = triangle pointing right/left; diagonals = rectangle
+/// with one corner cut, the slant rising toward the diagonal (labanotation-rules §2.1).
+pub fn direction_shape(direction: Direction, left_side: bool, r: Rect) -> DirectionShape {
+    let (x0, x1, y0, y1) = (r.left(), r.right(), r.top(), r.bottom());
+    let (w, h) = (r.width(), r.height());
+    let xm = 0.5 * (x0 + x1);
+    let ym = 0.5 * (y0 + y1);
+    // Notch and corner cuts: a third of the height, but never much more than the width.
+    let notch = (h / 3.0).min(0.8 * w);
+    let cut = (0.4 * h).min(1.1 * w);
+    let rect_pts = vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1)];
+    let convex = |pts: Vec<Pos2>| {
+        let dot_at = centroid(&pts);
+        DirectionShape { pieces: vec![pts.clone()], outline: pts, dot_at }
+    };
+    match direction {
+        Direction::Place => convex(rect_pts),
+        Direction::Right => convex(vec![pos2(x0, y0), pos2(x1, ym), pos2(x0, y1)]),
+        Direction::Left => convex(vec![pos2(x1, y0), pos2(x1, y1), pos2(x0, ym)]),
+        // Corner cut so that the slanted edge rises toward the diagonal.
+        Direction::RightForward => convex(vec![pos2(x0, y0 + cut), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1)]),
+        Direction::LeftForward => convex(vec![pos2(x0, y0), pos2(x1, y0 + cut), pos2(x1, y1), pos2(x0, y1)]),
+        Direction::RightBackward => convex(vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1 - cut)]),
+        Direction::LeftBackward => convex(vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1 - cut), pos2(x0, y1)]),
+        Direction::Forward | Direction::Backward => {
+            let top = direction == Direction::Forward;
+            // The notch is on the outer half: right half for right-side columns.
+            let (nx0, nx1) = if left_side { (x0, xm) } else { (xm, x1) };
+            let (fx0, fx1) = if left_side { (xm, x1) } else { (x0, xm) };
+            let (full, short) = if top {
+                (Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)), Rect::from_min_max(pos2(nx0, y0 + notch), pos2(nx1, y1)))
+            } else {
+                (Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)), Rect::from_min_max(pos2(nx0, y0), pos2(nx1, y1 - notch)))
+            };
+            let outline = match (top, left_side) {
+                (true, false) => vec![pos2(x0, y0), pos2(xm, y0), pos2(xm, y0 + notch), pos2(x1, y0 + notch), pos2(x1, y1), pos2(x0, y1)],
+                (true, true) => vec![pos2(x0, y0 + notch), pos2(xm, y0 + notch), pos2(xm, y0), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1)],
+                (false, false) => vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1 - notch), pos2(xm, y1 - notch), pos2(xm, y1), pos2(x0, y1)],
+                (false, true) => vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1), pos2(xm, y1), pos2(xm, y1 - notch), pos2(x0, y1 - notch)],
+            };
+            let rect_corners = |q: Rect| vec![q.left_top(), q.right_top(), q.right_bottom(), q.left_bottom()];
+            DirectionShape { outline, pieces: vec![rect_corners(full), rect_corners(short)], dot_at: pos2(xm, ym) }
+        }
+    }
+}
+
+/// The outline of a turn sign in `r`: a rectangle with both ends slanted the same way. Clockwise
+/// (right turn): the ends fall to the right, so the top-left and bottom-right corners are the
+/// points; counter-clockwise is the mirror image; unknown sense: a plain rectangle.
+pub fn turn_outline(clockwise: Option<bool>, r: Rect) -> Vec<Pos2> {
+    let (x0, x1, y0, y1) = (r.left(), r.right(), r.top(), r.bottom());
+    let slant = (0.6 * r.width()).min(0.3 * r.height());
+    match clockwise {
+        Some(true) => vec![pos2(x0, y0), pos2(x1, y0 + slant), pos2(x1, y1), pos2(x0, y1 - slant)],
+        Some(false) => vec![pos2(x0, y0 + slant), pos2(x1, y0), pos2(x1, y1 - slant), pos2(x0, y1)],
+        None => vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1)],
+    }
+}
+
+/// Paints a pin in `r`: a round head and a point toward `orientation` (1 = up the page,
+/// then clockwise in 45° steps). Black pins have a filled head, white ones a hollow head.
+fn paint_pin(painter: &Painter, orientation: u8, black: bool, r: Rect) {
+    let angle = f32::from(orientation.clamp(1, 8) - 1) * std::f32::consts::FRAC_PI_4;
+    let dir = vec2(angle.sin(), -angle.cos());
+    let size = r.width().min(r.height());
+    let c = r.center();
+    let head = c - dir * (0.18 * size);
+    let tip = c + dir * (0.45 * size);
+    let radius = (0.22 * size).max(1.5);
+    painter.line_segment([head, tip], Stroke::new(1.3, INK));
+    if black {
+        painter.circle_filled(head, radius, INK);
+    } else {
+        painter.circle(head, radius, PAPER, Stroke::new(1.2, INK));
+    }
+}
+
+fn centroid(points: &[Pos2]) -> Pos2 {
+    let n = points.len().max(1) as f32;
+    let sum = points.iter().fold(Vec2::ZERO, |acc, p| acc + p.to_vec2());
+    (sum / n).to_pos2()
+}
+
+/// Diagonal stripes (rising to the right on screen) spaced `spacing_px` apart, clipped to the
+/// inside of the closed `outline` (any simple polygon, even-odd rule).
+pub fn stripe_segments(outline: &[Pos2], spacing_px: f32) -> Vec<[Pos2; 2]> {
+    let mut segments = Vec::new();
+    if outline.len() < 3 || !(spacing_px.is_finite() && spacing_px > 0.1) {
+        return segments;
+    }
+    // Lines x + y = c, direction (1, -1).
+    let sums = outline.iter().map(|p| p.x + p.y);
+    let (lo, hi) = sums.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), s| (lo.min(s), hi.max(s)));
+    if !(lo.is_finite() && hi.is_finite()) {
+        return segments;
+    }
+    let step = spacing_px * std::f32::consts::SQRT_2;
+    let dir = vec2(1.0, -1.0);
+    let mut c = lo + 0.5 * step;
+    let mut crossings: Vec<f32> = Vec::new();
+    while c < hi && segments.len() < 10_000 {
+        let a = pos2(0.5 * c, 0.5 * c);
+        crossings.clear();
+        for (i, p) in outline.iter().enumerate() {
+            let q = outline[(i + 1) % outline.len()];
+            let side = |v: Pos2| dir.x * (v.y - a.y) - dir.y * (v.x - a.x);
+            let (sp, sq) = (side(*p), side(q));
+            if (sp > 0.0) != (sq > 0.0) {
+                let k = sp / (sp - sq);
+                let x = *p + (q - *p) * k;
+                crossings.push((x - a).dot(dir) / dir.length_sq());
+            }
+        }
+        crossings.sort_by(f32::total_cmp);
+        for pair in crossings.chunks_exact(2) {
+            segments.push([a + dir * pair[0], a + dir * pair[1]]);
+        }
+        c += step;
+    }
+    segments
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    fn area(points: &[Pos2]) -> f32 {
+        let n = points.len();
+        0.5 * (0..n)
+            .map(|i| {
+                let (p, q) = (points[i], points[(i + 1) % n]);
+                p.x * q.y - q.x * p.y
+            })
+            .sum::<f32>()
+            .abs()
+    }
+
+    fn inside(points: &[Pos2], p: Pos2) -> bool {
+        let mut odd = false;
+        for i in 0..points.len() {
+            let (a, b) = (points[i], points[(i + 1) % points.len()]);
+            if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+                odd = !odd;
+            }
+        }
+        odd
+    }
+
+    #[test]
+    fn pieces_cover_the_outline_for_every_direction() {
+        let r = Rect::from_min_max(pos2(10.0, 20.0), pos2(23.0, 60.0));
+        for direction in Direction::ALL {
+            for left_side in [false, true] {
+                let shape = direction_shape(direction, left_side, r);
+                let pieces: f32 = shape.pieces.iter().map(|p| area(p)).sum();
+                assert!((pieces - area(&shape.outline)).abs() < 0.5, "{direction:?}");
+                assert!(inside(&shape.outline, shape.dot_at), "{direction:?} dot outside");
+                for p in &shape.outline {
+                    assert!(r.expand(1e-3).contains(*p), "{direction:?} leaves its rect");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn side_triangles_point_the_right_way_and_diagonals_rise_toward_their_side() {
+        let r = Rect::from_min_max(pos2(0.0, 0.0), pos2(12.0, 30.0));
+        let right = direction_shape(Direction::Right, false, r).outline;
+        let apex = right.iter().max_by(|a, b| a.x.total_cmp(&b.x)).unwrap();
+        assert!((apex.y - 15.0).abs() < 1e-4 && apex.x == 12.0);
+        let left = direction_shape(Direction::Left, false, r).outline;
+        let apex = left.iter().min_by(|a, b| a.x.total_cmp(&b.x)).unwrap();
+        assert!((apex.y - 15.0).abs() < 1e-4 && apex.x == 0.0);
+        // Right-forward: the top edge is highest (smallest y) at the right.
+        let rf = direction_shape(Direction::RightForward, false, r).outline;
+        let top_left_y = rf.iter().filter(|p| p.x == 0.0).map(|p| p.y).fold(f32::INFINITY, f32::min);
+        let top_right_y = rf.iter().filter(|p| p.x == 12.0).map(|p| p.y).fold(f32::INFINITY, f32::min);
+        assert!(top_right_y < top_left_y);
+    }
+
+    #[test]
+    fn forward_notch_is_on_the_outer_top_and_mirrors_on_the_left() {
+        let r = Rect::from_min_max(pos2(0.0, 0.0), pos2(12.0, 30.0));
+        let right_form = direction_shape(Direction::Forward, false, r).outline;
+        assert!(!inside(&right_form, pos2(10.0, 2.0)) && inside(&right_form, pos2(2.0, 2.0)));
+        let left_form = direction_shape(Direction::Forward, true, r).outline;
+        assert!(inside(&left_form, pos2(10.0, 2.0)) && !inside(&left_form, pos2(2.0, 2.0)));
+        let back = direction_shape(Direction::Backward, false, r).outline;
+        assert!(!inside(&back, pos2(10.0, 28.0)) && inside(&back, pos2(10.0, 2.0)));
+    }
+
+    #[test]
+    fn stripes_stay_inside_and_fill_the_shape() {
+        let r = Rect::from_min_max(pos2(0.0, 0.0), pos2(12.0, 30.0));
+        for direction in Direction::ALL {
+            let shape = direction_shape(direction, false, r);
+            let stripes = stripe_segments(&shape.outline, 3.0);
+            assert!(stripes.len() >= 5, "{direction:?}: {}", stripes.len());
+            for [a, b] in stripes {
+                let mid = pos2(0.5 * (a.x + b.x), 0.5 * (a.y + b.y));
+                assert!(inside(&shape.outline, mid), "{direction:?} stripe outside");
+            }
+        }
+    }
+
+    #[test]
+    fn turn_signs_mirror() {
+        let r = Rect::from_min_max(pos2(0.0, 0.0), pos2(12.0, 30.0));
+        let cw = turn_outline(Some(true), r);
+        let ccw = turn_outline(Some(false), r);
+        for (p, q) in cw.iter().zip(ccw.iter()) {
+            // Mirror about the vertical centre line maps cw's corners onto ccw's.
+            assert!(ccw.iter().any(|m| (m.x - (12.0 - p.x)).abs() < 1e-4 && (m.y - p.y).abs() < 1e-4), "{p:?} {q:?}");
+        }
+        assert!((area(&cw) - area(&ccw)).abs() < 1e-3);
+    }
+}
