@@ -8,7 +8,7 @@
 
 use image::{Rgba, RgbaImage};
 use labanplay::render::{AdapterPreference, Gpu, Renderer, RendererConfig, Scene, create_headless_with, render_to_image};
-use labanplay::viewer::camera_input::{CameraView, framed_camera};
+use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
 use labanplay::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
 use labanplay::viewer::gpu_frame::render_ui_to_image;
 use labanplay::viewer::player::{Player, ScoreSource};
@@ -101,7 +101,9 @@ fn demo_player() -> Player {
     Player::new(score, ScoreSource::Demo(name), model, false)
 }
 
-/// The stage at `t_beats` from `view`, through the window's code path (Player → Scene, framed camera).
+/// The stage at `t_beats` through the window's code path (Player → Scene), seen from `view`'s
+/// angles 3.2 m from dancer 1's pelvis (closer than the window's whole-floor framing, so the
+/// small images show detail).
 fn stage_image(gpu: &Gpu, player: &mut Player, t_beats: f64, view: CameraView) -> RgbaImage {
     // One sample per pixel on every adapter, so a real GPU gives the same edges as lavapipe.
     let config = RendererConfig { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 1 };
@@ -111,7 +113,9 @@ fn stage_image(gpu: &Gpu, player: &mut Player, t_beats: f64, view: CameraView) -
     player.sample();
     let mut scene = Scene::default();
     player.build_scene(mesh_id, &mut scene);
-    let camera = framed_camera(view, player.floor_bounds(), WIDTH as f32 / HEIGHT as f32);
+    let mut camera = framed_camera(view, player.floor_bounds(), WIDTH as f32 / HEIGHT as f32);
+    follow(&mut camera, player.first_pelvis_in_world().unwrap());
+    camera.distance_m = 3.2;
     render_to_image(gpu, &mut renderer, &scene, &camera, WIDTH, HEIGHT).unwrap()
 }
 
@@ -130,7 +134,13 @@ fn rest_pose_at_time_zero() {
     let mut player = demo_player();
     let image = stage_image(&gpu, &mut player, 0.0, CameraView::Front);
     // The dancer stands in the middle: the centre column has body pixels well above the floor.
-    assert!(non_background_fraction(&image) > 0.2, "the stage and dancer fill the frame");
+    let fraction = non_background_fraction(&image);
+    assert!(fraction > 0.3, "the stage and dancer fill the frame ({fraction})");
+    // The dancer (light body colour) stands in the middle third.
+    let body = |x: u32, y: u32| image.get_pixel(x, y).0.iter().take(3).all(|c| *c > 150);
+    let centre_body = (WIDTH / 3..2 * WIDTH / 3).flat_map(|x| (0..HEIGHT).map(move |y| (x, y))).filter(|&(x, y)| body(x, y)).count();
+    let side_body = (0..WIDTH / 3).flat_map(|x| (0..HEIGHT).map(move |y| (x, y))).filter(|&(x, y)| body(x, y)).count();
+    assert!(centre_body > 400 && side_body < centre_body / 10, "dancer centred: {centre_body} vs {side_body}");
     assert_golden("rest_front", &image, STAGE_TOLERANCE);
 }
 

@@ -102,6 +102,8 @@ struct Running {
     scene: Scene,
     metronome: Metronome,
     watch: Option<FileWatch>,
+    /// The file dialog running on its own thread, when one is open.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
     started: Instant,
     last_frame: Instant,
     frames: u64,
@@ -199,6 +201,7 @@ impl Running {
             model_names: models.iter().map(|m| m.name).collect(),
             metronome_unavailable: metronome.unavailable_reason().map(str::to_owned),
             recent: recent.paths().to_vec(),
+            has_file_dialog: true,
             ..UiState::default()
         };
         let camera = framed_camera(ui_state.camera_view, player.floor_bounds(), 16.0 / 9.0);
@@ -220,6 +223,7 @@ impl Running {
             scene: Scene::default(),
             metronome,
             watch,
+            dialog: None,
             started: now,
             last_frame: now,
             frames: 0,
@@ -247,6 +251,48 @@ impl Running {
         }
     }
 
+    /// Shows the native file dialog (XDG desktop portal, or zenity) on its own thread so the
+    /// window keeps drawing; the answer is picked up by [`Self::poll_dialog`].
+    fn open_dialog(&mut self) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
+            let picked = rfd::FileDialog::new()
+                .set_title("Open a Labanotation score")
+                .add_filter("Labanotation scores", &["lbn", "lw", "json"])
+                .add_filter("All files", &["*"])
+                .pick_file();
+            // The window may have closed meanwhile; then nobody needs the answer.
+            let _ = sender.send(picked);
+        });
+        match spawned {
+            Ok(_) => self.dialog = Some(receiver),
+            Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
+        }
+    }
+
+    fn poll_dialog(&mut self) {
+        let Some(receiver) = &self.dialog else { return };
+        match receiver.try_recv() {
+            Ok(Some(path)) => {
+                self.dialog = None;
+                self.open_file(&path);
+            }
+            Ok(None) => {
+                self.dialog = None;
+                self.ui_state.status = Some("no file chosen (if no dialog appeared, use File > Open a path)".to_owned());
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.dialog = None;
+                self.ui_state.status =
+                    Some("no file dialog is available (XDG desktop portal or zenity); use File > Open a path".to_owned());
+            }
+        }
+    }
+
     fn reframe(&mut self) {
         let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
         self.camera = framed_camera(self.ui_state.camera_view, self.player.floor_bounds(), aspect);
@@ -270,10 +316,7 @@ impl Running {
     fn apply(&mut self, action: UiAction) -> FrameEnd {
         match action {
             UiAction::Open(path) => self.open_file(&path),
-            UiAction::OpenDialog => {
-                // No native dialog is built in; the menu's path field is used instead.
-                self.ui_state.status = Some("type a path in File ▸ Open a path".to_owned());
-            }
+            UiAction::OpenDialog => self.open_dialog(),
             UiAction::OpenDemo(index) => {
                 if let Some((name, score)) = crate::viewer::demo_score(index) {
                     self.player.replace_score(score, ScoreSource::Demo(name));
@@ -316,6 +359,7 @@ impl Running {
             }
         }
         self.hot_reload(clock_secs);
+        self.poll_dialog();
 
         let raw_input = self.egui_state.take_egui_input(&self.window);
         let stage_texture = self.gpu.stage_texture_id();

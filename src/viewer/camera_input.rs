@@ -12,6 +12,9 @@ pub const ORBIT_RAD_PER_PX: f32 = 0.008;
 pub const ZOOM_PER_SCROLL_PX: f32 = 0.0025;
 /// Height of the point a framing or follow camera looks at, metres (about the dancer's waist).
 pub const LOOK_AT_HEIGHT_M: f32 = 0.9;
+/// Elevation of the audience and side views, radians: a seated audience sees the floor a little
+/// from above (the renderer's level presets would show the floor edge-on).
+pub const AUDIENCE_PITCH_RAD: f32 = 0.12;
 
 /// One frame of pointer input over the stage, in logical pixels (y down).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -203,6 +206,9 @@ impl FloorBounds {
 /// (about 2 m tall) in an image of `aspect_ratio` = width / height.
 pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) -> OrbitCamera {
     let mut camera = OrbitCamera::from_preset(view.preset(), bounds.centre_in_world(), 1.0);
+    if matches!(view, CameraView::Front | CameraView::Side) {
+        camera.pitch_rad = AUDIENCE_PITCH_RAD;
+    }
     let aspect = if aspect_ratio.is_finite() && aspect_ratio > 0.1 { aspect_ratio.min(10.0) } else { 16.0 / 9.0 };
     // A sphere around the box and a standing figure must fit the narrower field of view.
     let radius_m = bounds.radius_m().max(0.0).hypot(1.1);

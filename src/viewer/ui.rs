@@ -191,23 +191,23 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
 fn transport(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
     ui.horizontal(|ui| {
         let playback = &mut player.playback;
-        if ui.button("⏹").on_hover_text("Stop (back to the start)").clicked() {
+        if ui.button("Stop").on_hover_text("Stop (back to the start)").clicked() {
             playback.stop();
         }
-        if ui.button("⏮").on_hover_text("Previous measure (shift+←)").clicked() {
+        if ui.button("« measure").on_hover_text("Previous measure (shift+←)").clicked() {
             playback.step_measure(false);
         }
-        if ui.button("◀").on_hover_text("Previous beat (←)").clicked() {
+        if ui.button("‹ beat").on_hover_text("Previous beat (←)").clicked() {
             playback.step_beat(false);
         }
-        let play_label = if playback.is_playing() { "⏸ Pause" } else { "▶ Play" };
+        let play_label = if playback.is_playing() { "Pause" } else { "Play" };
         if ui.button(play_label).on_hover_text("Space").clicked() {
             playback.toggle_play();
         }
-        if ui.button("▶|").on_hover_text("Next beat (→)").clicked() {
+        if ui.button("beat ›").on_hover_text("Next beat (→)").clicked() {
             playback.step_beat(true);
         }
-        if ui.button("⏭").on_hover_text("Next measure (shift+→)").clicked() {
+        if ui.button("measure »").on_hover_text("Next measure (shift+→)").clicked() {
             playback.step_measure(true);
         }
         let mut looping = playback.is_looping();
