@@ -113,7 +113,8 @@ impl FileWatch {
     /// exists). Looks at the file only when [`WATCH_INTERVAL_SECS`] have passed on the caller's
     /// clock since the last look.
     pub fn poll(&mut self, now_secs: f64) -> bool {
-        if !(now_secs - self.last_check_secs >= WATCH_INTERVAL_SECS) {
+        let due = (now_secs - self.last_check_secs).partial_cmp(&WATCH_INTERVAL_SECS);
+        if !matches!(due, Some(std::cmp::Ordering::Greater | std::cmp::Ordering::Equal)) {
             return false;
         }
         self.last_check_secs = now_secs;

@@ -101,7 +101,7 @@ pub fn frame_times_beats(from_beats: f64, to_beats: f64, fps: f64, bpm: f64) -> 
 
 /// The progress line: `\r[####    ] 12/48`.
 pub fn progress_bar(done: usize, total: usize, width: usize) -> String {
-    let filled = if total == 0 { width } else { (done.min(total) * width) / total };
+    let filled = (done.min(total) * width).checked_div(total).unwrap_or(width);
     format!("\r[{}{}] {done}/{total}", "#".repeat(filled), " ".repeat(width - filled))
 }
 

@@ -349,3 +349,57 @@ fn stage(ui: &mut egui::Ui, state: &UiState, stage_texture: Option<egui::Texture
         );
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+    use crate::viewer::dancer_mesh::mannequin;
+    use crate::viewer::gpu_frame::offscreen_raw_input;
+    use crate::viewer::player::ScoreSource;
+
+    fn key(key: egui::Key, shift: bool) -> egui::Event {
+        let modifiers = if shift { egui::Modifiers::SHIFT } else { egui::Modifiers::NONE };
+        egui::Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers }
+    }
+
+    /// Runs one UI pass (CPU only: egui lays out and tessellates nothing here) with `events`.
+    fn pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<egui::Event>) -> UiOutput {
+        let mut raw = offscreen_raw_input([1280, 800], 1.0);
+        raw.events = events;
+        let mut out = UiOutput::default();
+        let mut full_output = ctx.run_ui(raw, |ui| out = draw(ui, state, player, None));
+        // No GPU here: the font atlas upload is intentionally dropped.
+        full_output.textures_delta.clear();
+        out
+    }
+
+    #[test]
+    fn keyboard_drives_the_transport_and_the_stage_gets_the_middle() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut state = UiState { model_names: vec!["mannequin"], ..UiState::default() };
+        let ctx = egui::Context::default();
+        let out = pass(&ctx, &mut state, &mut player, Vec::new());
+        let stage = out.stage_rect.unwrap();
+        assert!(stage.left() >= STAFF_PANEL_WIDTH - 1.0 && stage.right() <= 1280.0 - CONTROLS_PANEL_WIDTH + 1.0, "{stage:?}");
+        assert!(stage.height() > 600.0, "{stage:?}");
+        assert!(out.actions.is_empty());
+
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Space, false)]);
+        assert!(player.playback.is_playing());
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Space, false)]);
+        assert!(!player.playback.is_playing());
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowRight, false)]);
+        assert_eq!(player.playback.t_beats(), 1.0);
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowRight, true)]);
+        let next_measure = player.playback.t_beats();
+        assert!(next_measure > 1.0, "shift+→ goes to the next measure start");
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowLeft, false)]);
+        assert_eq!(player.playback.t_beats(), next_measure - 1.0);
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::End, false)]);
+        assert_eq!(player.playback.t_beats(), player.playback.timeline().duration_beats);
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Home, false)]);
+        assert_eq!(player.playback.t_beats(), 0.0);
+    }
+}

@@ -57,6 +57,14 @@ impl WindowGpu {
             .map_err(|e| format!("cannot create a drawing surface for the window: {e}"))?;
         let gpu = Gpu::from_instance(instance, Some(&surface), AdapterPreference::HardwareFirst)
             .map_err(|e| format!("cannot open the GPU for the window: {e}"))?;
+        // wgpu's default handler panics on a GPU validation error; the window reports the first
+        // few on stderr and keeps running instead.
+        let reported = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        gpu.device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            if reported.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 5 {
+                eprintln!("labanplay: GPU error (the frame may be incomplete): {error}");
+            }
+        }));
         let size = window.inner_size();
         let caps = surface.get_capabilities(&gpu.adapter);
         // egui prefers a gamma-space (non-sRGB) framebuffer; take one when offered.
