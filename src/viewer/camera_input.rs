@@ -202,20 +202,52 @@ impl FloorBounds {
     }
 }
 
-/// A camera at `view`'s angles that shows the whole of `bounds` plus a standing dancer
-/// (about 2 m tall) in an image of `aspect_ratio` = width / height.
+/// Height of the standing figure a framing keeps in view, metres.
+const FRAMED_FIGURE_HEIGHT_M: f32 = 1.9;
+/// Largest |NDC| a framed corner may reach (a small margin inside the image edge).
+const FRAME_NDC_LIMIT: f32 = 0.92;
+
+/// A camera at `view`'s angles, aimed at the centre of `bounds`, as close as it can be while
+/// the whole floor box and a standing figure above it (1.9 m) stay inside an image of
+/// `aspect_ratio` = width / height.
 pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) -> OrbitCamera {
     let mut camera = OrbitCamera::from_preset(view.preset(), bounds.centre_in_world(), 1.0);
     if matches!(view, CameraView::Front | CameraView::Side) {
         camera.pitch_rad = AUDIENCE_PITCH_RAD;
     }
     let aspect = if aspect_ratio.is_finite() && aspect_ratio > 0.1 { aspect_ratio.min(10.0) } else { 16.0 / 9.0 };
-    // A sphere around the box and a standing figure must fit the narrower field of view.
-    let radius_m = bounds.radius_m().max(0.0).hypot(1.1);
-    let half_fov_v = 0.5 * camera.vertical_fov_rad;
-    let half_fov_h = (half_fov_v.tan() * aspect).atan();
-    let half_fov = half_fov_v.min(half_fov_h).max(0.05);
-    camera.distance_m = radius_m / half_fov.sin();
+    let [x0, z0] = bounds.min_xz;
+    let [x1, z1] = bounds.max_xz;
+    let corners = [x0, x1].into_iter().flat_map(|x| {
+        [z0, z1].into_iter().flat_map(move |z| [0.0, FRAMED_FIGURE_HEIGHT_M].map(|y| Vec3::new(x, y, z)))
+    });
+    let corners: Vec<Vec3> = corners.collect();
+    let fits = |distance_m: f32| {
+        let mut candidate = camera;
+        candidate.distance_m = distance_m;
+        let clip_from_world = candidate.clip_from_world(aspect);
+        corners.iter().all(|corner| {
+            let clip = clip_from_world * corner.extend(1.0);
+            clip.w > candidate.near_m
+                && (clip.x / clip.w).abs() <= FRAME_NDC_LIMIT
+                && (clip.y / clip.w).abs() <= FRAME_NDC_LIMIT
+        })
+    };
+    // Bisection: `near` does not fit (or is the minimum), `far` fits.
+    let (mut near, mut far) = (crate::render::camera::MIN_DISTANCE_M, 80.0f32);
+    if fits(near) {
+        far = near;
+    } else if !fits(far) {
+        near = far;
+    }
+    for _ in 0..32 {
+        if far - near < 0.01 {
+            break;
+        }
+        let mid = 0.5 * (near + far);
+        if fits(mid) { far = mid } else { near = mid }
+    }
+    camera.distance_m = far;
     camera.sanitized()
 }
 
@@ -321,16 +353,21 @@ mod tests {
         for view in CameraView::ALL {
             for aspect in [16.0 / 9.0, 0.6] {
                 let cam = framed_camera(view, &bounds, aspect);
+                let mut widest = 0.0f32;
                 for corner in [
                     Vec3::new(-2.5, 0.0, -1.5),
                     Vec3::new(2.5, 0.0, 1.5),
                     Vec3::new(-2.5, 0.0, 1.5),
+                    Vec3::new(2.5, 0.0, -1.5),
                     Vec3::new(2.5, 1.8, -1.5),
+                    Vec3::new(-2.5, 1.8, 1.5),
                 ] {
                     let clip = cam.clip_from_world(aspect) * corner.extend(1.0);
                     let ndc = clip.xyz() / clip.w;
                     assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && clip.w > 0.0, "{view:?} {aspect}: {corner} -> {ndc}");
+                    widest = widest.max(ndc.x.abs()).max(ndc.y.abs());
                 }
+                assert!(widest > 0.8, "{view:?} {aspect}: the framing is tight ({widest})");
             }
         }
         let empty = FloorBounds::of_points(std::iter::empty(), 1.0);
