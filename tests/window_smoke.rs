@@ -108,6 +108,51 @@ fn window_draws_stage_and_staff_under_xvfb() {
 }
 
 #[test]
+fn editing_the_open_file_reloads_it_in_the_running_window() {
+    let Some(xvfb_run) = xvfb_run() else { return };
+    let dir = scratch("reload");
+    let score = dir.join("score.lbn");
+    std::fs::write(&score, labanplay::demo::DUET_LBN).unwrap();
+    let child = Command::new(xvfb_run)
+        .args(["-a", "-s", "-screen 0 1024x640x24"])
+        .arg(env!("CARGO_BIN_EXE_labanplay"))
+        .arg("play")
+        .arg(&score)
+        .env("LABANPLAY_EXIT_AFTER_FRAMES", "60")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("WAYLAND_DISPLAY")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep editing the file (a later modification time each time) until the window closes, so
+    // the change lands after the window started watching however slow the start is.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let editor = {
+        let (done, score) = (done.clone(), score.clone());
+        std::thread::spawn(move || {
+            let mut k = 0u64;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) && k < 240 {
+                std::thread::sleep(Duration::from_millis(250));
+                k += 1;
+                let bytes = if k % 2 == 0 { labanplay::demo::DUET_LBN } else { labanplay::demo::JUMPS_LBN };
+                std::fs::write(&score, bytes).unwrap();
+                let stamp = std::time::SystemTime::now() + Duration::from_secs(k);
+                std::fs::File::options().write(true).open(&score).unwrap().set_modified(stamp).unwrap();
+            }
+        })
+    };
+    let output = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    editor.join().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("labanplay: reloaded"), "no reload reported: {stderr}");
+    let recent = std::fs::read_to_string(dir.join("config/labanplay/recent.txt")).unwrap();
+    assert!(recent.contains("score.lbn"), "recent files: {recent}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn without_a_display_the_window_fails_with_a_clear_message() {
     let output = Command::new(env!("CARGO_BIN_EXE_labanplay"))
         .env_remove("DISPLAY")

@@ -307,9 +307,15 @@ impl Running {
         match open_score(&path) {
             Ok(score) => {
                 self.player.replace_score(score, ScoreSource::File(path.clone()));
-                self.ui_state.status = Some(format!("reloaded {}", path.display()));
+                let message = format!("reloaded {}", path.display());
+                eprintln!("labanplay: {message}");
+                self.ui_state.status = Some(message);
             }
-            Err(error) => self.ui_state.status = Some(format!("reload failed: {}", first_line(&error))),
+            Err(error) => {
+                let message = format!("reload failed: {}", first_line(&error));
+                eprintln!("labanplay: {message}");
+                self.ui_state.status = Some(message);
+            }
         }
     }
 

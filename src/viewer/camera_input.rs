@@ -202,6 +202,8 @@ impl FloorBounds {
     }
 }
 
+/// Eye-to-pelvis distance of the "follow dancer" view, metres.
+pub const FOLLOW_DISTANCE_M: f32 = 4.0;
 /// Height of the standing figure a framing keeps in view, metres.
 const FRAMED_FIGURE_HEIGHT_M: f32 = 1.9;
 /// Largest |NDC| a framed corner may reach (a small margin inside the image edge).
@@ -209,9 +211,14 @@ const FRAME_NDC_LIMIT: f32 = 0.92;
 
 /// A camera at `view`'s angles, aimed at the centre of `bounds`, as close as it can be while
 /// the whole floor box and a standing figure above it (1.9 m) stay inside an image of
-/// `aspect_ratio` = width / height.
+/// `aspect_ratio` = width / height. The follow view instead sits [`FOLLOW_DISTANCE_M`] from its
+/// target (which [`follow`] moves to the dancer every frame).
 pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) -> OrbitCamera {
     let mut camera = OrbitCamera::from_preset(view.preset(), bounds.centre_in_world(), 1.0);
+    if view == CameraView::FollowDancer {
+        camera.distance_m = FOLLOW_DISTANCE_M;
+        return camera.sanitized();
+    }
     if matches!(view, CameraView::Front | CameraView::Side) {
         camera.pitch_rad = AUDIENCE_PITCH_RAD;
     }
@@ -350,7 +357,7 @@ mod tests {
     fn framing_shows_the_whole_floor_area_and_follow_tracks_the_pelvis() {
         let bounds = FloorBounds::of_points([Vec3::new(-2.0, 0.0, -1.0), Vec3::new(2.0, 5.0, 1.0)], 0.5);
         assert_eq!(bounds.min_xz, [-2.5, -1.5]);
-        for view in CameraView::ALL {
+        for view in CameraView::ALL.into_iter().filter(|v| *v != CameraView::FollowDancer) {
             for aspect in [16.0 / 9.0, 0.6] {
                 let cam = framed_camera(view, &bounds, aspect);
                 let mut widest = 0.0f32;
@@ -373,6 +380,7 @@ mod tests {
         let empty = FloorBounds::of_points(std::iter::empty(), 1.0);
         assert!(empty.radius_m() > 0.0);
         let mut cam = framed_camera(CameraView::FollowDancer, &bounds, 1.5);
+        assert_eq!(cam.distance_m, FOLLOW_DISTANCE_M);
         follow(&mut cam, Vec3::new(1.0, 0.7, -2.0));
         assert_eq!(cam.target_in_world, Vec3::new(1.0, LOOK_AT_HEIGHT_M, -2.0));
         follow(&mut cam, Vec3::NAN);
