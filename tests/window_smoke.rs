@@ -134,7 +134,7 @@ fn editing_the_open_file_reloads_it_in_the_running_window() {
             while !done.load(std::sync::atomic::Ordering::Relaxed) && k < 240 {
                 std::thread::sleep(Duration::from_millis(250));
                 k += 1;
-                let bytes = if k % 2 == 0 { labanplay::demo::DUET_LBN } else { labanplay::demo::JUMPS_LBN };
+                let bytes = if k.is_multiple_of(2) { labanplay::demo::DUET_LBN } else { labanplay::demo::JUMPS_LBN };
                 std::fs::write(&score, bytes).unwrap();
                 let stamp = std::time::SystemTime::now() + Duration::from_secs(k);
                 std::fs::File::options().write(true).open(&score).unwrap().set_modified(stamp).unwrap();
