@@ -11,6 +11,8 @@ pub mod pose;
 pub mod read;
 #[cfg(feature = "viewer")]
 pub mod render;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod score;
 pub mod cli;
 pub mod demo;

@@ -54,6 +54,42 @@ enum Command {
     },
     /// List the built-in body models (name, height, description).
     Models,
+    /// Open the player window on a score (the bundled demo when no file is given).
+    #[cfg(feature = "viewer")]
+    Play {
+        /// The score file.
+        file: Option<PathBuf>,
+    },
+    /// Render the stage offscreen (no window needed) to an animated GIF or numbered PNGs.
+    #[cfg(feature = "viewer")]
+    Render {
+        /// The score file (the bundled demo when absent).
+        file: Option<PathBuf>,
+        /// `OUT.gif`, or a folder (`OUT_DIR/`) for numbered PNGs.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// Image size, WIDTHxHEIGHT.
+        #[arg(long, default_value = "640x360")]
+        size: String,
+        /// Frames per second of score time.
+        #[arg(long, default_value_t = 30.0)]
+        fps: f64,
+        /// Camera: front, side, top, three-quarter or follow.
+        #[arg(long, default_value = "three-quarter")]
+        camera: String,
+        /// Dancer model.
+        #[arg(long, default_value = "mannequin")]
+        model: String,
+        /// First beat to render.
+        #[arg(long)]
+        from: Option<f64>,
+        /// Last beat to render.
+        #[arg(long)]
+        to: Option<f64>,
+        /// Step onto the ball of the foot first (default: heel first).
+        #[arg(long)]
+        toe: bool,
+    },
     /// Print the composite score as a table (staff, channel, beats, symbol, level, modifiers).
     Inspect {
         /// The score file.
@@ -104,8 +140,51 @@ fn main() -> Result<ExitCode> {
                 Ok(ExitCode::FAILURE)
             }
         },
+        #[cfg(feature = "viewer")]
+        Some(Command::Play { file }) => Ok(play(file.or(cli.file))),
+        #[cfg(feature = "viewer")]
+        Some(Command::Render { file, out, size, fps, camera, model, from, to, toe }) => {
+            let size_px = match labanplay::viewer::headless::parse_size(&size) {
+                Ok(size_px) => size_px,
+                Err(text) => {
+                    eprintln!("error: {text}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            let Some(camera) = labanplay::viewer::camera_input::CameraView::from_name(&camera) else {
+                eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter or follow");
+                return Ok(ExitCode::from(2));
+            };
+            let options = labanplay::viewer::headless::RenderOptions {
+                file,
+                out,
+                size_px,
+                fps,
+                camera,
+                model,
+                from_beats: from,
+                to_beats: to,
+                toe_first: toe,
+            };
+            match labanplay::viewer::headless::render(&options, &mut std::io::stderr()) {
+                Ok(summary) => {
+                    let place = match &summary.output {
+                        labanplay::viewer::headless::Output::Gif(path) | labanplay::viewer::headless::Output::PngDir(path) => path.display().to_string(),
+                    };
+                    println!("wrote {} frames to {place} (on {})", summary.frames, summary.adapter);
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(text) => {
+                    eprintln!("error: {text}");
+                    Ok(ExitCode::FAILURE)
+                }
+            }
+        }
+        #[cfg(feature = "viewer")]
+        None => Ok(play(cli.file)),
+        #[cfg(not(feature = "viewer"))]
         None => {
-            // The window is not built yet: show the composite score as a table instead.
+            // Built without the window: show the composite score as a table instead.
             let text = match &cli.file {
                 Some(file) => match labanplay::cli::inspect::inspect(file, false) {
                     Ok(text) => text,
@@ -118,6 +197,18 @@ fn main() -> Result<ExitCode> {
             };
             print!("{text}");
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Runs the player window; errors (no display, no GPU, unreadable file) are printed.
+#[cfg(feature = "viewer")]
+fn play(file: Option<PathBuf>) -> ExitCode {
+    match labanplay::viewer::app::run(labanplay::viewer::app::WindowOptions::from_env(file)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(text) => {
+            eprintln!("error: {text}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -1,0 +1,440 @@
+//! The player window: a winit 0.30 `ApplicationHandler` that owns the [`Player`], the egui
+//! context and the GPU. It reads the wall clock (the only place that does), feeds it to the
+//! transport, polls the open file for hot reload, and handles dropped files and UI actions.
+//!
+//! Test hooks: `LABANPLAY_EXIT_AFTER_FRAMES=N` closes the window after N frames and
+//! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing.
+
+use crate::viewer::camera_input::{CameraView, apply_motion, camera_motion, follow, framed_camera};
+use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
+use crate::viewer::files::{FileWatch, RecentFiles, open_score};
+use crate::viewer::metronome::Metronome;
+use crate::viewer::player::{Player, ScoreSource};
+use crate::viewer::ui::{UiAction, UiState};
+use crate::viewer::window_gpu::{FrameInput, WindowGpu};
+use crate::render::{OrbitCamera, Scene};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::event::{StartCause, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::window::{Window, WindowId};
+
+/// How the window starts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WindowOptions {
+    /// The score to open (the first bundled demo when `None`).
+    pub file: Option<PathBuf>,
+    /// Close after this many frames (tests).
+    pub exit_after_frames: Option<u64>,
+    /// Save the last frame here as PNG before closing (tests).
+    pub screenshot: Option<PathBuf>,
+}
+
+impl WindowOptions {
+    /// Options for `file`, with the test hooks read from `LABANPLAY_EXIT_AFTER_FRAMES` and
+    /// `LABANPLAY_SCREENSHOT`.
+    pub fn from_env(file: Option<PathBuf>) -> WindowOptions {
+        let exit_after_frames = std::env::var("LABANPLAY_EXIT_AFTER_FRAMES").ok().and_then(|v| v.trim().parse().ok());
+        let screenshot = std::env::var_os("LABANPLAY_SCREENSHOT").filter(|v| !v.is_empty()).map(PathBuf::from);
+        WindowOptions { file, exit_after_frames, screenshot }
+    }
+}
+
+/// Opens the player window and runs until it is closed. Errors (no display, no GPU, an
+/// unreadable score) come back as a message for the user.
+pub fn run(options: WindowOptions) -> Result<(), String> {
+    let models = builtin_models();
+    let first_model = models.first().ok_or("no dancer models are built in")?;
+    let model = (first_model.build)()?;
+    let (score, source) = match &options.file {
+        Some(path) => (open_score(path)?, ScoreSource::File(path.clone())),
+        None => {
+            let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+            (score, ScoreSource::Demo(name))
+        }
+    };
+    let mut player = Player::new(score, source, model, false);
+    player.playback.play();
+    let event_loop = EventLoop::new().map_err(|e| {
+        format!(
+            "cannot open a window: {e}. Run it on a desktop session (DISPLAY or WAYLAND_DISPLAY must be set), \
+             or use `labanplay render FILE -o out.gif` for headless output"
+        )
+    })?;
+    let mut recent = RecentFiles::load_default();
+    if let Some(path) = &options.file {
+        recent.remember(path);
+    }
+    let mut app = App { boot: Some(Boot { player, models, recent, options }), running: None, error: None };
+    event_loop.run_app(&mut app).map_err(|e| format!("the window's event loop failed: {e}"))?;
+    match app.error {
+        Some(error) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// State before the window exists.
+struct Boot {
+    player: Player,
+    models: Vec<ModelEntry>,
+    recent: RecentFiles,
+    options: WindowOptions,
+}
+
+struct App {
+    boot: Option<Boot>,
+    running: Option<Running>,
+    error: Option<String>,
+}
+
+struct Running {
+    window: Arc<Window>,
+    gpu: WindowGpu,
+    egui_state: egui_winit::State,
+    player: Player,
+    models: Vec<ModelEntry>,
+    recent: RecentFiles,
+    options: WindowOptions,
+    ui_state: UiState,
+    camera: OrbitCamera,
+    scene: Scene,
+    metronome: Metronome,
+    watch: Option<FileWatch>,
+    /// The file dialog running on its own thread, when one is open.
+    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    started: Instant,
+    last_frame: Instant,
+    frames: u64,
+    stage_size_px: [u32; 2],
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(boot) = self.boot.take() else { return };
+        match Running::start(event_loop, boot) {
+            Ok(running) => {
+                running.window.request_redraw();
+                self.running = Some(running);
+            }
+            Err(error) => {
+                self.error = Some(error);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn new_events(&mut self, _event_loop: &ActiveEventLoop, cause: StartCause) {
+        if let (StartCause::ResumeTimeReached { .. }, Some(running)) = (cause, &self.running) {
+            running.window.request_redraw();
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _window_id: WindowId, event: WindowEvent) {
+        let Some(running) = &mut self.running else { return };
+        let response = running.egui_state.on_window_event(&running.window, &event);
+        if response.repaint {
+            running.window.request_redraw();
+        }
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::Resized(size) => {
+                running.gpu.resize(size.width, size.height);
+                running.window.request_redraw();
+            }
+            WindowEvent::DroppedFile(path) => {
+                running.open_file(&path);
+                running.window.request_redraw();
+            }
+            WindowEvent::RedrawRequested => match running.frame() {
+                Ok(FrameEnd::Continue) => {}
+                Ok(FrameEnd::Quit) => event_loop.exit(),
+                Err(error) => {
+                    self.error = Some(error);
+                    event_loop.exit();
+                }
+            },
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(running) = &self.running else { return };
+        if running.player.playback.is_playing() || running.options.exit_after_frames.is_some() {
+            event_loop.set_control_flow(ControlFlow::Poll);
+            running.window.request_redraw();
+        } else {
+            // Idle: wake up a few times a second for hot reload and the metronome toggle.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + Duration::from_millis(250)));
+        }
+    }
+}
+
+enum FrameEnd {
+    Continue,
+    Quit,
+}
+
+impl Running {
+    fn start(event_loop: &ActiveEventLoop, boot: Boot) -> Result<Running, String> {
+        let Boot { player, models, recent, options } = boot;
+        let attributes = Window::default_attributes()
+            .with_title(format!("labanplay — {}", player.source().label()))
+            .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
+        let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create the window: {e}"))?);
+        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        )));
+        let gpu = WindowGpu::new(instance, window.clone(), player.model())?;
+        let egui_ctx = egui::Context::default();
+        let egui_state = egui_winit::State::new(
+            egui_ctx,
+            egui::ViewportId::ROOT,
+            &window,
+            Some(window.scale_factor() as f32),
+            None,
+            Some(gpu.max_texture_side()),
+        );
+        let metronome = Metronome::new();
+        let ui_state = UiState {
+            model_names: models.iter().map(|m| m.name).collect(),
+            metronome_unavailable: metronome.unavailable_reason().map(str::to_owned),
+            recent: recent.paths().to_vec(),
+            has_file_dialog: true,
+            ..UiState::default()
+        };
+        let camera = framed_camera(ui_state.camera_view, player.floor_bounds(), 16.0 / 9.0);
+        let now = Instant::now();
+        let watch = match player.source() {
+            ScoreSource::File(path) => Some(FileWatch::new(path.clone(), 0.0)),
+            ScoreSource::Demo(_) => None,
+        };
+        Ok(Running {
+            window,
+            gpu,
+            egui_state,
+            player,
+            models,
+            recent,
+            options,
+            ui_state,
+            camera,
+            scene: Scene::default(),
+            metronome,
+            watch,
+            dialog: None,
+            started: now,
+            last_frame: now,
+            frames: 0,
+            stage_size_px: [1, 1],
+        })
+    }
+
+    /// Opens `path`, keeping the current score when it cannot be read (the error goes to the
+    /// status line).
+    fn open_file(&mut self, path: &Path) {
+        match open_score(path) {
+            Ok(score) => {
+                self.player.replace_score(score, ScoreSource::File(path.to_path_buf()));
+                self.player.playback.go_to_start();
+                self.player.playback.play();
+                self.recent.remember(path);
+                self.ui_state.recent = self.recent.paths().to_vec();
+                self.ui_state.status = None;
+                let clock_secs = self.started.elapsed().as_secs_f64();
+                self.watch = Some(FileWatch::new(path.to_path_buf(), clock_secs));
+                self.reframe();
+                self.window.set_title(&format!("labanplay — {}", self.player.source().label()));
+            }
+            Err(error) => self.ui_state.status = Some(first_line(&error)),
+        }
+    }
+
+    /// Shows the native file dialog (XDG desktop portal, or zenity) on its own thread so the
+    /// window keeps drawing; the answer is picked up by [`Self::poll_dialog`].
+    fn open_dialog(&mut self) {
+        if self.dialog.is_some() {
+            return;
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
+            let picked = rfd::FileDialog::new()
+                .set_title("Open a Labanotation score")
+                .add_filter("Labanotation scores", &["lbn", "lw", "json"])
+                .add_filter("All files", &["*"])
+                .pick_file();
+            // The window may have closed meanwhile; then nobody needs the answer.
+            let _ = sender.send(picked);
+        });
+        match spawned {
+            Ok(_) => self.dialog = Some(receiver),
+            Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
+        }
+    }
+
+    fn poll_dialog(&mut self) {
+        let Some(receiver) = &self.dialog else { return };
+        match receiver.try_recv() {
+            Ok(Some(path)) => {
+                self.dialog = None;
+                self.open_file(&path);
+            }
+            Ok(None) => {
+                self.dialog = None;
+                self.ui_state.status = Some("no file chosen (if no dialog appeared, use File > Open a path)".to_owned());
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => {}
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                self.dialog = None;
+                self.ui_state.status =
+                    Some("no file dialog is available (XDG desktop portal or zenity); use File > Open a path".to_owned());
+            }
+        }
+    }
+
+    fn reframe(&mut self) {
+        let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
+        self.camera = framed_camera(self.ui_state.camera_view, self.player.floor_bounds(), aspect);
+    }
+
+    fn hot_reload(&mut self, clock_secs: f64) {
+        let Some(watch) = &mut self.watch else { return };
+        if !watch.poll(clock_secs) {
+            return;
+        }
+        let path = watch.path().to_path_buf();
+        match open_score(&path) {
+            Ok(score) => {
+                self.player.replace_score(score, ScoreSource::File(path.clone()));
+                let message = format!("reloaded {}", path.display());
+                eprintln!("labanplay: {message}");
+                self.ui_state.status = Some(message);
+            }
+            Err(error) => {
+                let message = format!("reload failed: {}", first_line(&error));
+                eprintln!("labanplay: {message}");
+                self.ui_state.status = Some(message);
+            }
+        }
+    }
+
+    fn apply(&mut self, action: UiAction) -> FrameEnd {
+        match action {
+            UiAction::Open(path) => self.open_file(&path),
+            UiAction::OpenDialog => self.open_dialog(),
+            UiAction::OpenDemo(index) => {
+                if let Some((name, score)) = crate::viewer::demo_score(index) {
+                    self.player.replace_score(score, ScoreSource::Demo(name));
+                    self.player.playback.go_to_start();
+                    self.player.playback.play();
+                    self.watch = None;
+                    self.reframe();
+                    self.window.set_title(&format!("labanplay — {}", self.player.source().label()));
+                }
+            }
+            UiAction::SelectModel(index) => {
+                let built = self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| (entry.build)());
+                match built.and_then(|model| self.gpu.set_model(&model).map(|()| model)) {
+                    Ok(model) => {
+                        self.player.set_model(model);
+                        self.ui_state.model_index = index;
+                    }
+                    Err(error) => self.ui_state.status = Some(error),
+                }
+            }
+            UiAction::CameraView(view) => {
+                self.ui_state.camera_view = view;
+                self.reframe();
+            }
+            UiAction::Metronome(on) => self.metronome.set_enabled(on),
+            UiAction::Quit => return FrameEnd::Quit,
+        }
+        FrameEnd::Continue
+    }
+
+    fn frame(&mut self) -> Result<FrameEnd, String> {
+        let now = Instant::now();
+        let dt_secs = now.duration_since(self.last_frame).as_secs_f64().min(0.1);
+        self.last_frame = now;
+        let clock_secs = now.duration_since(self.started).as_secs_f64();
+        let advanced = self.player.playback.advance(dt_secs);
+        if self.metronome.enabled() {
+            for (from_beats, to_beats) in advanced.spans() {
+                self.metronome.advance(self.player.score(), *from_beats, *to_beats);
+            }
+        }
+        self.hot_reload(clock_secs);
+        self.poll_dialog();
+
+        let raw_input = self.egui_state.take_egui_input(&self.window);
+        let stage_texture = self.gpu.stage_texture_id();
+        let mut ui_output = crate::viewer::ui::UiOutput::default();
+        let ctx = self.egui_state.egui_ctx().clone();
+        let mut full_output = ctx.run_ui(raw_input, |ui| {
+            ui_output = crate::viewer::ui::draw(ui, &mut self.ui_state, &mut self.player, stage_texture);
+        });
+        self.egui_state.handle_platform_output(&self.window, std::mem::take(&mut full_output.platform_output));
+        let mut end = FrameEnd::Continue;
+        for action in std::mem::take(&mut ui_output.actions) {
+            if let FrameEnd::Quit = self.apply(action) {
+                end = FrameEnd::Quit;
+            }
+        }
+
+        let motion = camera_motion(&ui_output.pointer, &self.camera);
+        if motion.pans() && self.ui_state.camera_view == CameraView::FollowDancer {
+            self.ui_state.camera_view = CameraView::ThreeQuarter;
+        }
+        apply_motion(&mut self.camera, &motion);
+        self.player.sample();
+        if self.ui_state.camera_view == CameraView::FollowDancer
+            && let Some(pelvis) = self.player.first_pelvis_in_world()
+        {
+            follow(&mut self.camera, pelvis);
+        }
+        self.player.build_scene(self.gpu.mesh_id(), &mut self.scene);
+
+        let pixels_per_point = full_output.pixels_per_point;
+        if let Some(rect) = ui_output.stage_rect {
+            let size_px = [(rect.width() * pixels_per_point).round().max(1.0) as u32, (rect.height() * pixels_per_point).round().max(1.0) as u32];
+            if size_px != self.stage_size_px && self.frames == 0 {
+                self.stage_size_px = size_px;
+                self.reframe();
+            }
+            self.stage_size_px = size_px;
+            self.gpu.ensure_stage_size(size_px);
+        }
+        let jobs = ctx.tessellate(std::mem::take(&mut full_output.shapes), pixels_per_point);
+        self.frames += 1;
+        let last_frame = self.options.exit_after_frames.is_some_and(|n| self.frames >= n);
+        let capture = last_frame && self.options.screenshot.is_some();
+        let image = self.gpu.draw(FrameInput {
+            scene: &self.scene,
+            camera: &self.camera,
+            jobs: &jobs,
+            textures_delta: &mut full_output.textures_delta,
+            pixels_per_point,
+            capture,
+        })?;
+        if capture && image.is_none() {
+            // The surface skipped this frame: capture the next one.
+            return Ok(end);
+        }
+        if let (Some(image), Some(path)) = (image, &self.options.screenshot) {
+            image.save(path).map_err(|e| format!("cannot save the screenshot {}: {e}", path.display()))?;
+        }
+        let repaint_now = full_output
+            .viewport_output
+            .get(&egui::ViewportId::ROOT)
+            .is_some_and(|v| v.repaint_delay.is_zero());
+        if repaint_now {
+            self.window.request_redraw();
+        }
+        Ok(if last_frame { FrameEnd::Quit } else { end })
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or(text).to_owned()
+}

@@ -1,0 +1,398 @@
+//! Camera control of the 3D stage: pointer input (drags, wheel, pinch) mapped to
+//! [`OrbitCamera`] orbit/pan/zoom calls, camera views (presets and "follow dancer 1") and the
+//! framing of a score's floor area. Pure functions over plain input structs; no UI types.
+
+use crate::render::{CameraPreset, OrbitCamera};
+use glam::Vec3;
+
+/// Orbit speed: radians of yaw/pitch per logical pixel dragged.
+pub const ORBIT_RAD_PER_PX: f32 = 0.008;
+/// Zoom speed: the distance is multiplied by `exp(-ZOOM_PER_SCROLL_PX * scroll)` per logical
+/// pixel of vertical wheel scroll (scrolling up moves closer).
+pub const ZOOM_PER_SCROLL_PX: f32 = 0.0025;
+/// Height of the point a framing or follow camera looks at, metres (about the dancer's waist).
+pub const LOOK_AT_HEIGHT_M: f32 = 0.9;
+/// Elevation of the audience and side views, radians: a seated audience sees the floor a little
+/// from above (the renderer's level presets would show the floor edge-on).
+pub const AUDIENCE_PITCH_RAD: f32 = 0.12;
+
+/// One frame of pointer input over the stage, in logical pixels (y down).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PointerInput {
+    /// Pointer movement this frame while a button is held.
+    pub drag_delta_px: [f32; 2],
+    /// Primary (left) button held and the drag started on the stage.
+    pub primary_down: bool,
+    /// Secondary (right) button held.
+    pub secondary_down: bool,
+    /// Middle button held.
+    pub middle_down: bool,
+    /// Shift held (shift + left drag pans, for one-button mice and trackpads).
+    pub shift: bool,
+    /// Wheel / two-finger scroll this frame (positive y = scroll up / away from the user).
+    pub scroll_delta_px: [f32; 2],
+    /// Pinch zoom factor this frame (1 = none, > 1 = fingers spread = move closer).
+    pub pinch_zoom: f32,
+    /// Height of the stage view in logical pixels (for pan speed); ≤ 0 counts as 600.
+    pub viewport_height_px: f32,
+}
+
+/// What the camera should do this frame, derived from [`PointerInput`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CameraMotion {
+    /// Added to the yaw, radians.
+    pub orbit_yaw_rad: f32,
+    /// Added to the pitch, radians.
+    pub orbit_pitch_rad: f32,
+    /// Pan along the image's right axis, metres.
+    pub pan_right_m: f32,
+    /// Pan along the image's up axis, metres.
+    pub pan_up_m: f32,
+    /// Distance multiplier (1 = no zoom).
+    pub zoom_factor: f32,
+}
+
+impl CameraMotion {
+    /// True when the motion pans (which ends "follow dancer").
+    pub fn pans(&self) -> bool {
+        self.pan_right_m != 0.0 || self.pan_up_m != 0.0
+    }
+}
+
+/// Maps pointer input to camera motion for a camera `camera` (its distance and field of view
+/// set the pan speed so the floor under the pointer follows the pointer).
+///
+/// Left drag orbits (drag right swings the camera to the left around the target, so the stage
+/// turns with the pointer; drag down raises the camera); right or middle drag — or shift + left
+/// drag — pans; wheel and pinch zoom.
+pub fn camera_motion(input: &PointerInput, camera: &OrbitCamera) -> CameraMotion {
+    let finite = |v: f32| if v.is_finite() { v } else { 0.0 };
+    let [dx, dy] = input.drag_delta_px.map(finite);
+    let mut motion = CameraMotion { zoom_factor: 1.0, ..CameraMotion::default() };
+    let pan = input.secondary_down || input.middle_down || (input.primary_down && input.shift);
+    if pan {
+        let camera = camera.sanitized();
+        let height_px = if input.viewport_height_px.is_finite() && input.viewport_height_px > 0.0 {
+            input.viewport_height_px
+        } else {
+            600.0
+        };
+        let metres_per_px = 2.0 * camera.distance_m * (camera.vertical_fov_rad * 0.5).tan() / height_px;
+        motion.pan_right_m = -dx * metres_per_px;
+        motion.pan_up_m = dy * metres_per_px;
+    } else if input.primary_down {
+        motion.orbit_yaw_rad = -dx * ORBIT_RAD_PER_PX;
+        motion.orbit_pitch_rad = dy * ORBIT_RAD_PER_PX;
+    }
+    let scroll_y = finite(input.scroll_delta_px[1]);
+    let mut zoom = (-ZOOM_PER_SCROLL_PX * scroll_y).exp();
+    let pinch = input.pinch_zoom;
+    if pinch.is_finite() && pinch > 0.0 {
+        zoom /= pinch;
+    }
+    motion.zoom_factor = zoom.clamp(0.2, 5.0);
+    motion
+}
+
+/// Applies `motion` to `camera` through its orbit/pan/zoom calls.
+pub fn apply_motion(camera: &mut OrbitCamera, motion: &CameraMotion) {
+    if motion.orbit_yaw_rad != 0.0 || motion.orbit_pitch_rad != 0.0 {
+        camera.orbit(motion.orbit_yaw_rad, motion.orbit_pitch_rad);
+    }
+    if motion.pans() {
+        camera.pan(motion.pan_right_m, motion.pan_up_m);
+    }
+    if motion.zoom_factor != 1.0 {
+        camera.zoom(motion.zoom_factor);
+    }
+}
+
+/// The preset buttons of the stage view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CameraView {
+    /// From the audience.
+    Front,
+    /// From the audience's right.
+    Side,
+    /// From above.
+    Top,
+    /// Front-right, a little above.
+    ThreeQuarter,
+    /// Three-quarter angles, the target following dancer 1's pelvis.
+    FollowDancer,
+}
+
+impl CameraView {
+    /// Every view, in button order.
+    pub const ALL: [CameraView; 5] =
+        [CameraView::Front, CameraView::Side, CameraView::Top, CameraView::ThreeQuarter, CameraView::FollowDancer];
+
+    /// Button label.
+    pub fn label(self) -> &'static str {
+        match self {
+            CameraView::Front => "Audience",
+            CameraView::Side => "Side",
+            CameraView::Top => "Top",
+            CameraView::ThreeQuarter => "¾",
+            CameraView::FollowDancer => "Follow",
+        }
+    }
+
+    /// The renderer preset with these angles.
+    pub fn preset(self) -> CameraPreset {
+        match self {
+            CameraView::Front => CameraPreset::Front,
+            CameraView::Side => CameraPreset::Side,
+            CameraView::Top => CameraPreset::Top,
+            CameraView::ThreeQuarter | CameraView::FollowDancer => CameraPreset::ThreeQuarter,
+        }
+    }
+
+    /// Parses a command-line name: `front`/`audience`, `side`, `top`, `three-quarter`, `follow`.
+    pub fn from_name(name: &str) -> Option<CameraView> {
+        match name.to_ascii_lowercase().as_str() {
+            "front" | "audience" => Some(CameraView::Front),
+            "side" => Some(CameraView::Side),
+            "top" => Some(CameraView::Top),
+            "three-quarter" | "threequarter" | "3/4" => Some(CameraView::ThreeQuarter),
+            "follow" => Some(CameraView::FollowDancer),
+            _ => None,
+        }
+    }
+}
+
+/// The floor area a score's dancers use, for framing: an axis-aligned box in the XZ plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloorBounds {
+    /// Smallest x and z, metres.
+    pub min_xz: [f32; 2],
+    /// Largest x and z, metres.
+    pub max_xz: [f32; 2],
+}
+
+impl FloorBounds {
+    /// Bounds of `points_in_world` (y ignored; non-finite points skipped), padded by
+    /// `margin_m`; a 1 m square around the origin when there are none.
+    pub fn of_points(points_in_world: impl IntoIterator<Item = Vec3>, margin_m: f32) -> FloorBounds {
+        let mut min = [f32::INFINITY; 2];
+        let mut max = [f32::NEG_INFINITY; 2];
+        for p in points_in_world.into_iter().filter(|p| p.is_finite()) {
+            min = [min[0].min(p.x), min[1].min(p.z)];
+            max = [max[0].max(p.x), max[1].max(p.z)];
+        }
+        if !(min[0] <= max[0] && min[1] <= max[1]) {
+            return FloorBounds { min_xz: [-0.5, -0.5], max_xz: [0.5, 0.5] };
+        }
+        let margin = if margin_m.is_finite() { margin_m.max(0.0) } else { 0.0 };
+        FloorBounds { min_xz: [min[0] - margin, min[1] - margin], max_xz: [max[0] + margin, max[1] + margin] }
+    }
+
+    /// Centre of the box at the look-at height.
+    pub fn centre_in_world(&self) -> Vec3 {
+        Vec3::new(
+            0.5 * (self.min_xz[0] + self.max_xz[0]),
+            LOOK_AT_HEIGHT_M,
+            0.5 * (self.min_xz[1] + self.max_xz[1]),
+        )
+    }
+
+    /// Half the diagonal of the box, metres.
+    pub fn radius_m(&self) -> f32 {
+        0.5 * (self.max_xz[0] - self.min_xz[0]).hypot(self.max_xz[1] - self.min_xz[1])
+    }
+}
+
+/// Eye-to-pelvis distance of the "follow dancer" view, metres.
+pub const FOLLOW_DISTANCE_M: f32 = 4.0;
+/// Height of the standing figure a framing keeps in view, metres.
+const FRAMED_FIGURE_HEIGHT_M: f32 = 1.9;
+/// Largest |NDC| a framed corner may reach (a small margin inside the image edge).
+const FRAME_NDC_LIMIT: f32 = 0.92;
+
+/// A camera at `view`'s angles, aimed at the centre of `bounds`, as close as it can be while
+/// the whole floor box and a standing figure above it (1.9 m) stay inside an image of
+/// `aspect_ratio` = width / height. The follow view instead sits [`FOLLOW_DISTANCE_M`] from its
+/// target (which [`follow`] moves to the dancer every frame).
+pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) -> OrbitCamera {
+    let mut camera = OrbitCamera::from_preset(view.preset(), bounds.centre_in_world(), 1.0);
+    if view == CameraView::FollowDancer {
+        camera.distance_m = FOLLOW_DISTANCE_M;
+        return camera.sanitized();
+    }
+    if matches!(view, CameraView::Front | CameraView::Side) {
+        camera.pitch_rad = AUDIENCE_PITCH_RAD;
+    }
+    let aspect = if aspect_ratio.is_finite() && aspect_ratio > 0.1 { aspect_ratio.min(10.0) } else { 16.0 / 9.0 };
+    let [x0, z0] = bounds.min_xz;
+    let [x1, z1] = bounds.max_xz;
+    let corners = [x0, x1].into_iter().flat_map(|x| {
+        [z0, z1].into_iter().flat_map(move |z| [0.0, FRAMED_FIGURE_HEIGHT_M].map(|y| Vec3::new(x, y, z)))
+    });
+    let corners: Vec<Vec3> = corners.collect();
+    let fits = |distance_m: f32| {
+        let mut candidate = camera;
+        candidate.distance_m = distance_m;
+        let clip_from_world = candidate.clip_from_world(aspect);
+        corners.iter().all(|corner| {
+            let clip = clip_from_world * corner.extend(1.0);
+            clip.w > candidate.near_m
+                && (clip.x / clip.w).abs() <= FRAME_NDC_LIMIT
+                && (clip.y / clip.w).abs() <= FRAME_NDC_LIMIT
+        })
+    };
+    // Bisection: `near` does not fit (or is the minimum), `far` fits.
+    let (mut near, mut far) = (crate::render::camera::MIN_DISTANCE_M, 80.0f32);
+    if fits(near) {
+        far = near;
+    } else if !fits(far) {
+        near = far;
+    }
+    for _ in 0..32 {
+        if far - near < 0.01 {
+            break;
+        }
+        let mid = 0.5 * (near + far);
+        if fits(mid) { far = mid } else { near = mid }
+    }
+    camera.distance_m = far;
+    camera.sanitized()
+}
+
+/// Moves `camera`'s target to follow a dancer whose pelvis is at `pelvis_in_world` (x and z
+/// follow, the height stays at the look-at height so vertical bounces do not shake the view).
+pub fn follow(camera: &mut OrbitCamera, pelvis_in_world: Vec3) {
+    if pelvis_in_world.is_finite() {
+        camera.target_in_world = Vec3::new(pelvis_in_world.x, LOOK_AT_HEIGHT_M, pelvis_in_world.z);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+    use glam::Vec4Swizzles;
+
+    fn camera() -> OrbitCamera {
+        OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::new(0.0, 0.9, 0.0), 4.0)
+    }
+
+    fn project(camera: &OrbitCamera, p: Vec3) -> glam::Vec2 {
+        let clip = camera.clip_from_world(1.0) * p.extend(1.0);
+        clip.xy() / clip.w
+    }
+
+    #[test]
+    fn left_drag_orbits_around_the_target_in_the_pointer_direction() {
+        let cam = camera();
+        let input = PointerInput { drag_delta_px: [50.0, 20.0], primary_down: true, viewport_height_px: 600.0, ..Default::default() };
+        let motion = camera_motion(&input, &cam);
+        assert!(motion.orbit_yaw_rad < 0.0 && motion.orbit_pitch_rad > 0.0);
+        assert!(!motion.pans());
+        assert_eq!(motion.zoom_factor, 1.0);
+        let mut moved = cam;
+        apply_motion(&mut moved, &motion);
+        assert!((moved.target_in_world - cam.target_in_world).length() < 1e-6);
+        assert!((moved.distance_m - cam.distance_m).abs() < 1e-5);
+        assert!(moved.eye_in_world().y > cam.eye_in_world().y, "drag down raises the camera");
+        // A point to the right of the target moves right on screen when dragging right.
+        let front_point = cam.target_in_world - cam.look_direction_in_world() * 0.5;
+        let before = project(&cam, front_point);
+        let after = project(&moved, front_point);
+        assert!(after.x > before.x, "the stage turns with the pointer: {before} -> {after}");
+    }
+
+    #[test]
+    fn right_middle_and_shift_drag_pan_so_the_target_follows_the_pointer() {
+        let cam = camera();
+        for input in [
+            PointerInput { drag_delta_px: [30.0, -10.0], secondary_down: true, viewport_height_px: 600.0, ..Default::default() },
+            PointerInput { drag_delta_px: [30.0, -10.0], middle_down: true, viewport_height_px: 600.0, ..Default::default() },
+            PointerInput { drag_delta_px: [30.0, -10.0], primary_down: true, shift: true, viewport_height_px: 600.0, ..Default::default() },
+        ] {
+            let motion = camera_motion(&input, &cam);
+            assert!(motion.pans());
+            assert_eq!(motion.orbit_yaw_rad, 0.0);
+            let mut moved = cam;
+            apply_motion(&mut moved, &motion);
+            // The old target now projects 30 px right and 10 px up of the centre (600 px tall
+            // image, NDC spans 2 over 600 px).
+            let ndc = project(&moved, cam.target_in_world);
+            assert!((ndc.x - 30.0 * 2.0 / 600.0).abs() < 1e-3, "{ndc}");
+            assert!((ndc.y - 10.0 * 2.0 / 600.0).abs() < 1e-3, "{ndc}");
+            assert!((moved.distance_m - cam.distance_m).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn wheel_and_pinch_zoom_and_garbage_is_ignored() {
+        let cam = camera();
+        let scroll_up = PointerInput { scroll_delta_px: [0.0, 100.0], ..Default::default() };
+        let motion = camera_motion(&scroll_up, &cam);
+        assert!(motion.zoom_factor < 1.0);
+        let mut moved = cam;
+        apply_motion(&mut moved, &motion);
+        assert!(moved.distance_m < cam.distance_m);
+        let scroll_down = PointerInput { scroll_delta_px: [0.0, -100.0], ..Default::default() };
+        assert!(camera_motion(&scroll_down, &cam).zoom_factor > 1.0);
+        let pinch_out = PointerInput { pinch_zoom: 1.25, ..Default::default() };
+        assert!((camera_motion(&pinch_out, &cam).zoom_factor - 0.8).abs() < 1e-6);
+        let garbage = PointerInput {
+            drag_delta_px: [f32::NAN, f32::INFINITY],
+            primary_down: true,
+            scroll_delta_px: [0.0, f32::NAN],
+            pinch_zoom: f32::NAN,
+            viewport_height_px: -3.0,
+            ..Default::default()
+        };
+        let motion = camera_motion(&garbage, &cam);
+        let mut moved = cam;
+        apply_motion(&mut moved, &motion);
+        assert_eq!(moved, cam.sanitized());
+        // Nothing held: no orbit, no pan.
+        let idle = camera_motion(&PointerInput { drag_delta_px: [5.0, 5.0], ..Default::default() }, &cam);
+        assert_eq!(idle, CameraMotion { zoom_factor: 1.0, ..Default::default() });
+    }
+
+    #[test]
+    fn framing_shows_the_whole_floor_area_and_follow_tracks_the_pelvis() {
+        let bounds = FloorBounds::of_points([Vec3::new(-2.0, 0.0, -1.0), Vec3::new(2.0, 5.0, 1.0)], 0.5);
+        assert_eq!(bounds.min_xz, [-2.5, -1.5]);
+        for view in CameraView::ALL.into_iter().filter(|v| *v != CameraView::FollowDancer) {
+            for aspect in [16.0 / 9.0, 0.6] {
+                let cam = framed_camera(view, &bounds, aspect);
+                let mut widest = 0.0f32;
+                for corner in [
+                    Vec3::new(-2.5, 0.0, -1.5),
+                    Vec3::new(2.5, 0.0, 1.5),
+                    Vec3::new(-2.5, 0.0, 1.5),
+                    Vec3::new(2.5, 0.0, -1.5),
+                    Vec3::new(2.5, 1.8, -1.5),
+                    Vec3::new(-2.5, 1.8, 1.5),
+                ] {
+                    let clip = cam.clip_from_world(aspect) * corner.extend(1.0);
+                    let ndc = clip.xyz() / clip.w;
+                    assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && clip.w > 0.0, "{view:?} {aspect}: {corner} -> {ndc}");
+                    widest = widest.max(ndc.x.abs()).max(ndc.y.abs());
+                }
+                assert!(widest > 0.8, "{view:?} {aspect}: the framing is tight ({widest})");
+            }
+        }
+        let empty = FloorBounds::of_points(std::iter::empty(), 1.0);
+        assert!(empty.radius_m() > 0.0);
+        let mut cam = framed_camera(CameraView::FollowDancer, &bounds, 1.5);
+        assert_eq!(cam.distance_m, FOLLOW_DISTANCE_M);
+        follow(&mut cam, Vec3::new(1.0, 0.7, -2.0));
+        assert_eq!(cam.target_in_world, Vec3::new(1.0, LOOK_AT_HEIGHT_M, -2.0));
+        follow(&mut cam, Vec3::NAN);
+        assert_eq!(cam.target_in_world, Vec3::new(1.0, LOOK_AT_HEIGHT_M, -2.0));
+    }
+
+    #[test]
+    fn view_names_parse() {
+        assert_eq!(CameraView::from_name("front"), Some(CameraView::Front));
+        assert_eq!(CameraView::from_name("Three-Quarter"), Some(CameraView::ThreeQuarter));
+        assert_eq!(CameraView::from_name("top"), Some(CameraView::Top));
+        assert_eq!(CameraView::from_name("side"), Some(CameraView::Side));
+        assert_eq!(CameraView::from_name("diagonal"), None);
+    }
+}

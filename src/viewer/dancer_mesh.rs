@@ -1,0 +1,305 @@
+//! Dancer models for the player: a skinned mesh bound to the pose skeleton, its proportions and
+//! its skinning palette. [`builtin_models`] lists what the model dropdown offers; the built-in
+//! "mannequin" is generated here from the skeleton (one rigid capsule per bone).
+
+use crate::pose::fk::{Pose, local_to_world, world_rot_pos};
+use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
+use crate::render::SkinnedMeshData;
+use glam::{Mat4, Vec3};
+
+/// A mesh skinned to the [`Skeleton`] of `proportions`, in that skeleton's rest pose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DancerModel {
+    /// Name shown in the model dropdown.
+    pub name: String,
+    /// Body proportions: the animation is compiled for these so the feet meet the floor.
+    pub proportions: Proportions,
+    /// The mesh in rest-pose model space (metres, feet on y = 0, facing +Z); joint indices are
+    /// [`JointId::index`] values.
+    pub mesh: SkinnedMeshData,
+    /// `joint_from_bind` per joint ([`JOINT_COUNT`] entries): the inverse of each joint's
+    /// rest-pose transform in model space.
+    pub joint_from_bind: Vec<Mat4>,
+}
+
+impl DancerModel {
+    /// A model from a mesh modelled in the rest pose of `Skeleton::new(&proportions)`; the bind
+    /// matrices come from that skeleton. Fails when the mesh is inconsistent or names a joint
+    /// the skeleton does not have.
+    pub fn from_rest_pose_mesh(name: &str, proportions: Proportions, mesh: SkinnedMeshData) -> Result<DancerModel, String> {
+        mesh.validate()?;
+        if mesh.required_palette_len() > JOINT_COUNT {
+            return Err(format!(
+                "model `{name}` uses joint index {} but the skeleton has {JOINT_COUNT} joints",
+                mesh.required_palette_len() - 1
+            ));
+        }
+        let skeleton = Skeleton::new(&proportions);
+        let rest = Pose::rest(&skeleton);
+        let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
+        local_to_world(&skeleton, &rest, &mut world_from_joint).map_err(|e| e.to_string())?;
+        let joint_from_bind = world_from_joint.iter().map(Mat4::inverse).collect();
+        Ok(DancerModel { name: name.to_owned(), proportions, mesh, joint_from_bind })
+    }
+
+    /// Writes the skinning palette (`world_from_joint × joint_from_bind`, one per joint) for
+    /// `pose` of `skeleton` into `out` (cleared first). `skeleton` should be built from
+    /// [`DancerModel::proportions`].
+    pub fn palette(&self, skeleton: &Skeleton, pose: &Pose, out: &mut Vec<Mat4>) {
+        let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
+        // The buffer has JOINT_COUNT entries, so this cannot fail; on failure the palette is the
+        // bind pose.
+        let _ = local_to_world(skeleton, pose, &mut world_from_joint);
+        out.clear();
+        out.extend(world_from_joint.iter().zip(&self.joint_from_bind).map(|(w, b)| *w * *b));
+    }
+}
+
+/// One entry of the model dropdown: a name and how to build the model (building may be slow
+/// for generated bodies, so the player builds a model only when it is chosen).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelEntry {
+    /// Name shown in the dropdown.
+    pub name: &'static str,
+    /// Builds the model.
+    pub build: fn() -> Result<DancerModel, String>,
+}
+
+/// Name of the model used when none is chosen.
+pub const DEFAULT_MODEL: &str = "mannequin";
+
+// ---------------------------------------------------------------------------------------------
+// LEAD: EXTEND HERE. Add the rigged body models (`crate::body::rig::rig_model`) to this list,
+// e.g. `ModelEntry { name: "woman-modern", build: || rig_to_dancer_model("woman-modern") }`,
+// converting `Rig { skeleton, mesh, influences }` with `DancerModel::from_rest_pose_mesh`
+// (positions/normals from `mesh`, joints/weights from `influences`, triangles flattened into
+// `indices`). The first entry is the default.
+// ---------------------------------------------------------------------------------------------
+/// The models the player offers, the default first.
+pub fn builtin_models() -> Vec<ModelEntry> {
+    vec![ModelEntry { name: DEFAULT_MODEL, build: || mannequin(&Proportions::default()) }]
+}
+
+/// Builds the model called `name` (case-insensitive), or says which names exist.
+pub fn build_model(name: &str) -> Result<DancerModel, String> {
+    let models = builtin_models();
+    match models.iter().find(|m| m.name.eq_ignore_ascii_case(name)) {
+        Some(entry) => (entry.build)(),
+        None => Err(format!(
+            "unknown model `{name}`; available: {}",
+            models.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// The procedural mannequin for `proportions`: tapered capsules along the bones, each rigidly
+/// bound to the bone's parent joint, a head with a nose (to show the facing) and flat feet.
+pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+    let skeleton = Skeleton::new(proportions);
+    let (_, joint_in_model) = world_rot_pos(&skeleton, &Pose::rest(&skeleton));
+    let at = |joint: JointId| joint_in_model[joint.index()];
+    let end_site = |name: &str| {
+        skeleton
+            .end_sites()
+            .iter()
+            .find(|site| site.name == name)
+            .map(|site| at(site.parent) + site.offset_in_parent)
+            .unwrap_or(Vec3::ZERO)
+    };
+    // Radii are given for a 1.75 m dancer and scaled.
+    let s = skeleton.proportions().height_m / 1.75;
+    let mut builder = MeshBuilder::default();
+    use JointId::*;
+    let mut bone = |from: Vec3, to: Vec3, r_from: f32, r_to: f32, joint: JointId| {
+        builder.capsule(from, to, r_from * s, r_to * s, joint);
+    };
+    // Torso.
+    bone(at(HipR), at(HipL), 0.095, 0.095, Pelvis);
+    bone(at(Pelvis), at(Spine), 0.105, 0.1, Pelvis);
+    bone(at(Spine), at(Chest), 0.1, 0.11, Spine);
+    bone(at(Chest), at(Neck) - Vec3::Y * 0.04 * s, 0.115, 0.1, Chest);
+    bone(at(ShoulderR), at(ShoulderL), 0.06, 0.06, Chest);
+    bone(at(Neck), at(Head), 0.045, 0.042, Neck);
+    // Head and nose (facing +Z at rest).
+    let head_top = end_site("HeadTop");
+    let head_centre = at(Head) + (head_top - at(Head)) * 0.45;
+    bone(head_centre - Vec3::Y * 0.015 * s, head_centre + Vec3::Y * 0.015 * s, 0.09, 0.085, Head);
+    let nose = head_centre + Vec3::new(0.0, -0.01, 0.085) * s;
+    bone(nose, nose + Vec3::new(0.0, -0.015, 0.02) * s, 0.018, 0.014, Head);
+    for (shoulder, elbow, wrist, hand, clavicle, fingertip) in [
+        (ShoulderL, ElbowL, WristL, HandL, ClavicleL, "LeftFingertip"),
+        (ShoulderR, ElbowR, WristR, HandR, ClavicleR, "RightFingertip"),
+    ] {
+        bone(at(clavicle), at(shoulder), 0.045, 0.05, clavicle);
+        bone(at(shoulder), at(elbow), 0.05, 0.04, shoulder);
+        bone(at(elbow), at(wrist), 0.038, 0.03, elbow);
+        bone(at(wrist), at(hand), 0.03, 0.032, wrist);
+        bone(at(hand), end_site(fingertip), 0.028, 0.018, hand);
+    }
+    for (hip, knee, ankle, ball, toe_tip) in
+        [(HipL, KneeL, AnkleL, BallL, "LeftToeTip"), (HipR, KneeR, AnkleR, BallR, "RightToeTip")]
+    {
+        bone(at(hip), at(knee), 0.08, 0.055, hip);
+        bone(at(knee), at(ankle), 0.052, 0.036, knee);
+        // Foot: heel to ball, resting on the floor, bound to the ankle.
+        let heel = at(ankle) + skeleton.heel_in_ankle();
+        let r_foot = 0.032;
+        let heel_c = Vec3::new(heel.x, r_foot * s, heel.z + r_foot * s * 0.5);
+        let ball_c = Vec3::new(at(ball).x, r_foot * s * 0.85, at(ball).z);
+        bone(heel_c, ball_c, r_foot, r_foot * 0.85, ankle);
+        bone(at(ankle), heel_c + (ball_c - heel_c) * 0.3, 0.036, r_foot, ankle);
+        // Toes, bound to the ball joint.
+        let tip = end_site(toe_tip);
+        let r_toe = 0.02;
+        bone(ball_c, Vec3::new(tip.x, r_toe * s, tip.z - r_toe * s), r_foot * 0.85, r_toe, ball);
+    }
+    DancerModel::from_rest_pose_mesh(DEFAULT_MODEL, *skeleton.proportions(), builder.mesh)
+}
+
+/// Accumulates rigid capsules into one skinned mesh.
+#[derive(Default)]
+struct MeshBuilder {
+    mesh: SkinnedMeshData,
+}
+
+/// Vertices around each ring of a capsule.
+const CAPSULE_SEGMENTS: u32 = 12;
+/// Rings per hemispherical cap (pole excluded).
+const CAPSULE_CAP_RINGS: u32 = 4;
+
+impl MeshBuilder {
+    /// A capsule around the segment `a`→`b` (model metres) with radius `r_a` at `a` and `r_b` at
+    /// `b`, bound rigidly to `joint`. Degenerate input (zero length, non-finite) adds a sphere
+    /// or nothing.
+    fn capsule(&mut self, a: Vec3, b: Vec3, r_a: f32, r_b: f32, joint: JointId) {
+        if !(a.is_finite() && b.is_finite() && r_a > 0.0 && r_b > 0.0) {
+            return;
+        }
+        let axis = (b - a).normalize_or(Vec3::Y);
+        let u = axis.any_orthonormal_vector();
+        let v = axis.cross(u);
+        let Ok(first) = u32::try_from(self.mesh.positions.len()) else { return };
+        // Rings from the pole at a (φ = −π/2) to the pole at b (φ = +π/2).
+        let mut rings: Vec<(Vec3, f32, f32)> = Vec::new();
+        let quarter = std::f32::consts::FRAC_PI_2;
+        for k in 0..=CAPSULE_CAP_RINGS {
+            let phi = -quarter + quarter * k as f32 / CAPSULE_CAP_RINGS as f32;
+            rings.push((a, r_a, phi));
+        }
+        for k in 0..=CAPSULE_CAP_RINGS {
+            let phi = quarter * k as f32 / CAPSULE_CAP_RINGS as f32;
+            rings.push((b, r_b, phi));
+        }
+        for &(centre, radius, phi) in &rings {
+            let (sin_phi, cos_phi) = phi.sin_cos();
+            for j in 0..CAPSULE_SEGMENTS {
+                let theta = std::f32::consts::TAU * j as f32 / CAPSULE_SEGMENTS as f32;
+                let radial = u * theta.cos() + v * theta.sin();
+                let normal = radial * cos_phi + axis * sin_phi;
+                self.mesh.positions.push((centre + normal * radius).to_array());
+                self.mesh.normals.push(normal.to_array());
+                self.mesh.joints.push([joint.index() as u16, 0, 0, 0]);
+                self.mesh.weights.push([1.0, 0.0, 0.0, 0.0]);
+            }
+        }
+        let ring_count = rings.len() as u32;
+        for i in 0..ring_count - 1 {
+            for j in 0..CAPSULE_SEGMENTS {
+                let j_next = (j + 1) % CAPSULE_SEGMENTS;
+                let p = |ring: u32, seg: u32| first + ring * CAPSULE_SEGMENTS + seg;
+                self.mesh.indices.extend([p(i, j), p(i, j_next), p(i + 1, j_next)]);
+                self.mesh.indices.extend([p(i, j), p(i + 1, j_next), p(i + 1, j)]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    fn skin(model: &DancerModel, palette: &[Mat4], vertex: usize) -> Vec3 {
+        let joint = usize::from(model.mesh.joints[vertex][0]);
+        palette[joint].transform_point3(Vec3::from_array(model.mesh.positions[vertex]))
+    }
+
+    #[test]
+    fn mannequin_is_a_valid_mesh_standing_on_the_floor_at_the_skeleton_height() {
+        let model = mannequin(&Proportions::default()).unwrap();
+        model.mesh.validate().unwrap();
+        assert!(model.mesh.required_palette_len() <= JOINT_COUNT);
+        let (min_y, max_y) = model
+            .mesh
+            .positions
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p[1]), hi.max(p[1])));
+        assert!(min_y.abs() < 0.01, "feet on the floor: {min_y}");
+        assert!((max_y - 1.75).abs() < 0.06, "head top near the height: {max_y}");
+        // Outward normals: on average they point away from the vertex centroid.
+        let centroid = model.mesh.positions.iter().map(|p| Vec3::from_array(*p)).sum::<Vec3>()
+            / model.mesh.positions.len() as f32;
+        let outward = model
+            .mesh
+            .positions
+            .iter()
+            .zip(&model.mesh.normals)
+            .filter(|(p, n)| (Vec3::from_array(**p) - centroid).dot(Vec3::from_array(**n)) > 0.0)
+            .count();
+        assert!(outward * 10 > model.mesh.positions.len() * 6);
+    }
+
+    #[test]
+    fn rest_pose_palette_is_identity_and_a_moved_pose_moves_the_bound_vertices() {
+        let model = mannequin(&Proportions::default()).unwrap();
+        let skeleton = Skeleton::new(&model.proportions);
+        let mut palette = Vec::new();
+        model.palette(&skeleton, &Pose::rest(&skeleton), &mut palette);
+        assert_eq!(palette.len(), JOINT_COUNT);
+        for m in &palette {
+            assert!(m.abs_diff_eq(Mat4::IDENTITY, 1e-5), "{m:?}");
+        }
+        // Translate the whole body and bend the left elbow by 90°.
+        let mut pose = Pose::rest(&skeleton);
+        pose.pelvis_in_world += Vec3::new(1.0, 0.0, 2.0);
+        pose.set_local(JointId::ElbowL, Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2));
+        model.palette(&skeleton, &pose, &mut palette);
+        let elbow_joint = JointId::ElbowL.index() as u16;
+        let (_, elbow_in_world) = crate::pose::fk::joint_world(&skeleton, &pose, JointId::ElbowL);
+        let (_, wrist_in_world) = crate::pose::fk::joint_world(&skeleton, &pose, JointId::WristL);
+        for vertex in 0..model.mesh.positions.len() {
+            let moved = skin(&model, &palette, vertex);
+            let rest = Vec3::from_array(model.mesh.positions[vertex]);
+            if model.mesh.joints[vertex][0] == elbow_joint {
+                // Forearm vertices stay near the elbow→wrist segment.
+                let d = distance_to_segment(moved, elbow_in_world, wrist_in_world);
+                assert!(d < 0.06, "forearm vertex {vertex} is {d} m off the bone");
+            } else if model.mesh.joints[vertex][0] == JointId::Pelvis.index() as u16 {
+                assert!((moved - rest - Vec3::new(1.0, 0.0, 2.0)).length() < 1e-4);
+            }
+        }
+    }
+
+    fn distance_to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+        let ab = b - a;
+        let s = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        (p - (a + ab * s)).length()
+    }
+
+    #[test]
+    fn model_list_has_the_default_first_and_unknown_names_are_errors() {
+        let models = builtin_models();
+        assert_eq!(models.first().map(|m| m.name), Some(DEFAULT_MODEL));
+        assert!(build_model("MANNEQUIN").is_ok());
+        let error = build_model("nobody").unwrap_err();
+        assert!(error.contains("mannequin"), "{error}");
+    }
+
+    #[test]
+    fn meshes_naming_missing_joints_are_rejected() {
+        let mut mesh = mannequin(&Proportions::default()).unwrap().mesh;
+        mesh.joints[0] = [JOINT_COUNT as u16, 0, 0, 0];
+        assert!(DancerModel::from_rest_pose_mesh("bad", Proportions::default(), mesh).is_err());
+    }
+}

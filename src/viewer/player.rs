@@ -1,0 +1,270 @@
+//! The player's state without any window or GPU: the open score, its compiled motion for the
+//! chosen dancer model, the transport, the staff layout and the warnings list. The window,
+//! `labanplay render` and the tests all drive this same type.
+
+use crate::animation::{Animation, compile};
+use crate::diag::{Diagnostic, Span};
+use crate::motion::rules::MotionOptions;
+use crate::pose::fk::Pose;
+use crate::render::{MeshId, Scene};
+use crate::score::Score;
+use crate::viewer::camera_input::FloorBounds;
+use crate::viewer::dancer_mesh::DancerModel;
+use crate::viewer::playback::{Playback, Timeline};
+use crate::viewer::staff_layout::StaffLayout;
+use crate::viewer::stage::{StageFrame, StageOptions, build_scene};
+use glam::Vec3;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Where the open score came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreSource {
+    /// A bundled demo, by name.
+    Demo(&'static str),
+    /// A file on disk.
+    File(PathBuf),
+}
+
+impl ScoreSource {
+    /// Short text for the title bar and the status line.
+    pub fn label(&self) -> String {
+        match self {
+            ScoreSource::Demo(name) => format!("demo: {name}"),
+            ScoreSource::File(path) => path.display().to_string(),
+        }
+    }
+}
+
+/// One line of the warnings panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarningItem {
+    /// `line:col: message` (score warnings) or the motion engine's message.
+    pub text: String,
+    /// Where in the score the warning is, when a symbol at its source position is known.
+    pub t_beats: Option<f64>,
+    /// True for the motion engine's skipped symbols, false for reading/composing warnings.
+    pub from_motion: bool,
+}
+
+/// The player's state.
+#[derive(Debug)]
+pub struct Player {
+    score: Score,
+    source: ScoreSource,
+    model: DancerModel,
+    motion_options: MotionOptions,
+    animation: Animation,
+    layout: StaffLayout,
+    warnings: Vec<WarningItem>,
+    floor_bounds: FloorBounds,
+    poses: Vec<Pose>,
+    /// The transport (time, speed, loop).
+    pub playback: Playback,
+    /// What the stage shows besides the dancers.
+    pub stage_options: StageOptions,
+}
+
+impl Player {
+    /// Opens `score` with `model`, heel-first steps unless `toe_first`; paused at the start.
+    pub fn new(score: Score, source: ScoreSource, model: DancerModel, toe_first: bool) -> Player {
+        let motion_options = MotionOptions { toe_first, ..MotionOptions::default() };
+        let animation = compile(&score, &motion_options, &model.proportions);
+        let playback = Playback::new(Timeline::from_score(&score));
+        let mut player = Player {
+            layout: StaffLayout::new(&score),
+            warnings: Vec::new(),
+            floor_bounds: FloorBounds::of_points(std::iter::empty(), 0.0),
+            poses: Vec::new(),
+            score,
+            source,
+            model,
+            motion_options,
+            animation,
+            playback,
+            stage_options: StageOptions::default(),
+        };
+        player.refresh_derived();
+        player
+    }
+
+    /// Replaces the score (open or reload), keeping the time position where it still exists.
+    pub fn replace_score(&mut self, score: Score, source: ScoreSource) {
+        self.score = score;
+        self.source = source;
+        self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
+        self.layout = StaffLayout::new(&self.score);
+        self.playback.set_timeline(Timeline::from_score(&self.score));
+        self.refresh_derived();
+    }
+
+    /// Switches the dancer model (recompiling the motion for its proportions).
+    pub fn set_model(&mut self, model: DancerModel) {
+        self.model = model;
+        self.recompile();
+    }
+
+    /// Chooses heel-first (false) or toe-first (true) steps, recompiling the motion.
+    pub fn set_toe_first(&mut self, toe_first: bool) {
+        if self.motion_options.toe_first != toe_first {
+            self.motion_options.toe_first = toe_first;
+            self.recompile();
+        }
+    }
+
+    /// True when steps land on the ball of the foot first.
+    pub fn toe_first(&self) -> bool {
+        self.motion_options.toe_first
+    }
+
+    fn recompile(&mut self) {
+        self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
+        self.refresh_derived();
+    }
+
+    /// Rebuilds what depends on the score and the animation: warnings and floor bounds.
+    fn refresh_derived(&mut self) {
+        self.warnings = warning_items(&self.score, &self.animation.interpretation.skipped);
+        let footprints = self.animation.dancers.iter().flat_map(|d| d.plan.footprints.iter());
+        let start_positions = self.animation.dancers.iter().map(|d| d.pelvis_at(0.0));
+        let points: Vec<Vec3> = footprints.map(|fp| fp.position_in_world).chain(start_positions).collect();
+        self.floor_bounds = FloorBounds::of_points(points, 0.6);
+    }
+
+    /// The open score.
+    pub fn score(&self) -> &Score {
+        &self.score
+    }
+
+    /// Where the score came from.
+    pub fn source(&self) -> &ScoreSource {
+        &self.source
+    }
+
+    /// The dancer model.
+    pub fn model(&self) -> &DancerModel {
+        &self.model
+    }
+
+    /// The compiled motion.
+    pub fn animation(&self) -> &Animation {
+        &self.animation
+    }
+
+    /// The staff layout of the score.
+    pub fn layout(&self) -> &StaffLayout {
+        &self.layout
+    }
+
+    /// Score warnings then skipped symbols.
+    pub fn warnings(&self) -> &[WarningItem] {
+        &self.warnings
+    }
+
+    /// The floor area the dancers use (footprints and start positions, with a margin).
+    pub fn floor_bounds(&self) -> &FloorBounds {
+        &self.floor_bounds
+    }
+
+    /// Samples every dancer at the current time (call once per frame before [`Self::build_scene`]).
+    pub fn sample(&mut self) {
+        self.animation.sample(self.playback.t_secs(), &mut self.poses);
+    }
+
+    /// The poses of the last [`Self::sample`].
+    pub fn poses(&self) -> &[Pose] {
+        &self.poses
+    }
+
+    /// Pelvis of dancer 1 in the last sampled pose (for the follow camera).
+    pub fn first_pelvis_in_world(&self) -> Option<Vec3> {
+        self.poses.first().map(|pose| pose.pelvis_in_world)
+    }
+
+    /// Fills `scene` for the last sampled poses; `mesh_id` is the uploaded [`Self::model`] mesh.
+    pub fn build_scene(&self, mesh_id: MeshId, scene: &mut Scene) {
+        let frame = StageFrame {
+            animation: &self.animation,
+            poses: &self.poses,
+            model: &self.model,
+            mesh_id,
+            t_secs: self.playback.t_secs(),
+            options: self.stage_options,
+        };
+        build_scene(&frame, scene);
+    }
+}
+
+/// The warnings panel's lines: the score's warnings, then the symbols the motion skipped. A
+/// line gets a time when a score symbol sits at the warning's source position.
+pub fn warning_items(score: &Score, skipped: &[Diagnostic]) -> Vec<WarningItem> {
+    let mut time_of_span: BTreeMap<(u32, u32, usize), f64> = BTreeMap::new();
+    for staff in &score.staves {
+        let entries = staff.channels.iter().flat_map(|c| c.entries.iter()).chain(staff.start_position.iter().map(|(_, e)| e));
+        for entry in entries {
+            time_of_span.entry(span_key(&entry.span)).or_insert(entry.start_beats);
+        }
+    }
+    let lookup = |span: &Span| time_of_span.get(&span_key(span)).copied().filter(|t| t.is_finite());
+    let score_items = score.warnings.iter().map(|d| WarningItem {
+        text: format!("{}:{}: {}", d.span.line, d.span.col, d.message),
+        t_beats: lookup(&d.span),
+        from_motion: false,
+    });
+    let motion_items =
+        skipped.iter().map(|d| WarningItem { text: d.message.clone(), t_beats: lookup(&d.span), from_motion: true });
+    score_items.chain(motion_items).collect()
+}
+
+fn span_key(span: &Span) -> (u32, u32, usize) {
+    (span.line, span.col, span.offset)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+    use crate::viewer::dancer_mesh::mannequin;
+
+    fn player() -> Player {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false)
+    }
+
+    #[test]
+    fn toe_first_recompiles_the_motion_and_reload_keeps_the_time() {
+        let mut p = player();
+        let heel_contacts: Vec<_> = p.animation().dancers[0].plan.footprints.iter().map(|f| f.contact).collect();
+        p.set_toe_first(true);
+        assert!(p.toe_first());
+        let toe_contacts: Vec<_> = p.animation().dancers[0].plan.footprints.iter().map(|f| f.contact).collect();
+        assert_ne!(heel_contacts, toe_contacts, "toe-first must change how steps land");
+        p.playback.seek(2.5);
+        p.replace_score(crate::demo::default_score(), ScoreSource::File("x.lbn".into()));
+        assert_eq!(p.playback.t_beats(), 2.5);
+        assert_eq!(p.source().label(), "x.lbn");
+        p.sample();
+        assert_eq!(p.poses().len(), 1);
+        assert!(p.first_pelvis_in_world().unwrap().is_finite());
+        let mut scene = Scene::default();
+        p.build_scene(MeshId(0), &mut scene);
+        assert_eq!(scene.dancers.len(), 1);
+        let bounds = p.floor_bounds();
+        assert!(bounds.max_xz[0] > bounds.min_xz[0] && bounds.max_xz[1] > bounds.min_xz[1]);
+    }
+
+    #[test]
+    fn warnings_with_a_known_symbol_get_its_time() {
+        let mut score = crate::demo::default_score();
+        let entry = score.staves[0].channels.iter().flat_map(|c| c.entries.iter()).find(|e| e.start_beats > 1.0).unwrap().clone();
+        score.warnings.push(Diagnostic::warning(entry.span, "odd symbol"));
+        score.warnings.push(Diagnostic::warning(Span::at(999, 1), "nowhere"));
+        let skipped = vec![Diagnostic::warning(entry.span, "staff 1, measure 1: skipped")];
+        let items = warning_items(&score, &skipped);
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].t_beats, Some(entry.start_beats));
+        assert!(items[0].text.ends_with("odd symbol") && !items[0].from_motion);
+        assert_eq!(items[1].t_beats, None);
+        assert!(items[2].from_motion && items[2].t_beats == Some(entry.start_beats));
+    }
+}
