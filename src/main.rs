@@ -78,7 +78,7 @@ enum Command {
         #[arg(long, default_value = "three-quarter")]
         camera: String,
         /// Dancer model.
-        #[arg(long, default_value = "mannequin")]
+        #[arg(long, default_value = "woman-modern")]
         model: String,
         /// First beat to render.
         #[arg(long)]

@@ -66,7 +66,9 @@ pub struct ModelEntry {
 }
 
 /// Name of the model used when none is chosen.
-pub const DEFAULT_MODEL: &str = "mannequin";
+pub const DEFAULT_MODEL: &str = "woman-modern";
+/// The procedural capsule figure (quick to build; useful to see the skeleton).
+pub const MANNEQUIN: &str = "mannequin";
 
 // ---------------------------------------------------------------------------------------------
 // LEAD: EXTEND HERE. Add the rigged body models (`crate::body::rig::rig_model`) to this list,
@@ -77,7 +79,35 @@ pub const DEFAULT_MODEL: &str = "mannequin";
 // ---------------------------------------------------------------------------------------------
 /// The models the player offers, the default first.
 pub fn builtin_models() -> Vec<ModelEntry> {
-    vec![ModelEntry { name: DEFAULT_MODEL, build: || mannequin(&Proportions::default()) }]
+    vec![
+        ModelEntry { name: "woman-modern", build: || rig_to_dancer_model("woman-modern") },
+        ModelEntry { name: "woman-classical", build: || rig_to_dancer_model("woman-classical") },
+        ModelEntry { name: "man-modern", build: || rig_to_dancer_model("man-modern") },
+        ModelEntry { name: "man-classical", build: || rig_to_dancer_model("man-classical") },
+        ModelEntry { name: MANNEQUIN, build: || mannequin(&Proportions::default()) },
+    ]
+}
+
+/// One of the four generated dancers (`crate::body`), rigged to the animation skeleton: the
+/// mesh, bone-heat weights and inverse bind matrices of its bind pose.
+pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
+    use crate::body::polygonise::PolygoniseParams;
+    let spec = crate::body::rig::find_model(name).ok_or_else(|| format!("unknown body model `{name}`"))?;
+    let rig = crate::body::rig::rig_model(&spec, &PolygoniseParams::default()).map_err(|e| format!("model `{name}`: {e}"))?;
+    let mesh = SkinnedMeshData {
+        positions: rig.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
+        normals: rig.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
+        joints: rig.influences.iter().map(|i| i.joints).collect(),
+        weights: rig.influences.iter().map(|i| i.weights).collect(),
+        indices: rig.mesh.triangles.iter().flatten().copied().collect(),
+    };
+    mesh.validate()?;
+    Ok(DancerModel {
+        name: rig.name.to_owned(),
+        proportions: *rig.proportions(),
+        mesh,
+        joint_from_bind: rig.joint_from_model_at_bind.to_vec(),
+    })
 }
 
 /// Builds the model called `name` (case-insensitive), or says which names exist.
@@ -153,7 +183,7 @@ pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
         let r_toe = 0.02;
         bone(ball_c, Vec3::new(tip.x, r_toe * s, tip.z - r_toe * s), r_foot * 0.85, r_toe, ball);
     }
-    DancerModel::from_rest_pose_mesh(DEFAULT_MODEL, *skeleton.proportions(), builder.mesh)
+    DancerModel::from_rest_pose_mesh(MANNEQUIN, *skeleton.proportions(), builder.mesh)
 }
 
 /// Accumulates rigid capsules into one skinned mesh.
