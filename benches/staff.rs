@@ -52,6 +52,8 @@ fn bench(c: &mut Criterion) {
     c.bench_function("staff layout: build, 100-measure duet", |b| b.iter(|| StaffLayout::new(black_box(&score))));
     let layout = StaffLayout::new(&score);
     let view = StaffView::new(420.0, 800.0, 40.0);
+    let shown: Vec<usize> = [0.0, 50.0, 200.0, 399.0].iter().map(|&t| layout.glyphs(&view, t).len()).collect();
+    eprintln!("glyphs per frame (420x800 px, 40 px/beat) at t = 0, 50, 200, 399: {shown:?}");
     let mut t = 0.0;
     c.bench_function("staff layout: glyphs for one frame, 100-measure duet", |b| {
         b.iter(|| {
