@@ -48,7 +48,14 @@ fn skinning(c: &mut Criterion) {
     let (mut positions, mut normals): (Vec<Vec3>, Vec<Vec3>) = (Vec::new(), Vec::new());
     c.bench_function(&format!("body skin one frame {} ({} vertices)", model.name, mesh.vertex_count()), |b| {
         b.iter(|| {
-            skin(&mesh.positions_in_model, &mesh.normals_in_model, &weights, black_box(&palette), &mut positions, &mut normals)
+            skin(
+                &mesh.positions_in_model,
+                &mesh.normals_in_model,
+                &weights,
+                black_box(&palette),
+                &mut positions,
+                &mut normals,
+            )
         })
     });
 }

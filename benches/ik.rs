@@ -17,20 +17,10 @@ fn pose_benches(c: &mut Criterion) {
     let (_, ankle) = joint_world(&skeleton, &rest, JointId::AnkleR);
 
     // Arm reaching forward and out at chest height.
-    let arm_goal = LimbGoal {
-        end_in_world: shoulder + Vec3::new(0.2, -0.05, 0.4),
-        ..LimbGoal::default()
-    };
+    let arm_goal = LimbGoal { end_in_world: shoulder + Vec3::new(0.2, -0.05, 0.4), ..LimbGoal::default() };
     c.bench_function("ik/arm_solve", |b| {
         let mut pose = rest.clone();
-        b.iter(|| {
-            solve_arm(
-                &skeleton,
-                black_box(&mut pose),
-                Side::Left,
-                black_box(&arm_goal),
-            )
-        })
+        b.iter(|| solve_arm(&skeleton, black_box(&mut pose), Side::Left, black_box(&arm_goal)))
     });
 
     // Forward reach with the elbow asked to point up: the pole breaks the shoulder twist limit,
@@ -42,51 +32,24 @@ fn pose_benches(c: &mut Criterion) {
     };
     c.bench_function("ik/arm_solve_swivel_search", |b| {
         let mut pose = rest.clone();
-        b.iter(|| {
-            solve_arm(
-                &skeleton,
-                black_box(&mut pose),
-                Side::Left,
-                black_box(&arm_goal_search),
-            )
-        })
+        b.iter(|| solve_arm(&skeleton, black_box(&mut pose), Side::Left, black_box(&arm_goal_search)))
     });
 
     // Worst case: a target behind the back that no swivel makes feasible (all 72 samples).
-    let arm_goal_infeasible = LimbGoal {
-        end_in_world: shoulder + Vec3::new(-0.3, 0.0, -0.3),
-        ..LimbGoal::default()
-    };
+    let arm_goal_infeasible = LimbGoal { end_in_world: shoulder + Vec3::new(-0.3, 0.0, -0.3), ..LimbGoal::default() };
     c.bench_function("ik/arm_solve_no_feasible_swivel", |b| {
         let mut pose = rest.clone();
-        b.iter(|| {
-            solve_arm(
-                &skeleton,
-                black_box(&mut pose),
-                Side::Left,
-                black_box(&arm_goal_infeasible),
-            )
-        })
+        b.iter(|| solve_arm(&skeleton, black_box(&mut pose), Side::Left, black_box(&arm_goal_infeasible)))
     });
 
     // Planted foot under a lowered pelvis (plié), foot turned out.
     let mut plie = rest.clone();
     plie.pelvis_in_world.y -= 0.12;
-    let leg_goal = LimbGoal {
-        end_in_world: ankle,
-        end_rot_in_world: Some(Quat::from_rotation_y(-0.3)),
-        pole_in_world: None,
-    };
+    let leg_goal =
+        LimbGoal { end_in_world: ankle, end_rot_in_world: Some(Quat::from_rotation_y(-0.3)), pole_in_world: None };
     c.bench_function("ik/leg_solve_with_foot_rotation", |b| {
         let mut pose = plie.clone();
-        b.iter(|| {
-            solve_leg(
-                &skeleton,
-                black_box(&mut pose),
-                Side::Right,
-                black_box(&leg_goal),
-            )
-        })
+        b.iter(|| solve_leg(&skeleton, black_box(&mut pose), Side::Right, black_box(&leg_goal)))
     });
 
     let mut posed = rest.clone();

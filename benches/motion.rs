@@ -2,7 +2,7 @@
 //! generated 100-measure solo, and sampling one pose.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use labanplay::animation::compile;
 use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::fk::Pose;
@@ -18,7 +18,11 @@ fn generated_solo(measures: usize) -> String {
     let c = 133;
     let mut out = String::new();
     let top = 96 + measures * 96 + 20;
-    out.push_str(&format!("Stav 0 {} 12 1 1 {top} B\nStav 2 {} 12 1 1 {top} B\nStav 1 {c} 48 1 1 {top} L\nBars 0 30 48 1 177 3 B\n", c - 37, c + 37));
+    out.push_str(&format!(
+        "Stav 0 {} 12 1 1 {top} B\nStav 2 {} 12 1 1 {top} B\nStav 1 {c} 48 1 1 {top} L\nBars 0 30 48 1 177 3 B\n",
+        c - 37,
+        c + 37
+    ));
     out.push_str("Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n");
     for m in 0..=measures {
         let y = 96 + m * 96;
@@ -65,7 +69,9 @@ fn bench(c: &mut Criterion) {
         });
     }
     let solo = Score::from_document(&read(generated_solo(100).as_bytes(), Some("lbn")).unwrap());
-    c.bench_function("compile motion, generated 100-measure solo", |b| b.iter(|| compile(black_box(&solo), &opts, &props)));
+    c.bench_function("compile motion, generated 100-measure solo", |b| {
+        b.iter(|| compile(black_box(&solo), &opts, &props))
+    });
     let anim = compile(&solo, &opts, &props);
     let mut pose = Pose::rest(&anim.skeleton);
     let mut t = 0.0;

@@ -2,7 +2,7 @@
 //! 100-measure, two-staff `.lbn` score. Reports MB/s and symbols/s through criterion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use labanplay::read::read;
 use labanplay::score::Score;
 use std::hint::black_box;
@@ -80,11 +80,21 @@ fn bench(c: &mut Criterion) {
         let mut g = c.benchmark_group("corpus");
         g.throughput(Throughput::Bytes(total_bytes as u64));
         g.bench_function("read+compose bytes", |b| {
-            b.iter(|| files.iter().map(|(p, bytes)| read_compose(black_box(bytes), p.extension().and_then(|e| e.to_str()))).sum::<usize>())
+            b.iter(|| {
+                files
+                    .iter()
+                    .map(|(p, bytes)| read_compose(black_box(bytes), p.extension().and_then(|e| e.to_str())))
+                    .sum::<usize>()
+            })
         });
         g.throughput(Throughput::Elements(total_symbols as u64));
         g.bench_function("read+compose symbols", |b| {
-            b.iter(|| files.iter().map(|(p, bytes)| read_compose(black_box(bytes), p.extension().and_then(|e| e.to_str()))).sum::<usize>())
+            b.iter(|| {
+                files
+                    .iter()
+                    .map(|(p, bytes)| read_compose(black_box(bytes), p.extension().and_then(|e| e.to_str())))
+                    .sum::<usize>()
+            })
         });
         g.finish();
     } else {

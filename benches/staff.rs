@@ -3,7 +3,7 @@
 
 #![allow(clippy::unwrap_used)] // Bench set-up on the demo score.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use labanplay::read::read;
 use labanplay::score::{Measure, Score};
 use labanplay::viewer::metronome::beat_schedule;

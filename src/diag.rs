@@ -44,11 +44,10 @@ impl Span {
                     line += 1;
                     line_start = i + 1;
                 }
-                b'\r'
-                    if input.get(i + 1) != Some(&b'\n') => {
-                        line += 1;
-                        line_start = i + 1;
-                    }
+                b'\r' if input.get(i + 1) != Some(&b'\n') => {
+                    line += 1;
+                    line_start = i + 1;
+                }
                 _ => {}
             }
             i += 1;

@@ -4,17 +4,17 @@
 //! channelled composite [`score::Score`]) → `motion` → `pose`; none of it touches a GPU,
 //! window, UI or audio device, and it builds with `--no-default-features`.
 
+pub mod animation;
 pub mod body;
+pub mod cli;
+pub mod demo;
 pub mod diag;
 pub mod export;
+pub mod motion;
 pub mod pose;
 pub mod read;
 #[cfg(feature = "viewer")]
 pub mod render;
+pub mod score;
 #[cfg(feature = "viewer")]
 pub mod viewer;
-pub mod score;
-pub mod cli;
-pub mod demo;
-pub mod motion;
-pub mod animation;

@@ -109,7 +109,8 @@ fn main() -> Result<ExitCode> {
                 print!("{text}");
                 return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
             }
-            let report = labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
+            let report =
+                labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
             print!("{}", report.text);
             Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
@@ -169,7 +170,8 @@ fn main() -> Result<ExitCode> {
             match labanplay::viewer::headless::render(&options, &mut std::io::stderr()) {
                 Ok(summary) => {
                     let place = match &summary.output {
-                        labanplay::viewer::headless::Output::Gif(path) | labanplay::viewer::headless::Output::PngDir(path) => path.display().to_string(),
+                        labanplay::viewer::headless::Output::Gif(path)
+                        | labanplay::viewer::headless::Output::PngDir(path) => path.display().to_string(),
                     };
                     println!("wrote {} frames to {place} (on {})", summary.frames, summary.adapter);
                     Ok(ExitCode::SUCCESS)

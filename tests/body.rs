@@ -56,7 +56,8 @@ fn models_are_named_and_shaped_as_specified() {
     assert_eq!(names, ["woman-modern", "woman-classical", "man-modern", "man-classical"]);
     let by_name = |n: &str| models.iter().find(|m| m.name == n).unwrap();
     let leg = |m: &ModelSpec| m.joint_rest_in_model[joint::HIP_L].y / m.height_m;
-    let shoulders = |m: &ModelSpec| m.joint_rest_in_model[joint::SHOULDER_L].x - m.joint_rest_in_model[joint::SHOULDER_R].x;
+    let shoulders =
+        |m: &ModelSpec| m.joint_rest_in_model[joint::SHOULDER_L].x - m.joint_rest_in_model[joint::SHOULDER_R].x;
     for sex in ["woman", "man"] {
         let (modern, classical) = (by_name(&format!("{sex}-modern")), by_name(&format!("{sex}-classical")));
         assert!(leg(classical) > leg(modern) + 0.01, "classical builds have longer legs");
@@ -126,7 +127,12 @@ fn joints_and_bones_lie_inside_the_body() {
         for bone in &b.model.bones {
             for t in [0.25, 0.5, 0.75, 1.0] {
                 let p = bone.head_in_model.lerp(bone.tail_in_model, t);
-                assert!(b.model.shape.field_m(p) < 0.0, "{}: bone of joint {} leaves the body", b.model.name, bone.joint);
+                assert!(
+                    b.model.shape.field_m(p) < 0.0,
+                    "{}: bone of joint {} leaves the body",
+                    b.model.name,
+                    bone.joint
+                );
             }
         }
     }
@@ -237,11 +243,16 @@ fn dominant_joint_is_the_nearest_visible_bone_or_adjacent_to_it() {
             // On a transition between two joints (weights within 0.1 of each other) either
             // of the co-dominant joints may fit.
             let co_dominant = |n: usize| {
-                inf.joints.iter().zip(inf.weights).any(|(&j, w)| w >= inf.weights[0] - 0.1 && adjacent(n, usize::from(j)))
+                inf.joints
+                    .iter()
+                    .zip(inf.weights)
+                    .any(|(&j, w)| w >= inf.weights[0] - 0.1 && adjacent(n, usize::from(j)))
             };
             let fits = |n: Option<usize>| n.is_some_and(co_dominant);
             if !(fits(strict) || fits(lenient)) {
-                misfits.push(format!("{v} at {p:?}: nearest visible {strict:?} / {lenient:?}, dominant {dominant} {inf:?}"));
+                misfits.push(format!(
+                    "{v} at {p:?}: nearest visible {strict:?} / {lenient:?}, dominant {dominant} {inf:?}"
+                ));
             }
         }
         println!("{}: {} misfits, {unseen} in creases", b.model.name, misfits.len());
@@ -252,7 +263,9 @@ fn dominant_joint_is_the_nearest_visible_bone_or_adjacent_to_it() {
         assert!(unseen * 100 < b.mesh.vertex_count(), "{}: {unseen} vertices see no bone", b.model.name);
         // The plain nearest bone (through air) agrees for the vast majority of vertices.
         let plain = b.mesh.positions_in_model.iter().zip(&b.weights);
-        let agree = plain.filter(|(p, inf)| adjacent(nearest_bone(&b.model.bones, **p).unwrap().joint, inf.dominant_joint())).count();
+        let agree = plain
+            .filter(|(p, inf)| adjacent(nearest_bone(&b.model.bones, **p).unwrap().joint, inf.dominant_joint()))
+            .count();
         assert!(agree as f32 > 0.99 * b.mesh.vertex_count() as f32, "{}: {agree}", b.model.name);
         // Every joint carries some skin (down to the toes and the head).
         assert!(owned.iter().all(|&n| n > 0), "{}: {owned:?}", b.model.name);
@@ -306,8 +319,15 @@ fn check_bend(bent: usize, axis: Vec3, angle_rad: f32) {
                 worst_at = (*rest, *inf);
             }
         }
-        println!("{} joint {bent}: R = {radius_m:.3} m, worst beyond 3R = {worst_far:.4} m at {worst_at:?}", b.model.name);
-        assert!(worst_far <= 0.1 * radius_m, "{}: joint {bent}: {worst_far} m beyond 3R (R = {radius_m})", b.model.name);
+        println!(
+            "{} joint {bent}: R = {radius_m:.3} m, worst beyond 3R = {worst_far:.4} m at {worst_at:?}",
+            b.model.name
+        );
+        assert!(
+            worst_far <= 0.1 * radius_m,
+            "{}: joint {bent}: {worst_far} m beyond 3R (R = {radius_m})",
+            b.model.name
+        );
     }
 }
 
@@ -343,7 +363,9 @@ fn two_bone_capsule_blends_smoothly_across_the_joint() {
         BoneSegment { joint: 1, parent_joint: Some(0), head_in_model: m, tail_in_model: e },
     ];
     let weights = heat_weights(&mesh, &bones, &HeatParams::default()).unwrap();
-    let weight_of = |inf: &VertexInfluences, j: u16| inf.joints.iter().zip(inf.weights).filter(|(k, _)| **k == j).map(|(_, w)| w).sum::<f32>();
+    let weight_of = |inf: &VertexInfluences, j: u16| {
+        inf.joints.iter().zip(inf.weights).filter(|(k, _)| **k == j).map(|(_, w)| w).sum::<f32>()
+    };
     for (p, inf) in mesh.positions_in_model.iter().zip(&weights) {
         let w1 = weight_of(inf, 1);
         if (p.y - 0.5).abs() < 0.01 {
@@ -367,7 +389,9 @@ fn bad_inputs_are_errors_not_panics() {
     assert!(heat_weights(&broken, &b.model.bones, &HeatParams::default()).is_err());
     let (mut p, mut n) = (Vec::new(), Vec::new());
     let short_palette = vec![Mat4::IDENTITY; 3];
-    assert!(skin(&b.mesh.positions_in_model, &b.mesh.normals_in_model, &b.weights, &short_palette, &mut p, &mut n).is_err());
+    assert!(
+        skin(&b.mesh.positions_in_model, &b.mesh.normals_in_model, &b.weights, &short_palette, &mut p, &mut n).is_err()
+    );
     assert!(polygonise(&BodyShape::default(), &PolygoniseParams::default()).is_err());
     let tiny_cells = PolygoniseParams { cell_m: 0.0005, ..PolygoniseParams::default() };
     assert!(polygonise(&b.model.shape, &tiny_cells).is_err());

@@ -28,7 +28,14 @@ fn side(p: Vec3) -> (f32, f32, f32) {
 }
 
 /// Rasterises `mesh` into panel `panel` of `img` with per-triangle colours.
-fn draw(img: &mut image::RgbImage, (panel, row): (u32, u32), mesh: &TriMesh, colours: &dyn Fn(usize) -> [f32; 3], project: Project, height_m: f32) {
+fn draw(
+    img: &mut image::RgbImage,
+    (panel, row): (u32, u32),
+    mesh: &TriMesh,
+    colours: &dyn Fn(usize) -> [f32; 3],
+    project: Project,
+    height_m: f32,
+) {
     let scale = PANEL_PX as f32 * 0.92 / height_m;
     let (ox, oy) = (panel as f32 * PANEL_PX as f32 + PANEL_PX as f32 * 0.5, PANEL_PX as f32 * (row as f32 + 0.96));
     let mut depth = vec![f32::NEG_INFINITY; (PANEL_PX * PANEL_PX) as usize];
@@ -50,13 +57,16 @@ fn draw(img: &mut image::RgbImage, (panel, row): (u32, u32), mesh: &TriMesh, col
         }
         let shade = 0.25 + 0.75 * n.dot(light).max(0.0);
         let col = colours(t).map(|x| (x * shade * 255.0).clamp(0.0, 255.0) as u8);
-        let (minx, maxx) = (s.iter().map(|p| p.0).fold(f32::MAX, f32::min), s.iter().map(|p| p.0).fold(f32::MIN, f32::max));
-        let (miny, maxy) = (s.iter().map(|p| p.1).fold(f32::MAX, f32::min), s.iter().map(|p| p.1).fold(f32::MIN, f32::max));
+        let (minx, maxx) =
+            (s.iter().map(|p| p.0).fold(f32::MAX, f32::min), s.iter().map(|p| p.0).fold(f32::MIN, f32::max));
+        let (miny, maxy) =
+            (s.iter().map(|p| p.1).fold(f32::MAX, f32::min), s.iter().map(|p| p.1).fold(f32::MIN, f32::max));
         let x0 = (minx.floor().max(panel as f32 * PANEL_PX as f32)) as i64;
         let x1 = (maxx.ceil().min((panel + 1) as f32 * PANEL_PX as f32 - 1.0)) as i64;
         let top = (row * PANEL_PX) as f32;
         let (y0, y1) = (miny.floor().max(top) as i64, maxy.ceil().min(top + PANEL_PX as f32 - 1.0) as i64);
-        let edge = |a: (f32, f32, f32), b: (f32, f32, f32), x: f32, y: f32| (b.0 - a.0) * (y - a.1) - (b.1 - a.1) * (x - a.0);
+        let edge =
+            |a: (f32, f32, f32), b: (f32, f32, f32), x: f32, y: f32| (b.0 - a.0) * (y - a.1) - (b.1 - a.1) * (x - a.0);
         let area = edge(s[0], s[1], s[2].0, s[2].1);
         if area.abs() < 1e-9 {
             continue;
@@ -88,9 +98,18 @@ fn back(p: Vec3) -> (f32, f32, f32) {
 /// Distinct colours per joint; left and right limbs differ.
 fn joint_colour(j: usize) -> [f32; 3] {
     const TABLE: [[f32; 3]; 12] = [
-        [0.90, 0.30, 0.30], [0.30, 0.75, 0.30], [0.30, 0.45, 0.90], [0.95, 0.80, 0.25],
-        [0.80, 0.35, 0.85], [0.25, 0.80, 0.80], [0.95, 0.55, 0.20], [0.55, 0.55, 0.55],
-        [0.60, 0.85, 0.35], [0.95, 0.60, 0.75], [0.45, 0.30, 0.70], [0.65, 0.45, 0.25],
+        [0.90, 0.30, 0.30],
+        [0.30, 0.75, 0.30],
+        [0.30, 0.45, 0.90],
+        [0.95, 0.80, 0.25],
+        [0.80, 0.35, 0.85],
+        [0.25, 0.80, 0.80],
+        [0.95, 0.55, 0.20],
+        [0.55, 0.55, 0.55],
+        [0.60, 0.85, 0.35],
+        [0.95, 0.60, 0.75],
+        [0.45, 0.30, 0.70],
+        [0.65, 0.45, 0.25],
     ];
     TABLE[j % TABLE.len()]
 }

@@ -17,7 +17,10 @@ fn python_with_bvh() -> bool {
 #[test]
 fn bvh_read_back_by_the_pypi_parser_matches_sample() {
     if !python_with_bvh() {
-        assert!(std::env::var_os("CI").is_none(), "CI must have python3 with the `bvh` package (.ci/setup installs it)");
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have python3 with the `bvh` package (.ci/setup installs it)"
+        );
         println!("SKIP bvh_python: python3 with the `bvh` package is not installed (pip install bvh)");
         return;
     }

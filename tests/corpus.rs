@@ -4,7 +4,7 @@
 
 mod support;
 
-use labanplay::cli::check::{check, collect_files, CheckOptions};
+use labanplay::cli::check::{CheckOptions, check, collect_files};
 use labanplay::read::Format;
 use labanplay::score::Score;
 
@@ -22,7 +22,11 @@ fn every_real_file_is_read_or_gets_a_line_accurate_error() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         match loaded.document {
             Err(diags) => {
-                assert!(known_bad.contains(&name.as_str()), "{rel} failed to read:\n{}", diags.render(&rel, Some(&loaded.bytes)));
+                assert!(
+                    known_bad.contains(&name.as_str()),
+                    "{rel} failed to read:\n{}",
+                    diags.render(&rel, Some(&loaded.bytes))
+                );
                 for d in &diags.0 {
                     assert!(d.span.line >= 1);
                 }
@@ -36,8 +40,12 @@ fn every_real_file_is_read_or_gets_a_line_accurate_error() {
                 }
                 assert!(!score.staves.is_empty(), "{rel}: no staff");
                 if doc.format == Format::Json {
-                    assert!(score.staves[0].channels.iter().map(|c| c.entries.len()).sum::<usize>()
-                        + score.staves[0].start_position.len() > 0, "{rel}: no entries");
+                    assert!(
+                        score.staves[0].channels.iter().map(|c| c.entries.len()).sum::<usize>()
+                            + score.staves[0].start_position.len()
+                            > 0,
+                        "{rel}: no entries"
+                    );
                 }
                 for staff in &score.staves {
                     for ch in &staff.channels {

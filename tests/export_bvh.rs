@@ -67,31 +67,11 @@ fn parse_bvh(text: &str) -> Parsed {
     }
     assert!(stack.is_empty());
     let mut lines = motion.lines().filter(|l| !l.trim().is_empty());
-    let count: usize = lines
-        .next()
-        .unwrap()
-        .strip_prefix("Frames:")
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let frame_time: f64 = lines
-        .next()
-        .unwrap()
-        .strip_prefix("Frame Time:")
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    let frames: Vec<Vec<f64>> = lines
-        .map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect())
-        .collect();
+    let count: usize = lines.next().unwrap().strip_prefix("Frames:").unwrap().trim().parse().unwrap();
+    let frame_time: f64 = lines.next().unwrap().strip_prefix("Frame Time:").unwrap().trim().parse().unwrap();
+    let frames: Vec<Vec<f64>> = lines.map(|l| l.split_whitespace().map(|t| t.parse().unwrap()).collect()).collect();
     assert_eq!(frames.len(), count);
-    Parsed {
-        nodes,
-        frame_time,
-        frames,
-    }
+    Parsed { nodes, frame_time, frames }
 }
 
 /// World positions of every node (joints and end sites) in one frame, metres.
@@ -129,9 +109,7 @@ fn bvh_world_positions(parsed: &Parsed, frame: &[f64]) -> Vec<DVec3> {
 fn test_frames(skeleton: &Skeleton) -> Vec<Pose> {
     let mut state = 12345u64;
     let mut next = || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((state >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0
     };
     let half_pi = std::f32::consts::FRAC_PI_2;
@@ -171,25 +149,12 @@ fn bvh_round_trips_to_fk_positions_within_a_hundredth_of_a_millimetre() {
     for (pose, values) in frames.iter().zip(&parsed.frames) {
         joint_positions(&skeleton, pose, &mut expected).unwrap();
         let got = bvh_world_positions(&parsed, values);
-        let joint_positions_from_file = parsed
-            .nodes
-            .iter()
-            .zip(&got)
-            .filter(|(n, _)| !n.is_end_site)
-            .map(|(_, p)| *p);
+        let joint_positions_from_file = parsed.nodes.iter().zip(&got).filter(|(n, _)| !n.is_end_site).map(|(_, p)| *p);
         for (want, have) in expected.iter().zip(joint_positions_from_file) {
             worst = worst.max(want.as_dvec3().distance(have));
         }
-        let sites_from_file = parsed
-            .nodes
-            .iter()
-            .zip(&got)
-            .filter(|(n, _)| n.is_end_site)
-            .map(|(_, p)| *p);
-        for (want, have) in end_site_positions(&skeleton, pose)
-            .iter()
-            .zip(sites_from_file)
-        {
+        let sites_from_file = parsed.nodes.iter().zip(&got).filter(|(n, _)| n.is_end_site).map(|(_, p)| *p);
+        for (want, have) in end_site_positions(&skeleton, pose).iter().zip(sites_from_file) {
             worst = worst.max(want.as_dvec3().distance(have));
         }
     }
@@ -207,42 +172,21 @@ fn sample_motion(skeleton: &Skeleton, count: usize) -> Vec<Pose> {
         .map(|i| {
             let t = i as f32 / count as f32 * std::f32::consts::TAU;
             let mut pose = rest.clone();
-            pose.pelvis_in_world +=
-                Vec3::new(0.05 * t.sin(), -0.08 * (1.0 - t.cos()), 0.02 * t.sin());
+            pose.pelvis_in_world += Vec3::new(0.05 * t.sin(), -0.08 * (1.0 - t.cos()), 0.02 * t.sin());
             pose.set_local(JointId::Pelvis, Quat::from_rotation_y(0.2 * t.sin()));
-            pose.set_local(
-                JointId::Chest,
-                Quat::from_rotation_y(-0.3 * t.sin()) * Quat::from_rotation_x(0.1),
-            );
+            pose.set_local(JointId::Chest, Quat::from_rotation_y(-0.3 * t.sin()) * Quat::from_rotation_x(0.1));
             pose.set_local(JointId::Head, Quat::from_rotation_x(0.2 * t.cos()));
             for (side, ankle) in [(Side::Left, ankle_l), (Side::Right, ankle_r)] {
-                let goal = LimbGoal {
-                    end_in_world: ankle,
-                    end_rot_in_world: Some(Quat::IDENTITY),
-                    pole_in_world: None,
-                };
+                let goal =
+                    LimbGoal { end_in_world: ankle, end_rot_in_world: Some(Quat::IDENTITY), pole_in_world: None };
                 solve_leg(skeleton, &mut pose, side, &goal).unwrap();
                 let (_, shoulder) = joint_world(
                     skeleton,
                     &pose,
-                    if side == Side::Left {
-                        JointId::ShoulderL
-                    } else {
-                        JointId::ShoulderR
-                    },
+                    if side == Side::Left { JointId::ShoulderL } else { JointId::ShoulderR },
                 );
-                let wrist = shoulder
-                    + Vec3::new(side.sign_x() * (0.25 + 0.1 * t.cos()), 0.15 * t.sin(), 0.35);
-                solve_arm(
-                    skeleton,
-                    &mut pose,
-                    side,
-                    &LimbGoal {
-                        end_in_world: wrist,
-                        ..LimbGoal::default()
-                    },
-                )
-                .unwrap();
+                let wrist = shoulder + Vec3::new(side.sign_x() * (0.25 + 0.1 * t.cos()), 0.15 * t.sin(), 0.35);
+                solve_arm(skeleton, &mut pose, side, &LimbGoal { end_in_world: wrist, ..LimbGoal::default() }).unwrap();
             }
             pose
         })
@@ -279,21 +223,11 @@ fn write_sample_for_python_check() {
     let mut frames = sample_motion(&skeleton, 48);
     frames.extend(test_frames(&skeleton));
     std::fs::write(dir.join("sample.bvh"), write_bvh(&skeleton, &frames, 30.0)).unwrap();
-    std::fs::write(
-        dir.join("sample.json"),
-        joint_positions_json(&skeleton, &frames, 30.0),
-    )
-    .unwrap();
+    std::fs::write(dir.join("sample.json"), joint_positions_json(&skeleton, &frames, 30.0)).unwrap();
     // The same positions with one joint moved by 1 mm: the checker must reject it.
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&joint_positions_json(&skeleton, &frames, 30.0)).unwrap();
-    let x = doc["frames"][5][JointId::WristL.index()][0]
-        .as_f64()
-        .unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&joint_positions_json(&skeleton, &frames, 30.0)).unwrap();
+    let x = doc["frames"][5][JointId::WristL.index()][0].as_f64().unwrap();
     doc["frames"][5][JointId::WristL.index()][0] = serde_json::json!(x + 0.001);
     std::fs::write(dir.join("sample_off_by_1mm.json"), doc.to_string()).unwrap();
-    println!(
-        "wrote {}/sample.bvh, sample.json, sample_off_by_1mm.json",
-        dir.display()
-    );
+    println!("wrote {}/sample.bvh, sample.json, sample_off_by_1mm.json", dir.display());
 }

@@ -4,7 +4,7 @@
 
 mod support;
 
-use labanplay::cli::export::{export, ExportOptions};
+use labanplay::cli::export::{ExportOptions, export};
 
 #[test]
 fn every_well_formed_real_lbn_exports_to_bvh() {
@@ -21,12 +21,14 @@ fn every_well_formed_real_lbn_exports_to_bvh() {
             continue;
         }
         let base = out_dir.join(format!("s{k}.bvh"));
-        let opts = ExportOptions { bvh: Some(base.clone()), fps: 24.0, toe_first: k % 2 == 0, ..ExportOptions::default() };
+        let opts =
+            ExportOptions { bvh: Some(base.clone()), fps: 24.0, toe_first: k % 2 == 0, ..ExportOptions::default() };
         let summary = export(&path, &opts).unwrap();
         assert!(summary.contains("interpreted"), "{summary}");
         for i in 0..score.staves.len() {
             let file = labanplay::cli::export::bvh_path(&base, i, score.staves.len());
-            let text = std::fs::read_to_string(&file).unwrap_or_else(|_| panic!("{} missing for {}", file.display(), path.display()));
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|_| panic!("{} missing for {}", file.display(), path.display()));
             assert!(text.starts_with("HIERARCHY"));
             let frames: usize = text.lines().find_map(|l| l.strip_prefix("Frames:")).unwrap().trim().parse().unwrap();
             assert_eq!(frames, (score.duration_secs() * 24.0).floor() as usize + 1, "{}", path.display());

@@ -99,7 +99,8 @@ impl Glb {
         let accessor = &self.json["accessors"][index];
         let view = &self.json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
         assert!(view.get("byteStride").is_none());
-        let offset = view["byteOffset"].as_u64().unwrap() as usize + accessor.get("byteOffset").map_or(0, |v| v.as_u64().unwrap() as usize);
+        let offset = view["byteOffset"].as_u64().unwrap() as usize
+            + accessor.get("byteOffset").map_or(0, |v| v.as_u64().unwrap() as usize);
         let size = match accessor["componentType"].as_u64().unwrap() {
             5126 | 5125 => 4,
             5123 => 2,
@@ -200,11 +201,17 @@ fn node_world_at(glb: &Glb, frame: usize) -> Vec<Mat4> {
     let nodes = glb.json["nodes"].as_array().unwrap();
     let mut translation: Vec<Vec3> = nodes
         .iter()
-        .map(|n| n.get("translation").map_or(Vec3::ZERO, |t| Vec3::from_slice(&serde_json::from_value::<Vec<f32>>(t.clone()).unwrap())))
+        .map(|n| {
+            n.get("translation")
+                .map_or(Vec3::ZERO, |t| Vec3::from_slice(&serde_json::from_value::<Vec<f32>>(t.clone()).unwrap()))
+        })
         .collect();
     let mut rotation: Vec<Quat> = nodes
         .iter()
-        .map(|n| n.get("rotation").map_or(Quat::IDENTITY, |r| Quat::from_slice(&serde_json::from_value::<Vec<f32>>(r.clone()).unwrap())))
+        .map(|n| {
+            n.get("rotation")
+                .map_or(Quat::IDENTITY, |r| Quat::from_slice(&serde_json::from_value::<Vec<f32>>(r.clone()).unwrap()))
+        })
         .collect();
     let animation = &glb.json["animations"][0];
     for channel in animation["channels"].as_array().unwrap() {
@@ -282,10 +289,14 @@ fn file_skins_like_the_rig() {
 #[test]
 fn bad_input_is_an_error() {
     let one = vec![Pose::rest(&rig().skeleton); 3];
-    let input = |frames: &[Vec<Pose>], fps| write_glb(&GltfInput { rig: rig(), dancer_frames: frames, fps, title: "t" });
+    let input =
+        |frames: &[Vec<Pose>], fps| write_glb(&GltfInput { rig: rig(), dancer_frames: frames, fps, title: "t" });
     assert_eq!(input(&[], FPS), Err(GltfError::Empty("no dancers")));
     assert_eq!(input(&[Vec::new()], FPS), Err(GltfError::Empty("no frames")));
-    assert!(matches!(input(&[one.clone(), one[..2].to_vec()], FPS), Err(GltfError::FrameCounts { dancer: 2, got: 2, expected: 3 })));
+    assert!(matches!(
+        input(&[one.clone(), one[..2].to_vec()], FPS),
+        Err(GltfError::FrameCounts { dancer: 2, got: 2, expected: 3 })
+    ));
     assert!(matches!(input(std::slice::from_ref(&one), f64::NAN), Err(GltfError::BadFps(_))));
     // NaN in a pose is written as identity / rest, never as NaN.
     let mut bad = one.clone();
@@ -315,7 +326,11 @@ fn validator_available(test: &str) -> bool {
     if node_ok && package_ok {
         return true;
     }
-    let why = if node_ok { "tests/node_modules/gltf-validator is missing (npm ci --prefix tests)" } else { "node is not installed" };
+    let why = if node_ok {
+        "tests/node_modules/gltf-validator is missing (npm ci --prefix tests)"
+    } else {
+        "node is not installed"
+    };
     assert!(std::env::var_os("CI").is_none(), "CI must run the glTF validator: {why}");
     println!("SKIP {test}: glTF validation: {why}");
     false
@@ -338,7 +353,9 @@ fn khronos_validator_finds_no_errors() {
         return;
     }
     let dir = temp_dir("validator");
-    for (name, bytes, dancers) in [("solo", labanplay::demo::WALK_ARMS_TURN_LBN, 1), ("duet", labanplay::demo::DUET_LBN, 2)] {
+    for (name, bytes, dancers) in
+        [("solo", labanplay::demo::WALK_ARMS_TURN_LBN, 1), ("duet", labanplay::demo::DUET_LBN, 2)]
+    {
         let frames = sampled(bytes);
         assert_eq!(frames.len(), dancers);
         let file = dir.join(format!("{name}.glb"));
@@ -373,7 +390,16 @@ fn command_line_lists_models_and_exports_with_one() {
     assert!(!ok && text.contains("robot") && text.contains("man-classical"), "{text}");
     let (glb, bvh_model, bvh_plain) = (dir.join("cli.glb"), dir.join("model.bvh"), dir.join("plain.bvh"));
     let (ok, text) = labanplay(&[
-        "export", score, "--model", "Man-Classical", "--gltf", glb.to_str().unwrap(), "--bvh", bvh_model.to_str().unwrap(), "--fps", "10",
+        "export",
+        score,
+        "--model",
+        "Man-Classical",
+        "--gltf",
+        glb.to_str().unwrap(),
+        "--bvh",
+        bvh_model.to_str().unwrap(),
+        "--fps",
+        "10",
     ]);
     assert!(ok, "{text}");
     let (ok, text) = labanplay(&["export", score, "--bvh", bvh_plain.to_str().unwrap(), "--fps", "10"]);
@@ -381,7 +407,8 @@ fn command_line_lists_models_and_exports_with_one() {
     // --model sets the skeleton: the BVH thigh is the model's, not the standard one.
     let spec = find_model("man-classical").unwrap();
     let p = model_proportions(&spec);
-    let (model_text, plain_text) = (std::fs::read_to_string(&bvh_model).unwrap(), std::fs::read_to_string(&bvh_plain).unwrap());
+    let (model_text, plain_text) =
+        (std::fs::read_to_string(&bvh_model).unwrap(), std::fs::read_to_string(&bvh_plain).unwrap());
     let thigh_cm = -bvh_offset_y(&model_text, "LeftKnee");
     assert!((thigh_cm - f64::from(p.thigh * p.height_m) * 100.0).abs() < 1e-3, "{thigh_cm}");
     let standard = labanplay::pose::Proportions::default();

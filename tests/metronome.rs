@@ -5,7 +5,7 @@
 
 use labanplay::read::Format;
 use labanplay::score::{Measure, Meter, Score, TempoMap};
-use labanplay::viewer::metronome::{beat_schedule, click_samples, click_source, BeatClick, Metronome};
+use labanplay::viewer::metronome::{BeatClick, Metronome, beat_schedule, click_samples, click_source};
 
 fn score(beats_per_measure: u32, measures: &[f64]) -> Score {
     let mut start = 0.0;

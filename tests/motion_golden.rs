@@ -10,8 +10,8 @@ mod support;
 
 use labanplay::animation::compile;
 use labanplay::motion::rules::MotionOptions;
-use labanplay::pose::fk::{joint_positions, Pose};
-use labanplay::pose::skeleton::{JointId, Proportions, JOINT_COUNT};
+use labanplay::pose::fk::{Pose, joint_positions};
+use labanplay::pose::skeleton::{JOINT_COUNT, JointId, Proportions};
 use std::fmt::Write as _;
 
 fn mm(v: f32) -> String {

@@ -7,11 +7,11 @@
 mod support;
 
 use glam::{Quat, Vec3};
-use labanplay::animation::{compile, Animation};
-use labanplay::motion::plan::{world_from_body, Foot, LimbId};
+use labanplay::animation::{Animation, compile};
+use labanplay::motion::plan::{Foot, LimbId, world_from_body};
 use labanplay::motion::rules::MotionOptions;
-use labanplay::pose::fk::{end_site_positions, joint_positions, joint_world, Pose};
-use labanplay::pose::skeleton::{JointId, Proportions, JOINT_COUNT};
+use labanplay::pose::fk::{Pose, end_site_positions, joint_positions, joint_world};
+use labanplay::pose::skeleton::{JOINT_COUNT, JointId, Proportions};
 use labanplay::read::read;
 use labanplay::score::Score;
 
@@ -55,13 +55,7 @@ fn sole_points(anim: &Animation, pose: &Pose, foot: Foot) -> [Vec3; 3] {
     let heel = ankle_pos + ankle_rot * sk.heel_in_ankle();
     let ball_sole = ball_pos + ankle_rot * Vec3::new(0.0, -ball_height(anim), 0.0);
     let sites = end_site_positions(sk, pose);
-    let toe = sk
-        .end_sites()
-        .iter()
-        .zip(sites)
-        .find(|(s, _)| s.parent == ball_j)
-        .map(|(_, p)| p)
-        .unwrap_or(ball_pos);
+    let toe = sk.end_sites().iter().zip(sites).find(|(s, _)| s.parent == ball_j).map(|(_, p)| p).unwrap_or(ball_pos);
     [heel, ball_sole, toe]
 }
 
@@ -135,7 +129,11 @@ fn check_invariants(name: &str, anim: &Animation) -> FootStats {
             joint_positions(sk, &pose, &mut pos).unwrap();
             for j in JointId::ALL {
                 let over = sk.limits(j).violation_rad(pose.local(j));
-                assert!(over < 1e-3, "{name} dancer {di} t={t:.3}: {j:?} is {:.2}° outside its limits", over.to_degrees());
+                assert!(
+                    over < 1e-3,
+                    "{name} dancer {di} t={t:.3}: {j:?} is {:.2}° outside its limits",
+                    over.to_degrees()
+                );
                 let p = pos[j.index()];
                 assert!(p.is_finite(), "{name} dancer {di} t={t:.3}: {j:?} is not finite");
                 if let (Some(a), Some(b)) = (bone(&pos, j), bone(&rest_pos, j)) {
@@ -144,26 +142,47 @@ fn check_invariants(name: &str, anim: &Animation) -> FootStats {
             }
             for foot in [Foot::Left, Foot::Right] {
                 for p in sole_points(anim, &pose, foot) {
-                    stats.record(-p.y, || format!("{name} dancer {di} t={t:.3}: {foot:?} sole point {p:?} below the floor"));
+                    stats.record(-p.y, || {
+                        format!("{name} dancer {di} t={t:.3}: {foot:?} sole point {p:?} below the floor")
+                    });
                 }
                 let state = d.foot_state(sk, foot, t);
-                let gesturing = d.plan.leg_gestures.get(&if foot == Foot::Left { LimbId::LegLeft } else { LimbId::LegRight })
+                let gesturing = d
+                    .plan
+                    .leg_gestures
+                    .get(&if foot == Foot::Left { LimbId::LegLeft } else { LimbId::LegRight })
                     .is_some_and(|g| g.iter().any(|(a, b)| t >= *a && t <= b + 0.5));
                 if !state.planted || gesturing {
                     continue;
                 }
-                let Some((idx, fp)) = d.plan.footprints.iter().enumerate().find(|(_, fp)| fp.foot == foot && fp.planted_at(t)) else { continue };
+                let Some((idx, fp)) =
+                    d.plan.footprints.iter().enumerate().find(|(_, fp)| fp.foot == foot && fp.planted_at(t))
+                else {
+                    continue;
+                };
                 // The point that bears weight, from the foot's actual (solved) pitch.
                 let ankle_j = if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR };
                 let (ankle_rot, _) = joint_world(sk, &pose, ankle_j);
                 let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (ankle_rot * Vec3::Z);
                 let pitch = (-toe_dir.y).atan2(toe_dir.z);
-                let phase = if pitch > 2e-3 { 1 } else if pitch < -2e-3 { -1 } else { 0 };
+                let phase = if pitch > 2e-3 {
+                    1
+                } else if pitch < -2e-3 {
+                    -1
+                } else {
+                    0
+                };
                 let c = contact_point(anim, &pose, foot, if phase == 0 { 0.0 } else { pitch });
                 let key = (foot as u8, idx, phase);
                 let anchor = *anchors.entry(key).or_insert(c);
                 let slide = Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length();
-                stats.record(slide, || format!("{name} dancer {di} t={t:.3}: planted {foot:?} (footprint {idx}, land {:.2}) slid {:.2} mm", fp.t_land_secs, slide * 1000.0));
+                stats.record(slide, || {
+                    format!(
+                        "{name} dancer {di} t={t:.3}: planted {foot:?} (footprint {idx}, land {:.2}) slid {:.2} mm",
+                        fp.t_land_secs,
+                        slide * 1000.0
+                    )
+                });
             }
         }
     }
@@ -172,8 +191,20 @@ fn check_invariants(name: &str, anim: &Animation) -> FootStats {
 
 fn assert_feet(stats: &FootStats, tol: FootTolerance, what: &str) {
     let fraction = stats.over_1mm as f64 / stats.samples.max(1) as f64;
-    println!("{what}: {} foot samples, {} over 1 mm ({:.3}%), worst {:.2} mm ({})", stats.samples, stats.over_1mm, fraction * 100.0, stats.worst_m * 1000.0, stats.worst_at);
-    assert!(stats.worst_m <= tol.worst_m, "{what}: worst foot error {:.2} mm: {}", stats.worst_m * 1000.0, stats.worst_at);
+    println!(
+        "{what}: {} foot samples, {} over 1 mm ({:.3}%), worst {:.2} mm ({})",
+        stats.samples,
+        stats.over_1mm,
+        fraction * 100.0,
+        stats.worst_m * 1000.0,
+        stats.worst_at
+    );
+    assert!(
+        stats.worst_m <= tol.worst_m,
+        "{what}: worst foot error {:.2} mm: {}",
+        stats.worst_m * 1000.0,
+        stats.worst_at
+    );
     assert!(fraction <= tol.over_1mm_fraction, "{what}: {:.3}% of foot samples over 1 mm", fraction * 100.0);
 }
 
@@ -218,7 +249,10 @@ fn arm_gestures_reach_their_notated_direction_at_their_end() {
                 let Some(track) = d.plan.limbs.get(&limb) else { continue };
                 for (k, key) in track.keys.iter().enumerate() {
                     let next_starts = track.keys.get(k + 1).map(|n| n.t_start_secs).unwrap_or(f64::INFINITY);
-                    if key.value.dir_in_body == Vec3::ZERO || key.value.bend_rad != 0.0 || next_starts < key.t_end_secs + 1.0 / 60.0 {
+                    if key.value.dir_in_body == Vec3::ZERO
+                        || key.value.bend_rad != 0.0
+                        || next_starts < key.t_end_secs + 1.0 / 60.0
+                    {
                         continue;
                     }
                     let t = key.t_end_secs;
@@ -254,7 +288,11 @@ fn pelvis_height_orders_plie_straight_releve() {
 fn accumulated_turns_equal_the_notated_facing() {
     let all = demos();
     let walk = &all[0].1.dancers[0];
-    assert!((walk.yaw_at(12.0).to_degrees() + 180.0).abs() < 1.0, "half turn right: {}", walk.yaw_at(12.0).to_degrees());
+    assert!(
+        (walk.yaw_at(12.0).to_degrees() + 180.0).abs() < 1.0,
+        "half turn right: {}",
+        walk.yaw_at(12.0).to_degrees()
+    );
     for d in &all[2].1.dancers {
         // Duet: four quarter turns to the right on both feet in measure 3 → a full turn.
         let end = d.plan.end_secs;

@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use labanplay::motion::plan::{Foot, LimbId};
-use labanplay::motion::rules::{plan_score, MotionOptions};
+use labanplay::motion::rules::{MotionOptions, plan_score};
 use labanplay::read::read;
 use labanplay::score::Score;
 
@@ -15,14 +15,29 @@ fn plan(bytes: &[u8]) -> Vec<labanplay::motion::plan::DancerPlan> {
 fn walk_demo_steps_forward_one_step_length_per_beat_then_turns_half() {
     let p = &plan(labanplay::demo::WALK_ARMS_TURN_LBN)[0];
     for f in &p.footprints {
-        println!("{:?} at ({:.3},{:.3}) yaw {:.1}->{:.1} land {:.2} lift {:.2} {:?} releve {}", f.foot, f.position_in_world.x, f.position_in_world.z, f.yaw_start_rad.to_degrees(), f.yaw_end_rad.to_degrees(), f.t_land_secs, f.t_lift_secs, f.contact, f.releve);
+        println!(
+            "{:?} at ({:.3},{:.3}) yaw {:.1}->{:.1} land {:.2} lift {:.2} {:?} releve {}",
+            f.foot,
+            f.position_in_world.x,
+            f.position_in_world.z,
+            f.yaw_start_rad.to_degrees(),
+            f.yaw_end_rad.to_degrees(),
+            f.t_land_secs,
+            f.t_lift_secs,
+            f.contact,
+            f.releve
+        );
     }
     // ♩ = 60: four forward steps of 0.70 m (0.40 × 1.75) land at 0, 1, 2, 3 s (+ swing).
     let steps: Vec<_> = p.footprints.iter().filter(|f| f.t_land_secs > 0.0 && f.pivot_secs.is_none()).take(4).collect();
     assert_eq!(steps.len(), 4);
     for (k, f) in steps.iter().enumerate() {
         assert_eq!(f.foot, if k % 2 == 0 { Foot::Right } else { Foot::Left });
-        assert!((f.position_in_world.z - 0.70 * (k as f32 + 1.0)).abs() < 1e-4, "step {k} at z={}", f.position_in_world.z);
+        assert!(
+            (f.position_in_world.z - 0.70 * (k as f32 + 1.0)).abs() < 1e-4,
+            "step {k} at z={}",
+            f.position_in_world.z
+        );
         assert!((f.t_land_secs - (k as f64 + 0.45)).abs() < 1e-9);
     }
     // Half turn clockwise on the left foot during beat 5 (t = 4..5 s).

@@ -5,8 +5,8 @@
 use image::{Rgb, RgbImage};
 use labanplay::animation::compile;
 use labanplay::motion::rules::MotionOptions;
-use labanplay::pose::fk::{joint_positions, Pose};
-use labanplay::pose::skeleton::{JointId, Proportions, JOINT_COUNT};
+use labanplay::pose::fk::{Pose, joint_positions};
+use labanplay::pose::skeleton::{JOINT_COUNT, JointId, Proportions};
 use labanplay::read::read;
 use labanplay::score::Score;
 

@@ -27,9 +27,12 @@ fn names_crate(line: &str, name: &str) -> bool {
     let mut start = 0;
     while let Some(pos) = code[start..].find(name) {
         let at = start + pos;
-        let before_ok = at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_' || bytes[at - 1] == b':');
+        let before_ok =
+            at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_' || bytes[at - 1] == b':');
         let after = &code[at + name.len()..];
-        let after_ok = after.starts_with("::") || (code[..at].trim_end().ends_with("use") && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        let after_ok = after.starts_with("::")
+            || (code[..at].trim_end().ends_with("use")
+                && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
         if before_ok && after_ok {
             return true;
         }

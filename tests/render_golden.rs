@@ -10,8 +10,8 @@ mod render_figure;
 use glam::Vec3;
 use image::{Rgba, RgbaImage};
 use labanplay::render::{
-    AdapterPreference, CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, Gpu,
-    OrbitCamera, Polyline, Renderer, RendererConfig, Scene, create_headless_with, render_to_image,
+    AdapterPreference, CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, Gpu, OrbitCamera, Polyline,
+    Renderer, RendererConfig, Scene, create_headless_with, render_to_image,
 };
 use std::path::PathBuf;
 
@@ -53,17 +53,8 @@ fn golden_dir() -> PathBuf {
 fn compare(actual: &RgbaImage, expected: &RgbaImage, threshold: u8) -> (usize, RgbaImage) {
     let mut failed = 0;
     let mut diff = RgbaImage::new(actual.width(), actual.height());
-    for ((a, e), d) in actual
-        .pixels()
-        .zip(expected.pixels())
-        .zip(diff.pixels_mut())
-    {
-        let worst =
-            a.0.iter()
-                .zip(e.0)
-                .map(|(x, y)| x.abs_diff(y))
-                .max()
-                .unwrap_or(0);
+    for ((a, e), d) in actual.pixels().zip(expected.pixels()).zip(diff.pixels_mut()) {
+        let worst = a.0.iter().zip(e.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0);
         let grey = ((u16::from(a.0[0]) + u16::from(a.0[1]) + u16::from(a.0[2])) / 12) as u8;
         *d = if worst > threshold {
             failed += 1;
@@ -99,16 +90,9 @@ fn assert_golden(name: &str, actual: &RgbaImage, tolerance: Tolerance) {
             new_path.display()
         );
     };
-    assert_eq!(
-        expected.dimensions(),
-        actual.dimensions(),
-        "{name}: golden image size differs"
-    );
+    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: golden image size differs");
     let (failed, diff) = compare(actual, &expected, tolerance.channel_threshold);
-    eprintln!(
-        "{name}: {failed} pixels over the threshold (allowed {})",
-        tolerance.max_failed_pixels
-    );
+    eprintln!("{name}: {failed} pixels over the threshold (allowed {})", tolerance.max_failed_pixels);
     if failed > tolerance.max_failed_pixels {
         actual.save(&new_path).unwrap();
         diff.save(&diff_path).unwrap();
@@ -130,41 +114,25 @@ fn render(gpu: &Gpu, renderer: &mut Renderer, scene: &Scene, camera: &OrbitCamer
 
 /// The figure mid-step: footprints behind it, shadows under feet and pelvis, a trail line.
 fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
-    let mesh_id = renderer
-        .upload_mesh(&gpu.device, &render_figure::build_figure(8, 2))
-        .unwrap();
+    let mesh_id = renderer.upload_mesh(&gpu.device, &render_figure::build_figure(8, 2)).unwrap();
     let root_in_world = Vec3::new(0.2, 0.0, 0.3);
     let heading_rad = 0.3;
     let palette = render_figure::posed_palette(root_in_world, heading_rad, bend_rad, -0.35);
     let left_print = [0.20, 0.45, 0.95, 0.9];
     let right_print = [0.95, 0.55, 0.15, 0.9];
     let mut scene = Scene::default();
-    scene.dancers.push(DancerInstance {
-        mesh_id,
-        palette,
-        colour: [0.75, 0.72, 0.68, 1.0],
-    });
+    scene.dancers.push(DancerInstance { mesh_id, palette, colour: [0.75, 0.72, 0.68, 1.0] });
     let step_dir = Vec3::new(heading_rad.sin(), 0.0, heading_rad.cos());
     let side_dir = Vec3::new(step_dir.z, 0.0, -step_dir.x);
     for step in 0..4 {
         let back_m = 0.45 * (3 - step) as f32;
-        let (side, colour, sign) = if step % 2 == 0 {
-            (FootSide::Left, left_print, 1.0)
-        } else {
-            (FootSide::Right, right_print, -1.0)
-        };
+        let (side, colour, sign) =
+            if step % 2 == 0 { (FootSide::Left, left_print, 1.0) } else { (FootSide::Right, right_print, -1.0) };
         let centre = root_in_world - step_dir * back_m + side_dir * (0.1 * sign) + step_dir * 0.02;
-        scene
-            .floor_marks
-            .push(FloorMark::footprint(side, centre, heading_rad, colour));
+        scene.floor_marks.push(FloorMark::footprint(side, centre, heading_rad, colour));
     }
     let right_now = root_in_world + side_dir * -0.1 + step_dir * 0.02;
-    scene.floor_marks.push(FloorMark::footprint(
-        FootSide::Right,
-        right_now,
-        heading_rad,
-        right_print,
-    ));
+    scene.floor_marks.push(FloorMark::footprint(FootSide::Right, right_now, heading_rad, right_print));
     scene.floor_marks.push(FloorMark {
         kind: labanplay::render::FloorMarkKind::Spot,
         world_from_mark: glam::Mat4::from_translation(Vec3::new(-1.0, 0.0, 1.0)),
@@ -172,11 +140,7 @@ fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
     });
     for foot_x in [-0.1, 0.1] {
         let foot = root_in_world + side_dir * foot_x;
-        scene.contact_shadows.push(ContactShadow {
-            centre_in_world: foot,
-            radius_m: 0.16,
-            opacity: 0.5,
-        });
+        scene.contact_shadows.push(ContactShadow { centre_in_world: foot, radius_m: 0.16, opacity: 0.5 });
     }
     scene.contact_shadows.push(ContactShadow {
         centre_in_world: root_in_world + Vec3::Y * 0.9,
@@ -185,10 +149,7 @@ fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
     });
     scene.lines.push(Polyline {
         points_in_world: (0..=12)
-            .map(|k| {
-                root_in_world - step_dir * (k as f32 * 0.12)
-                    + side_dir * (0.08 * (k as f32 * 0.8).sin())
-            })
+            .map(|k| root_in_world - step_dir * (k as f32 * 0.12) + side_dir * (0.08 * (k as f32 * 0.8).sin()))
             .collect(),
         colour: [1.0, 0.9, 0.3, 1.0],
     });
@@ -196,8 +157,7 @@ fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
 }
 
 fn figure_camera() -> OrbitCamera {
-    let mut camera =
-        OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::new(0.35, 0.7, -0.1), 3.4);
+    let mut camera = OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::new(0.35, 0.7, -0.1), 3.4);
     camera.orbit(0.0, 0.2);
     camera
 }
@@ -216,17 +176,10 @@ fn empty_stage_matches_golden() {
     let background = scene.stage.background_colour.map(linear_to_srgb_u8);
     let corner = image.get_pixel(2, 2).0;
     for channel in 0..3 {
-        assert!(
-            corner[channel].abs_diff(background[channel]) <= 2,
-            "top-left {corner:?} vs {background:?}"
-        );
+        assert!(corner[channel].abs_diff(background[channel]) <= 2, "top-left {corner:?} vs {background:?}");
     }
     let centre = image.get_pixel(WIDTH / 2, HEIGHT / 2).0;
-    assert_ne!(
-        &centre[..3],
-        &background[..],
-        "the floor must cover the image centre"
-    );
+    assert_ne!(&centre[..3], &background[..], "the floor must cover the image centre");
     // The audience (+Z) edge band is red where the camera maths says it is.
     let stage = scene.stage;
     let band_in_world = Vec3::new(1.0, 0.0, stage.half_depth_m - 0.5 * stage.audience_band_m);
@@ -235,25 +188,11 @@ fn empty_stage_matches_golden() {
         u16::from(band[0]) > 2 * u16::from(band[1].max(band[2])) && band[0] > 80,
         "audience band pixel {band:?} is not red"
     );
-    let upstage = pixel_at(
-        &image,
-        &camera,
-        Vec3::new(1.0, 0.0, -stage.half_depth_m + 0.5),
-    );
-    assert!(
-        u16::from(upstage[0]) < 2 * u16::from(upstage[1]),
-        "upstage floor {upstage:?} must not be red"
-    );
+    let upstage = pixel_at(&image, &camera, Vec3::new(1.0, 0.0, -stage.half_depth_m + 0.5));
+    assert!(u16::from(upstage[0]) < 2 * u16::from(upstage[1]), "upstage floor {upstage:?} must not be red");
     // Software rasterisers are exact on one machine; the slack covers other Mesa/LLVM builds
     // (anti-aliased grid edges and MSAA resolve rounding).
-    assert_golden(
-        "empty_stage",
-        &image,
-        Tolerance {
-            channel_threshold: 6,
-            max_failed_pixels: 250,
-        },
-    );
+    assert_golden("empty_stage", &image, Tolerance { channel_threshold: 6, max_failed_pixels: 250 });
 }
 
 #[test]
@@ -268,23 +207,9 @@ fn skinned_figure_with_footprints_matches_golden() {
     // (light) dancer. Unskinned, the head would stand 0.36 m away, over the dark floor.
     let palette = &scene.dancers[0].palette;
     let head_in_bind = Vec3::new(0.0, 1.6, 0.0);
-    let head = pixel_at(
-        &image,
-        &figure_camera(),
-        palette[2].transform_point3(head_in_bind),
-    );
-    assert!(
-        head[0] > 150 && head[1] > 150,
-        "posed head pixel {head:?} is not the dancer"
-    );
-    assert_golden(
-        "skinned_figure",
-        &image,
-        Tolerance {
-            channel_threshold: 6,
-            max_failed_pixels: 400,
-        },
-    );
+    let head = pixel_at(&image, &figure_camera(), palette[2].transform_point3(head_in_bind));
+    assert!(head[0] > 150 && head[1] > 150, "posed head pixel {head:?} is not the dancer");
+    assert_golden("skinned_figure", &image, Tolerance { channel_threshold: 6, max_failed_pixels: 400 });
 }
 
 #[test]
@@ -293,9 +218,7 @@ fn golden_comparison_catches_a_changed_pose() {
     let Some(gpu) = gpu_or_skip("golden_comparison_catches_a_changed_pose") else {
         return;
     };
-    let Ok(expected) =
-        image::open(golden_dir().join("skinned_figure.png")).map(|image| image.to_rgba8())
-    else {
+    let Ok(expected) = image::open(golden_dir().join("skinned_figure.png")).map(|image| image.to_rgba8()) else {
         eprintln!("SKIP golden_comparison_catches_a_changed_pose: no golden image yet");
         return;
     };
@@ -304,10 +227,7 @@ fn golden_comparison_catches_a_changed_pose() {
     let image = render(&gpu, &mut renderer, &scene, &figure_camera());
     let (failed, _) = compare(&image, &expected, 6);
     eprintln!("changed pose: {failed} pixels over the threshold");
-    assert!(
-        failed > 400,
-        "a 0.2 rad torso change moved only {failed} pixels"
-    );
+    assert!(failed > 400, "a 0.2 rad torso change moved only {failed} pixels");
 }
 
 #[test]
@@ -343,10 +263,7 @@ fn pixel_at(image: &RgbaImage, camera: &OrbitCamera, point_in_world: Vec3) -> [u
     let (x_ndc, y_ndc) = (clip.x / clip.w, clip.y / clip.w);
     let x_px = ((x_ndc + 1.0) * 0.5 * image.width() as f32) as u32;
     let y_px = ((1.0 - y_ndc) * 0.5 * image.height() as f32) as u32;
-    assert!(
-        x_px < image.width() && y_px < image.height(),
-        "{point_in_world} is off-screen"
-    );
+    assert!(x_px < image.width() && y_px < image.height(), "{point_in_world} is off-screen");
     image.get_pixel(x_px, y_px).0
 }
 
@@ -358,36 +275,22 @@ fn other_colour_formats_give_the_same_picture() {
     };
     let camera = OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::ZERO, 9.0);
     let draw = |colour_format| {
-        let config = RendererConfig {
-            colour_format,
-            ..RendererConfig::default()
-        };
+        let config = RendererConfig { colour_format, ..RendererConfig::default() };
         let mut renderer = Renderer::new(&gpu.device, config);
         render(&gpu, &mut renderer, &Scene::default(), &camera)
     };
     let reference = draw(wgpu::TextureFormat::Rgba8UnormSrgb);
     let bgra = draw(wgpu::TextureFormat::Bgra8UnormSrgb);
-    assert_eq!(
-        compare(&bgra, &reference, 0).0,
-        0,
-        "BGRA read-back must match exactly"
-    );
+    assert_eq!(compare(&bgra, &reference, 0).0, 0, "BGRA read-back must match exactly");
     let unorm = draw(wgpu::TextureFormat::Rgba8Unorm);
     // MSAA resolves and grid blends happen in encoded space there, so edges differ slightly.
     let (failed, _) = compare(&unorm, &reference, 3);
-    assert!(
-        failed < 500,
-        "{failed} pixels differ between Rgba8Unorm and Rgba8UnormSrgb"
-    );
+    assert!(failed < 500, "{failed} pixels differ between Rgba8Unorm and Rgba8UnormSrgb");
 }
 
 fn linear_to_srgb_u8(linear: f32) -> u8 {
     let c = linear.clamp(0.0, 1.0);
-    let encoded = if c <= 0.003_130_8 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    };
+    let encoded = if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
     (encoded * 255.0).round() as u8
 }
 
@@ -401,18 +304,8 @@ fn footprints_and_shadows_top_view_matches_golden() {
     // A left/right pair facing the audience, a right foot turned a quarter toward +X, a spot.
     let orange = [0.95, 0.55, 0.15, 0.9];
     let blue = [0.20, 0.45, 0.95, 0.9];
-    scene.floor_marks.push(FloorMark::footprint(
-        FootSide::Left,
-        Vec3::new(0.12, 0.0, 0.0),
-        0.0,
-        blue,
-    ));
-    scene.floor_marks.push(FloorMark::footprint(
-        FootSide::Right,
-        Vec3::new(-0.12, 0.0, 0.0),
-        0.0,
-        orange,
-    ));
+    scene.floor_marks.push(FloorMark::footprint(FootSide::Left, Vec3::new(0.12, 0.0, 0.0), 0.0, blue));
+    scene.floor_marks.push(FloorMark::footprint(FootSide::Right, Vec3::new(-0.12, 0.0, 0.0), 0.0, orange));
     scene.floor_marks.push(FloorMark::footprint(
         FootSide::Right,
         Vec3::new(-0.5, 0.0, -0.25),
@@ -436,12 +329,5 @@ fn footprints_and_shadows_top_view_matches_golden() {
     });
     let camera = OrbitCamera::from_preset(CameraPreset::Top, Vec3::new(0.0, 0.0, 0.0), 1.6);
     let image = render(&gpu, &mut renderer, &scene, &camera);
-    assert_golden(
-        "footprints_top",
-        &image,
-        Tolerance {
-            channel_threshold: 6,
-            max_failed_pixels: 250,
-        },
-    );
+    assert_golden("footprints_top", &image, Tolerance { channel_threshold: 6, max_failed_pixels: 250 });
 }

@@ -31,7 +31,9 @@ fn bind_pose_skins_to_the_bind_mesh_and_weights_use_skeleton_joints() {
     rig.skin(&rig.bind_pose, &mut palette, &mut positions, &mut normals).unwrap();
     assert_eq!(palette.len(), JOINT_COUNT);
     assert_eq!(positions.len(), rig.mesh.vertex_count());
-    for ((p, q), (n, m)) in positions.iter().zip(&rig.mesh.positions_in_model).zip(normals.iter().zip(&rig.mesh.normals_in_model)) {
+    for ((p, q), (n, m)) in
+        positions.iter().zip(&rig.mesh.positions_in_model).zip(normals.iter().zip(&rig.mesh.normals_in_model))
+    {
         assert!(p.distance(*q) < 1e-5, "{p} vs {q}");
         assert!(n.distance(*m) < 1e-4, "{n} vs {m}");
     }
@@ -90,7 +92,10 @@ fn skinned_feet_follow_the_ankles_in_the_demo() {
     joint_positions(&rig.skeleton, &rig.bind_pose, &mut bind_joints).unwrap();
     let feet = [(JointId::AnkleL, JointId::BallL), (JointId::AnkleR, JointId::BallR)].map(|(ankle, ball)| {
         let vertices: Vec<usize> = (0..rig.mesh.vertex_count())
-            .filter(|&v| [ankle.index(), ball.index()].contains(&rig.influences[v].dominant_joint()) && rig.influences[v].weights[0] > 0.9)
+            .filter(|&v| {
+                [ankle.index(), ball.index()].contains(&rig.influences[v].dominant_joint())
+                    && rig.influences[v].weights[0] > 0.9
+            })
             .collect();
         let reach_m = vertices
             .iter()
@@ -99,7 +104,8 @@ fn skinned_feet_follow_the_ankles_in_the_demo() {
         (ankle, vertices, reach_m)
     });
     assert!(feet.iter().all(|(_, v, reach)| v.len() > 50 && *reach < 0.3), "{:?}", feet.map(|f| (f.1.len(), f.2)));
-    let (mut pose, mut palette, mut positions, mut normals) = (Pose::rest(&anim.skeleton), Vec::new(), Vec::new(), Vec::new());
+    let (mut pose, mut palette, mut positions, mut normals) =
+        (Pose::rest(&anim.skeleton), Vec::new(), Vec::new(), Vec::new());
     let mut joints = [Vec3::ZERO; JOINT_COUNT];
     let mut lowest_m = f32::INFINITY;
     let steps = 40;

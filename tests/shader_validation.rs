@@ -21,10 +21,7 @@ fn shader_paths() -> Vec<PathBuf> {
 #[test]
 fn every_wgsl_file_parses_and_validates() {
     let paths = shader_paths();
-    assert!(
-        paths.len() >= 5,
-        "expected the renderer's shaders, found {paths:?}"
-    );
+    assert!(paths.len() >= 5, "expected the renderer's shaders, found {paths:?}");
     let mut failures = Vec::new();
     for path in &paths {
         let source = std::fs::read_to_string(path).unwrap();
@@ -36,30 +33,20 @@ fn every_wgsl_file_parses_and_validates() {
                 continue;
             }
         };
-        let mut validator = naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
-        );
+        let mut validator =
+            naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::empty());
         if let Err(error) = validator.validate(&module) {
             failures.push(format!("{shown}: {}", error.emit_to_string(&source)));
             continue;
         }
-        let entry_points: Vec<&str> = module
-            .entry_points
-            .iter()
-            .map(|ep| ep.name.as_str())
-            .collect();
+        let entry_points: Vec<&str> = module.entry_points.iter().map(|ep| ep.name.as_str()).collect();
         for expected in ["vs_main", "fs_main"] {
             if !entry_points.contains(&expected) {
                 failures.push(format!("{shown}: missing entry point {expected}"));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "shader errors:\n{}",
-        failures.join("\n\n")
-    );
+    assert!(failures.is_empty(), "shader errors:\n{}", failures.join("\n\n"));
 }
 
 #[test]
@@ -72,8 +59,7 @@ fn every_shader_declares_the_same_globals_block() {
     let mut reference: Option<(PathBuf, String)> = None;
     for path in shader_paths() {
         let source = std::fs::read_to_string(&path).unwrap();
-        let block =
-            block_of(&source).unwrap_or_else(|| panic!("{}: no Globals block", path.display()));
+        let block = block_of(&source).unwrap_or_else(|| panic!("{}: no Globals block", path.display()));
         match &reference {
             None => reference = Some((path, block)),
             Some((first_path, first_block)) => assert_eq!(

@@ -5,9 +5,9 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use labanplay::diag::Span;
-use labanplay::read::{read, Direction, Format, Level, Side};
+use labanplay::read::{Direction, Format, Level, Side, read};
 use labanplay::score::{Channel, ChannelKind, Entry, EntryKind, Measure, Meter, Score, Staff, TempoMap};
-use labanplay::viewer::staff_layout::{GlyphKind, PlacedGlyph, StaffLayout, StaffView, COLUMN_WIDTH_PX};
+use labanplay::viewer::staff_layout::{COLUMN_WIDTH_PX, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
 
 fn entry(start_beats: f64, duration_beats: f64, column: i32, direction: Direction, level: Level) -> Entry {
     Entry {
@@ -63,7 +63,11 @@ fn walking_staff(index: usize, beats: u32) -> Staff {
     for b in 0..beats {
         let t = f64::from(b);
         let step = entry(t, 1.0, if b % 2 == 0 { 1 } else { -1 }, Direction::Forward, Level::Middle);
-        if b % 2 == 0 { right.push(step) } else { left.push(step) }
+        if b % 2 == 0 {
+            right.push(step)
+        } else {
+            left.push(step)
+        }
         if b % 2 == 0 {
             let level = if b % 4 == 0 { Level::High } else { Level::Low };
             arm_left.push(entry(t, 2.0, -4, Direction::Left, level));
@@ -87,7 +91,8 @@ fn view() -> StaffView {
 
 fn symbols(glyphs: &[PlacedGlyph]) -> impl Iterator<Item = &PlacedGlyph> {
     glyphs.iter().filter(|g| {
-        matches!(g.kind, GlyphKind::Direction { .. } | GlyphKind::Turn { .. }) && !g.entry.is_some_and(|e| e.in_start_position)
+        matches!(g.kind, GlyphKind::Direction { .. } | GlyphKind::Turn { .. })
+            && !g.entry.is_some_and(|e| e.in_start_position)
     })
 }
 
@@ -97,10 +102,17 @@ fn demo(bytes: &[u8]) -> Score {
 
 #[test]
 fn a_one_beat_symbol_at_the_cursor_sits_between_the_cursor_and_one_beat_above() {
-    let s = score(2, 4, vec![staff(0, vec![Channel {
-        kind: ChannelKind::Support(Side::Right),
-        entries: vec![entry(2.0, 1.0, 1, Direction::Forward, Level::Middle)],
-    }])]);
+    let s = score(
+        2,
+        4,
+        vec![staff(
+            0,
+            vec![Channel {
+                kind: ChannelKind::Support(Side::Right),
+                entries: vec![entry(2.0, 1.0, 1, Direction::Forward, Level::Middle)],
+            }],
+        )],
+    );
     let layout = StaffLayout::new(&s);
     let v = view();
     let glyphs = layout.glyphs(&v, 2.0);
@@ -143,12 +155,31 @@ fn cursor_and_time_map_exactly_both_ways() {
 
 #[test]
 fn left_columns_lie_left_of_the_centre_line_in_order() {
-    let s = score(1, 4, vec![staff(0, vec![
-        Channel { kind: ChannelKind::Support(Side::Left), entries: vec![entry(0.0, 1.0, -1, Direction::Place, Level::Low)] },
-        Channel { kind: ChannelKind::Support(Side::Right), entries: vec![entry(0.0, 1.0, 1, Direction::Place, Level::Low)] },
-        Channel { kind: ChannelKind::LegGesture(Side::Left), entries: vec![entry(0.0, 1.0, -2, Direction::Left, Level::Low)] },
-        Channel { kind: ChannelKind::Arm(Side::Right), entries: vec![entry(0.0, 1.0, 4, Direction::Right, Level::High)] },
-    ])]);
+    let s = score(
+        1,
+        4,
+        vec![staff(
+            0,
+            vec![
+                Channel {
+                    kind: ChannelKind::Support(Side::Left),
+                    entries: vec![entry(0.0, 1.0, -1, Direction::Place, Level::Low)],
+                },
+                Channel {
+                    kind: ChannelKind::Support(Side::Right),
+                    entries: vec![entry(0.0, 1.0, 1, Direction::Place, Level::Low)],
+                },
+                Channel {
+                    kind: ChannelKind::LegGesture(Side::Left),
+                    entries: vec![entry(0.0, 1.0, -2, Direction::Left, Level::Low)],
+                },
+                Channel {
+                    kind: ChannelKind::Arm(Side::Right),
+                    entries: vec![entry(0.0, 1.0, 4, Direction::Right, Level::High)],
+                },
+            ],
+        )],
+    );
     let layout = StaffLayout::new(&s);
     let v = view();
     let centre = layout.staff_centre_x(&v, 0).unwrap();
@@ -176,7 +207,11 @@ fn left_columns_lie_left_of_the_centre_line_in_order() {
 }
 
 fn x_of_kind(glyphs: &[PlacedGlyph], column: i32) -> GlyphKind {
-    symbols(glyphs).find(|g| matches!(g.kind, GlyphKind::Direction { column: c, .. } if c == column)).unwrap().kind.clone()
+    symbols(glyphs)
+        .find(|g| matches!(g.kind, GlyphKind::Direction { column: c, .. } if c == column))
+        .unwrap()
+        .kind
+        .clone()
 }
 
 #[test]
@@ -191,7 +226,9 @@ fn two_staves_stand_side_by_side_without_overlap() {
                 glyphs
                     .iter()
                     .filter(|g| g.staff == staff && (g.entry.is_some() || g.kind == GlyphKind::StaffLine))
-                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), g| (lo.min(g.rect_px[0]), hi.max(g.rect_px[2])))
+                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), g| {
+                        (lo.min(g.rect_px[0]), hi.max(g.rect_px[2]))
+                    })
             };
             let (a, b) = (extent(0), extent(1));
             assert!(a.0.is_finite() && b.0.is_finite(), "both staves drawn");
@@ -233,10 +270,17 @@ fn bars_measure_numbers_double_bars_and_starting_position() {
 
 #[test]
 fn zero_duration_symbols_get_a_minimum_height() {
-    let s = score(1, 4, vec![staff(0, vec![Channel {
-        kind: ChannelKind::Arm(Side::Right),
-        entries: vec![entry(1.0, 0.0, 4, Direction::Forward, Level::High)],
-    }])]);
+    let s = score(
+        1,
+        4,
+        vec![staff(
+            0,
+            vec![Channel {
+                kind: ChannelKind::Arm(Side::Right),
+                entries: vec![entry(1.0, 0.0, 4, Direction::Forward, Level::High)],
+            }],
+        )],
+    );
     let layout = StaffLayout::new(&s);
     let glyphs = layout.glyphs(&view(), 1.0);
     let g = symbols(&glyphs).next().unwrap();
@@ -263,7 +307,8 @@ fn only_visible_glyphs_come_back_from_a_long_score_and_none_are_lost() {
         let mut expected = 0;
         for st in &s.staves {
             for ch in &st.channels {
-                expected += ch.entries.iter().filter(|e| e.start_beats < top - 0.1 && e.end_beats() > bottom + 0.1).count();
+                expected +=
+                    ch.entries.iter().filter(|e| e.start_beats < top - 0.1 && e.end_beats() > bottom + 0.1).count();
             }
         }
         let found = symbols(&glyphs).filter(|g| {

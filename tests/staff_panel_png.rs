@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use labanplay::read::read;
-use labanplay::render::gpu::{create_headless_with, AdapterPreference, Gpu};
+use labanplay::render::gpu::{AdapterPreference, Gpu, create_headless_with};
 use labanplay::score::Score;
 use labanplay::viewer::staff_layout::StaffLayout;
 use labanplay::viewer::staff_ui::staff_ui;
@@ -17,10 +17,8 @@ fn render_panel(gpu: &Gpu, layout: &StaffLayout, t_beats: f64, size_points: [f32
     let ctx = egui::Context::default();
     let format = wgpu::TextureFormat::Rgba8Unorm;
     let mut renderer = egui_wgpu::Renderer::new(&gpu.device, format, egui_wgpu::RendererOptions::PREDICTABLE);
-    let size_px = [
-        (size_points[0] * PIXELS_PER_POINT).round() as u32,
-        (size_points[1] * PIXELS_PER_POINT).round() as u32,
-    ];
+    let size_px =
+        [(size_points[0] * PIXELS_PER_POINT).round() as u32, (size_points[1] * PIXELS_PER_POINT).round() as u32];
     let mut last = None;
     for frame in 0..2 {
         let mut input = egui::RawInput {
@@ -86,10 +84,19 @@ fn render_panel(gpu: &Gpu, layout: &StaffLayout, t_beats: f64, size_points: [f32
         renderer.render(&mut pass, &primitives, &screen);
     }
     encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo { texture: &texture, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
         wgpu::TexelCopyBufferInfo {
             buffer: &readback,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded_row), rows_per_image: Some(size_px[1]) },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_row),
+                rows_per_image: Some(size_px[1]),
+            },
         },
         wgpu::Extent3d { width: size_px[0], height: size_px[1], depth_or_array_layers: 1 },
     );

@@ -7,7 +7,9 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use image::{Rgba, RgbaImage};
-use labanplay::render::{AdapterPreference, Gpu, Renderer, RendererConfig, Scene, create_headless_with, render_to_image};
+use labanplay::render::{
+    AdapterPreference, Gpu, Renderer, RendererConfig, Scene, create_headless_with, render_to_image,
+};
 use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
 use labanplay::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
 use labanplay::viewer::gpu_frame::render_ui_to_image;
@@ -75,7 +77,11 @@ fn assert_golden(name: &str, actual: &RgbaImage, tolerance: Tolerance) {
     }
     let Ok(expected) = image::open(&golden_path).map(|image| image.to_rgba8()) else {
         actual.save(&new_path).unwrap();
-        panic!("{name}: no golden image at {}; wrote {} — look at it and rerun with UPDATE_GOLDEN=1", golden_path.display(), new_path.display());
+        panic!(
+            "{name}: no golden image at {}; wrote {} — look at it and rerun with UPDATE_GOLDEN=1",
+            golden_path.display(),
+            new_path.display()
+        );
     };
     assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: golden image size differs");
     let (failed, diff) = compare(actual, &expected, tolerance.channel_threshold);
@@ -138,7 +144,8 @@ fn rest_pose_at_time_zero() {
     assert!(fraction > 0.3, "the stage and dancer fill the frame ({fraction})");
     // The dancer (light body colour) stands in the middle third.
     let body = |x: u32, y: u32| image.get_pixel(x, y).0.iter().take(3).all(|c| *c > 150);
-    let centre_body = (WIDTH / 3..2 * WIDTH / 3).flat_map(|x| (0..HEIGHT).map(move |y| (x, y))).filter(|&(x, y)| body(x, y)).count();
+    let centre_body =
+        (WIDTH / 3..2 * WIDTH / 3).flat_map(|x| (0..HEIGHT).map(move |y| (x, y))).filter(|&(x, y)| body(x, y)).count();
     let side_body = (0..WIDTH / 3).flat_map(|x| (0..HEIGHT).map(move |y| (x, y))).filter(|&(x, y)| body(x, y)).count();
     assert!(centre_body > 400 && side_body < centre_body / 10, "dancer centred: {centre_body} vs {side_body}");
     assert_golden("rest_front", &image, STAGE_TOLERANCE);

@@ -23,7 +23,9 @@ fn labanplay(args: &[&str]) -> Output {
 fn adapter_or_skip(test: &str) -> bool {
     match labanplay::render::create_headless() {
         Ok(_) => true,
-        Err(error) if std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1") => panic!("{test}: REQUIRE_GPU=1 but {error}"),
+        Err(error) if std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1") => {
+            panic!("{test}: REQUIRE_GPU=1 but {error}")
+        }
         Err(error) => {
             eprintln!("SKIP {test}: no graphics adapter ({error})");
             false
@@ -44,11 +46,16 @@ fn renders_the_demo_to_numbered_pngs() {
     }
     let dir = scratch("png");
     let out = format!("{}/", dir.join("frames").display());
-    let output = labanplay(&["render", "-o", &out, "--size", "160x96", "--fps", "4", "--from", "0", "--to", "4", "--camera", "front"]);
+    let output = labanplay(&[
+        "render", "-o", &out, "--size", "160x96", "--fps", "4", "--from", "0", "--to", "4", "--camera", "front",
+    ]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains('[') && stderr.contains('#'), "progress bar on stderr: {stderr}");
-    let mut names: Vec<String> = std::fs::read_dir(dir.join("frames")).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = std::fs::read_dir(dir.join("frames"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     let expected = expected_frames(0.0, 4.0, 4.0);
     assert_eq!(names.len(), expected, "{names:?}");
@@ -72,7 +79,8 @@ fn renders_the_demo_to_an_animated_gif() {
     let gif = dir.join("demo.gif");
     let output = labanplay(&["render", "-o", gif.to_str().unwrap(), "--size", "128x72", "--fps", "3", "--to", "3"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&gif).unwrap())).unwrap();
+    let decoder =
+        image::codecs::gif::GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&gif).unwrap())).unwrap();
     let frames = decoder.into_frames().collect_frames().unwrap();
     assert_eq!(frames.len(), expected_frames(0.0, 3.0, 3.0));
     assert!(frames.iter().all(|f| f.buffer().dimensions() == (128, 72)));

@@ -56,7 +56,8 @@ fn window_draws_stage_and_staff_under_xvfb() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "labanplay failed ({:?}): {stderr}", output.status);
     assert!(elapsed < Duration::from_secs(60), "took {elapsed:?}");
-    let image = image::open(&shot).unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display())).to_rgba8();
+    let image =
+        image::open(&shot).unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display())).to_rgba8();
     eprintln!("screenshot {} ({}x{}) in {elapsed:?}", shot.display(), image.width(), image.height());
     let (w, h) = image.dimensions();
     assert!(w >= 800 && h >= 500, "window size {w}x{h}");

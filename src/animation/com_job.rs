@@ -98,8 +98,10 @@ pub fn com_job(plan: &DancerPlan, guide: &SimplePath, sizes: BodySizes) -> ComJo
     // fewer unknowns than the optimiser's 30 Hz default.
     job.knot_rate_hz = KNOT_RATE_HZ;
     // A fixed point must sit in a support phase: some foot planted a little before and after.
-    let supported = |t: f64| job.contacts.iter().any(|c| c.t_start_secs <= t - 0.02 && c.t_end_secs >= t + 0.02)
-        || job.contacts.iter().any(|c| c.t_start_secs <= t && c.t_end_secs >= t && (t == 0.0 || t == end));
+    let supported = |t: f64| {
+        job.contacts.iter().any(|c| c.t_start_secs <= t - 0.02 && c.t_end_secs >= t + 0.02)
+            || job.contacts.iter().any(|c| c.t_start_secs <= t && c.t_end_secs >= t && (t == 0.0 || t == end))
+    };
     let mut times: Vec<f64> = vec![0.0, end];
     for &(a, b) in &plan.still_intervals {
         times.push(a);
@@ -117,7 +119,8 @@ pub fn com_job(plan: &DancerPlan, guide: &SimplePath, sizes: BodySizes) -> ComJo
         .filter(|t| supported(*t) && *t >= span.0 && *t <= span.1)
         .map(|t| FixedPoint::at_rest(t, guide.position_at(t)))
         .collect();
-    let mut samples: Vec<HeightSample> = vec![HeightSample { t_secs: 0.0, height_m: sizes.standing_pelvis_height_m + level_at(0.0) }];
+    let mut samples: Vec<HeightSample> =
+        vec![HeightSample { t_secs: 0.0, height_m: sizes.standing_pelvis_height_m + level_at(0.0) }];
     for k in &plan.pelvis_offset.keys {
         for t in [k.t_start_secs, k.t_end_secs] {
             if t.is_finite() && t >= 0.0 {

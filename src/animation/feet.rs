@@ -5,7 +5,7 @@
 //! ball) never moves. In the air: a swing from lift-off to the next landing with floor clearance,
 //! rising with the body in flights.
 
-use crate::motion::plan::{smoothstep, Contact, Footprint};
+use crate::motion::plan::{Contact, Footprint, smoothstep};
 use glam::{Quat, Vec3};
 
 /// Foot geometry in the ankle frame at rest (world-aligned, foot pointing +Z).
@@ -149,7 +149,13 @@ pub fn contact_point(geo: &FootGeometry, state: &FootState) -> Vec3 {
 
 /// State of a planted foot on footprint `fp` at `t_secs` (`t_land ≤ t ≤ t_lift`).
 /// `rolls_off`: the foot leaves the floor at `t_lift` (it is not the end of the score).
-pub fn planted_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint, t_secs: f64, rolls_off: bool) -> FootState {
+pub fn planted_state(
+    geo: &FootGeometry,
+    angles: &FootAngles,
+    fp: &Footprint,
+    t_secs: f64,
+    rolls_off: bool,
+) -> FootState {
     let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
     let tau = (0.25 * span).min(0.12);
     let yaw = fp.yaw_at(t_secs);
@@ -178,7 +184,13 @@ pub fn planted_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint, t_
         pitch = pitch + (end - pitch) * s;
     }
     let ankle = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, yaw, pitch);
-    FootState { ankle_in_world: ankle, yaw_rad: yaw, pitch_rad: pitch, toe_bend_rad: geo.toe_bend_for(pitch), planted: true }
+    FootState {
+        ankle_in_world: ankle,
+        yaw_rad: yaw,
+        pitch_rad: pitch,
+        toe_bend_rad: geo.toe_bend_for(pitch),
+        planted: true,
+    }
 }
 
 /// State at the moment a foot lands on `fp`.
@@ -248,7 +260,10 @@ mod tests {
         for a in [-10.0f32, -3.2, 0.0, 3.2, 7.0] {
             let w = wrap_angle(a);
             assert!(w > -std::f32::consts::PI - 1e-6 && w <= std::f32::consts::PI + 1e-6);
-            assert!(((a - w) / std::f32::consts::TAU).fract().abs() < 1e-4 || ((a - w) / std::f32::consts::TAU).fract().abs() > 0.9999);
+            assert!(
+                ((a - w) / std::f32::consts::TAU).fract().abs() < 1e-4
+                    || ((a - w) / std::f32::consts::TAU).fract().abs() > 0.9999
+            );
         }
     }
 }

@@ -10,7 +10,7 @@ pub mod sample;
 pub mod simple_path;
 
 use crate::motion::plan::DancerPlan;
-use crate::motion::rules::{plan_score, Interpretation, MotionOptions};
+use crate::motion::rules::{Interpretation, MotionOptions, plan_score};
 use crate::pose::fk::Pose;
 use crate::pose::skeleton::{JointId, Proportions, Skeleton};
 use crate::score::Score;
@@ -122,7 +122,10 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
                 match crate::motion::com::solve_com_path(&com_job::com_job(&plan, &simple, sizes)) {
                     Ok(p) => PelvisPath::Optimised(p),
                     Err(e) => {
-                        notes.push(format!("dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path", plan.staff + 1));
+                        notes.push(format!(
+                            "dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path",
+                            plan.staff + 1
+                        ));
                         PelvisPath::Simple(simple)
                     }
                 }

@@ -4,11 +4,11 @@
 //! analytic IK (the pelvis drops if a planted foot would be out of reach); arms by IK towards the
 //! notated direction; head and chest tilts. Deterministic and allocation-free per call.
 
-use super::feet::{planted_state, swing_state, FootState};
 use super::DancerAnimation;
-use crate::motion::plan::{smoothstep, world_from_body, Foot, Footprint, LimbId, LimbTarget};
-use crate::pose::fk::{joint_world, Pose};
-use crate::pose::ik::{solve_arm, solve_leg, LimbGoal};
+use super::feet::{FootState, planted_state, swing_state};
+use crate::motion::plan::{Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
+use crate::pose::fk::{Pose, joint_world};
+use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -60,7 +60,11 @@ fn blend_dirs(from: Vec3, to: Vec3, s: f32) -> (Vec3, f32) {
 
 /// The limb target of a track at `t`, blended: (direction in body frame, bend, reach scale,
 /// upper/lower segment directions when given).
-fn limb_at(track: Option<&crate::motion::plan::Track<LimbTarget>>, t: f64, rest_dir: Vec3) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
+fn limb_at(
+    track: Option<&crate::motion::plan::Track<LimbTarget>>,
+    t: f64,
+    rest_dir: Vec3,
+) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
     let Some((from, to, s)) = track.and_then(|tr| tr.segment_at(t)) else {
         return (rest_dir, 0.0, 1.0, None);
     };
@@ -127,10 +131,11 @@ impl DancerAnimation {
             }
         }
         if let Some(fp) = prev
-            && t <= fp.t_lift_secs {
-                let rolls_off = fp.t_lift_secs < end - 1e-6;
-                return planted_state(geo, angles, fp, t, rolls_off);
-            }
+            && t <= fp.t_lift_secs
+        {
+            let rolls_off = fp.t_lift_secs < end - 1e-6;
+            return planted_state(geo, angles, fp, t, rolls_off);
+        }
         // In the air.
         let hover = |from: &FootState| {
             let mut s = *from;
@@ -141,8 +146,16 @@ impl DancerAnimation {
             let side = if foot == Foot::Left { Side::Left } else { Side::Right };
             let pelvis = self.pelvis_at(t);
             let yaw = self.yaw_at(t);
-            let hip = pelvis + Quat::from_rotation_y(yaw) * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
-            FootState { ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + 0.05, hip.z), yaw_rad: yaw, pitch_rad: 0.3, toe_bend_rad: 0.0, planted: false }
+            let hip = pelvis
+                + Quat::from_rotation_y(yaw)
+                    * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
+            FootState {
+                ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + 0.05, hip.z),
+                yaw_rad: yaw,
+                pitch_rad: 0.3,
+                toe_bend_rad: 0.0,
+                planted: false,
+            }
         };
         let from_state = prev.map(|fp| planted_state(geo, angles, fp, fp.t_lift_secs, true));
         let to_state = next.map(|fp| planted_state(geo, angles, fp, fp.t_land_secs, false));
@@ -235,7 +248,15 @@ impl DancerAnimation {
     }
 
     /// Where a leg gesture puts the ankle at `t`, if one is active: blended in from `base`.
-    fn gesture_ankle(&self, skeleton: &Skeleton, foot: Foot, t: f64, hip: Vec3, yaw: f32, base: &FootState) -> Option<Vec3> {
+    fn gesture_ankle(
+        &self,
+        skeleton: &Skeleton,
+        foot: Foot,
+        t: f64,
+        hip: Vec3,
+        yaw: f32,
+        base: &FootState,
+    ) -> Option<Vec3> {
         let limb = leg_limb(foot);
         let intervals = self.plan.leg_gestures.get(&limb)?;
         let track = self.plan.limbs.get(&limb)?;
@@ -247,9 +268,10 @@ impl DancerAnimation {
         let next_step = self.prints(foot).map(|f| f.t_step_start_secs).find(|s| *s >= start - 1e-9);
         let next_land = self.prints(foot).map(|f| f.t_land_secs).find(|s| *s > start);
         if let Some(ns) = next_step
-            && t >= ns {
-                return None;
-            }
+            && t >= ns
+        {
+            return None;
+        }
         let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
         let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
         let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
@@ -298,7 +320,8 @@ impl DancerAnimation {
             (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
         ];
         let leg_len = |side: Side| {
-            let (k, a) = if side == Side::Left { (JointId::KneeL, JointId::AnkleL) } else { (JointId::KneeR, JointId::AnkleR) };
+            let (k, a) =
+                if side == Side::Left { (JointId::KneeL, JointId::AnkleL) } else { (JointId::KneeR, JointId::AnkleR) };
             skeleton.bone_length_m(k) + skeleton.bone_length_m(a)
         };
         let hip_of = |pelvis: Vec3, side: Side| {
@@ -323,7 +346,15 @@ impl DancerAnimation {
         };
         let base_y = pelvis.y;
         let mut goals: [(Side, FootState, LimbGoal); 2] = feet.map(|(side, state)| {
-            (side, state, LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) })
+            (
+                side,
+                state,
+                LimbGoal {
+                    end_in_world: state.ankle_in_world,
+                    pole_in_world: None,
+                    end_rot_in_world: Some(state.rot_in_world()),
+                },
+            )
         });
         let mut clamped_legs = 0u8;
         for pass in 0..3 {
@@ -343,7 +374,11 @@ impl DancerAnimation {
                         state.pitch_rad = 0.5;
                         state.toe_bend_rad = 0.0;
                         self.foot_geometry.keep_above_floor(state);
-                        *goal = LimbGoal { end_in_world: state.ankle_in_world, pole_in_world: None, end_rot_in_world: Some(state.rot_in_world()) };
+                        *goal = LimbGoal {
+                            end_in_world: state.ankle_in_world,
+                            pole_in_world: None,
+                            end_rot_in_world: Some(state.rot_in_world()),
+                        };
                     }
                 }
                 let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
@@ -372,11 +407,8 @@ impl DancerAnimation {
                         // the target by that much and solve again.
                         let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
                         let toe_dir = Quat::from_rotation_y(state.yaw_rad).inverse() * (got_rot * Vec3::Z);
-                        let actual = FootState {
-                            ankle_in_world: got_pos,
-                            pitch_rad: (-toe_dir.y).atan2(toe_dir.z),
-                            ..*state
-                        };
+                        let actual =
+                            FootState { ankle_in_world: got_pos, pitch_rad: (-toe_dir.y).atan2(toe_dir.z), ..*state };
                         let probe = FootState { toe_bend_rad: geo.toe_bend_for(actual.pitch_rad.max(0.0)), ..actual };
                         let low = lowest_sole_y_rot(geo, &probe, got_rot);
                         if low >= 4e-4 {
@@ -436,7 +468,11 @@ impl DancerAnimation {
                 Some((u, l)) => {
                     let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;
                     let wrist_pos = elbow_pos + world_from_body(l, yaw) * lower;
-                    LimbGoal { end_in_world: wrist_pos, pole_in_world: Some(elbow_pos - shoulder_pos), end_rot_in_world: None }
+                    LimbGoal {
+                        end_in_world: wrist_pos,
+                        pole_in_world: Some(elbow_pos - shoulder_pos),
+                        end_rot_in_world: None,
+                    }
                 }
                 None => {
                     let reach = reach_for(upper, lower, bend) * reach_scale;
@@ -444,7 +480,11 @@ impl DancerAnimation {
                     if dir_w.length_squared() < 1e-8 {
                         dir_w = -Vec3::Y;
                     }
-                    LimbGoal { end_in_world: shoulder_pos + dir_w.normalize() * reach.max(0.12), pole_in_world: None, end_rot_in_world: None }
+                    LimbGoal {
+                        end_in_world: shoulder_pos + dir_w.normalize() * reach.max(0.12),
+                        pole_in_world: None,
+                        end_rot_in_world: None,
+                    }
                 }
             };
             match solve_arm(skeleton, pose, side, &goal) {

@@ -63,7 +63,13 @@ impl TriangleBvh {
             let mut record = Node { lo, hi, first: start as u32, count: (end - start) as u32 };
             if end - start > LEAF_SIZE {
                 let extent = chi - clo;
-                let axis = if extent.x >= extent.y && extent.x >= extent.z { 0 } else if extent.y >= extent.z { 1 } else { 2 };
+                let axis = if extent.x >= extent.y && extent.x >= extent.z {
+                    0
+                } else if extent.y >= extent.z {
+                    1
+                } else {
+                    2
+                };
                 let mid = (end - start) / 2;
                 let key = |t: &u32| centroids.get(*t as usize).map_or(0.0, |c| c[axis]);
                 slice.select_nth_unstable_by(mid, |a, b| key(a).total_cmp(&key(b)).then(a.cmp(b)));
@@ -161,7 +167,8 @@ mod tests {
     #[test]
     fn segment_hits_a_cube_face_only_when_crossing() {
         // Unit cube as 12 triangles.
-        let p: Vec<Vec3> = (0..8).map(|c| Vec3::new((c & 1) as f32, (c >> 1 & 1) as f32, (c >> 2 & 1) as f32)).collect();
+        let p: Vec<Vec3> =
+            (0..8).map(|c| Vec3::new((c & 1) as f32, (c >> 1 & 1) as f32, (c >> 2 & 1) as f32)).collect();
         let quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
         let triangles = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
         let mesh = TriMesh { positions_in_model: p, normals_in_model: Vec::new(), triangles };

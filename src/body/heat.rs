@@ -78,7 +78,11 @@ impl Default for HeatParams {
 /// visibility assumes an inside). Returns at most [`MAX_INFLUENCES`] influences per vertex,
 /// sorted by decreasing weight, non-negative and summing to 1; joint indices are the bones'
 /// `joint` fields.
-pub fn heat_weights(mesh: &TriMesh, bones: &[BoneSegment], params: &HeatParams) -> Result<Vec<VertexInfluences>, BodyError> {
+pub fn heat_weights(
+    mesh: &TriMesh,
+    bones: &[BoneSegment],
+    params: &HeatParams,
+) -> Result<Vec<VertexInfluences>, BodyError> {
     let n = mesh.vertex_count();
     validate(mesh, bones)?;
     // Distinct joints → solve columns.

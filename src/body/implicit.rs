@@ -134,9 +134,9 @@ impl BodyShape {
     /// The body field at `p_in_model` (metres, negative inside): the volumes' signed
     /// distances folded left to right with [`smooth_min`] and each volume's `blend_m`.
     pub fn field_m(&self, p_in_model: Vec3) -> f32 {
-        self.volumes.iter().fold(f32::INFINITY, |acc, v| {
-            smooth_min(acc, v.shape.signed_distance_m(p_in_model), v.blend_m)
-        })
+        self.volumes
+            .iter()
+            .fold(f32::INFINITY, |acc, v| smooth_min(acc, v.shape.signed_distance_m(p_in_model), v.blend_m))
     }
 
     /// Union of the volumes' bounds, `None` when there are none.

@@ -29,7 +29,9 @@ impl VertexInfluences {
     pub fn from_pairs(pairs: &[(f32, usize)]) -> Self {
         let mut out = Self::default();
         let mut sum = 0.0f32;
-        for (slot, &(w, joint)) in pairs.iter().filter(|(w, _)| w.is_finite() && *w > 0.0).take(MAX_INFLUENCES).enumerate() {
+        for (slot, &(w, joint)) in
+            pairs.iter().filter(|(w, _)| w.is_finite() && *w > 0.0).take(MAX_INFLUENCES).enumerate()
+        {
             if let (Some(j), Some(x)) = (out.joints.get_mut(slot), out.weights.get_mut(slot)) {
                 *j = u16::try_from(joint).unwrap_or(u16::MAX);
                 *x = w;
@@ -75,7 +77,9 @@ pub fn skinning_palette(
 /// Checks influence joint indices against a palette of `palette_len` matrices.
 pub fn validate_influences(influences: &[VertexInfluences], palette_len: usize) -> Result<(), BodyError> {
     match influences.iter().position(|inf| inf.joints.iter().any(|&j| usize::from(j) >= palette_len)) {
-        Some(v) => Err(BodyError::InvalidInput(format!("vertex {v} names a joint outside the palette of {palette_len}"))),
+        Some(v) => {
+            Err(BodyError::InvalidInput(format!("vertex {v} names a joint outside the palette of {palette_len}")))
+        }
         None => Ok(()),
     }
 }

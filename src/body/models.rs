@@ -15,9 +15,27 @@ pub const JOINT_COUNT: usize = 21;
 
 /// Joint names, in joint-index order. `_l` is the dancer's left (+X).
 pub const JOINT_NAMES: [&str; JOINT_COUNT] = [
-    "pelvis", "spine", "chest", "neck", "head", "clavicle_l", "clavicle_r", "shoulder_l", "shoulder_r",
-    "elbow_l", "elbow_r", "wrist_l", "wrist_r", "hip_l", "hip_r", "knee_l", "knee_r", "ankle_l", "ankle_r",
-    "ball_l", "ball_r",
+    "pelvis",
+    "spine",
+    "chest",
+    "neck",
+    "head",
+    "clavicle_l",
+    "clavicle_r",
+    "shoulder_l",
+    "shoulder_r",
+    "elbow_l",
+    "elbow_r",
+    "wrist_l",
+    "wrist_r",
+    "hip_l",
+    "hip_r",
+    "knee_l",
+    "knee_r",
+    "ankle_l",
+    "ankle_r",
+    "ball_l",
+    "ball_r",
 ];
 
 /// Parent joint of each joint (the pelvis is the root).
@@ -126,10 +144,42 @@ struct Build {
 /// man-classical. Classical builds: longer legs and slimmer; men: taller, broader shoulders.
 pub fn builtin_models() -> Vec<ModelSpec> {
     let builds = [
-        Build { name: "woman-modern", height_m: 1.65, female: true, hip_height_frac: 0.512, shoulder_half_frac: 0.104, pelvis_half_frac: 0.101, girth: 1.0 },
-        Build { name: "woman-classical", height_m: 1.68, female: true, hip_height_frac: 0.532, shoulder_half_frac: 0.102, pelvis_half_frac: 0.096, girth: 0.9 },
-        Build { name: "man-modern", height_m: 1.78, female: false, hip_height_frac: 0.510, shoulder_half_frac: 0.118, pelvis_half_frac: 0.092, girth: 1.05 },
-        Build { name: "man-classical", height_m: 1.84, female: false, hip_height_frac: 0.528, shoulder_half_frac: 0.116, pelvis_half_frac: 0.088, girth: 0.94 },
+        Build {
+            name: "woman-modern",
+            height_m: 1.65,
+            female: true,
+            hip_height_frac: 0.512,
+            shoulder_half_frac: 0.104,
+            pelvis_half_frac: 0.101,
+            girth: 1.0,
+        },
+        Build {
+            name: "woman-classical",
+            height_m: 1.68,
+            female: true,
+            hip_height_frac: 0.532,
+            shoulder_half_frac: 0.102,
+            pelvis_half_frac: 0.096,
+            girth: 0.9,
+        },
+        Build {
+            name: "man-modern",
+            height_m: 1.78,
+            female: false,
+            hip_height_frac: 0.510,
+            shoulder_half_frac: 0.118,
+            pelvis_half_frac: 0.092,
+            girth: 1.05,
+        },
+        Build {
+            name: "man-classical",
+            height_m: 1.84,
+            female: false,
+            hip_height_frac: 0.528,
+            shoulder_half_frac: 0.116,
+            pelvis_half_frac: 0.088,
+            girth: 0.94,
+        },
     ];
     builds.iter().map(model_from_build).collect()
 }
@@ -263,16 +313,24 @@ fn body_shape(
     ellipsoid(&mut v, h, at(0.0, 0.925, 0.056), Vec3::new(0.007, 0.014, 0.01), Quat::from_rotation_x(-0.3), 0.006);
     // Arms: deltoid, upper arm, forearm, flat hand (palm towards the thigh).
     let arm = (1.0 + 0.1 * man) * g * h;
-    for (side, sh, el, wr) in
-        [(1.0f32, joint::SHOULDER_L, joint::ELBOW_L, joint::WRIST_L), (-1.0, joint::SHOULDER_R, joint::ELBOW_R, joint::WRIST_R)]
-    {
+    for (side, sh, el, wr) in [
+        (1.0f32, joint::SHOULDER_L, joint::ELBOW_L, joint::WRIST_L),
+        (-1.0, joint::SHOULDER_R, joint::ELBOW_R, joint::WRIST_R),
+    ] {
         let down = arm_down(side);
         let deltoid_top = j[sh] + Vec3::new(side * 0.002 * h, -0.004 * h, 0.0);
         cone(&mut v, deltoid_top, j[sh] + down * (0.07 * h), 0.027 * arm, 0.024 * arm, 0.02 * h);
         cone(&mut v, j[sh], j[el], 0.025 * arm, 0.019 * arm, 0.012 * h);
         cone(&mut v, j[el] - down * (0.01 * h), j[wr], 0.02 * arm, 0.0135 * arm, 0.01 * h);
         let hand_centre = j[wr] + down * (0.048 * h);
-        ellipsoid(&mut v, h, hand_centre, Vec3::new(0.0125, 0.046, 0.024), Quat::from_rotation_z(side * ARM_ABDUCTION_RAD), 0.01);
+        ellipsoid(
+            &mut v,
+            h,
+            hand_centre,
+            Vec3::new(0.0125, 0.046, 0.024),
+            Quat::from_rotation_z(side * ARM_ABDUCTION_RAD),
+            0.01,
+        );
     }
     // Legs: thigh, shin, calf muscle, foot (heel to ball) and toes, soles on y = 0.
     for (side, hip, knee, ankle, ball) in [

@@ -151,9 +151,8 @@ pub fn marching_tetrahedra(grid: &ScalarGrid) -> TriMesh {
     for k in 0..nz.saturating_sub(1) {
         for j in 0..ny.saturating_sub(1) {
             for i in 0..nx.saturating_sub(1) {
-                let corner_value = |c: u8| {
-                    grid.at(i + usize::from(c & 1), j + usize::from(c >> 1 & 1), k + usize::from(c >> 2 & 1))
-                };
+                let corner_value =
+                    |c: u8| grid.at(i + usize::from(c & 1), j + usize::from(c >> 1 & 1), k + usize::from(c >> 2 & 1));
                 let values: [f32; 8] = std::array::from_fn(|c| corner_value(c as u8));
                 let inside_count = values.iter().filter(|&&v| v < 0.0).count();
                 if inside_count == 0 || inside_count == 8 {

@@ -196,7 +196,8 @@ pub fn model_proportions(spec: &ModelSpec) -> Proportions {
     let heel_back = surface_distance_m(&spec.shape, heel_from, Vec3::NEG_Z, 0.3 * h).map_or(defaults.heel_back, frac);
     let toes = surface_distance_m(&spec.shape, ball, Vec3::Z, 0.3 * h).map_or(defaults.toes, frac);
     let forearm_dir = (wrist - j[joint::ELBOW_L]).normalize_or(Vec3::NEG_Y);
-    let hand = surface_distance_m(&spec.shape, wrist, forearm_dir, 0.3 * h).map_or(defaults.palm + defaults.fingers, frac);
+    let hand =
+        surface_distance_m(&spec.shape, wrist, forearm_dir, 0.3 * h).map_or(defaults.palm + defaults.fingers, frac);
     Proportions {
         height_m: h,
         pelvis_height: frac(j[joint::PELVIS].y),
@@ -277,9 +278,7 @@ pub fn bind_pose(spec: &ModelSpec, skeleton: &Skeleton) -> Result<Pose, BodyErro
 /// Errors when the proportions fail [`Proportions::check`] or the mesh or weights fail.
 pub fn rig_model(spec: &ModelSpec, params: &PolygoniseParams) -> Result<Rig, BodyError> {
     let proportions = model_proportions(spec);
-    proportions
-        .check()
-        .map_err(|e| BodyError::InvalidInput(format!("model {}: {e}", spec.name)))?;
+    proportions.check().map_err(|e| BodyError::InvalidInput(format!("model {}: {e}", spec.name)))?;
     let skeleton = Skeleton::new(&proportions);
     let bind_pose = bind_pose(spec, &skeleton)?;
     // Rigid transforms, inverted as such: the bottom rows stay exactly (0, 0, 0, 1).
@@ -368,7 +367,11 @@ mod tests {
             seen.push(j);
             let name = super::super::models::JOINT_NAMES[m];
             let side = j.side().map(|s| s == crate::pose::Side::Left);
-            assert_eq!(side, name.strip_suffix("_l").map(|_| true).or(name.strip_suffix("_r").map(|_| false)), "{name}");
+            assert_eq!(
+                side,
+                name.strip_suffix("_l").map(|_| true).or(name.strip_suffix("_r").map(|_| false)),
+                "{name}"
+            );
             assert_eq!(parent.and_then(skeleton_joint), j.parent(), "{name}");
         }
     }

@@ -61,7 +61,8 @@ pub fn models_text() -> String {
 
 /// The built-in model called `name`, or an error text listing the valid names.
 pub fn model_by_name(name: &str) -> Result<ModelSpec, String> {
-    find_model(name).ok_or_else(|| format!("error: unknown model `{name}`; the built-in models are: {}", model_names().join(", ")))
+    find_model(name)
+        .ok_or_else(|| format!("error: unknown model `{name}`; the built-in models are: {}", model_names().join(", ")))
 }
 
 /// Poses of dancer `index` at `frame / fps` for `frames` frames.
@@ -90,7 +91,12 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     let fps = if opts.fps.is_finite() && opts.fps > 0.0 { opts.fps } else { 60.0 };
     let mut out = String::new();
     let _ = writeln!(out, "{}: {} dancer(s), {:.2} s", path.display(), anim.dancers.len(), anim.duration_secs);
-    let _ = writeln!(out, "interpreted {} symbols; skipped {}", anim.interpretation.interpreted, anim.interpretation.skipped.len());
+    let _ = writeln!(
+        out,
+        "interpreted {} symbols; skipped {}",
+        anim.interpretation.interpreted,
+        anim.interpretation.skipped.len()
+    );
     let name = path.display().to_string();
     for d in &anim.interpretation.skipped {
         let _ = writeln!(out, "{}", d.render(&name, None));
@@ -111,13 +117,16 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     let sampled: Vec<Vec<Pose>> = selected.iter().map(|&i| sample_dancer(&anim, i, fps, frames)).collect();
     if let Some(base) = &opts.bvh {
         for (&i, poses) in selected.iter().zip(&sampled) {
-            let file = if selected.len() == 1 && opts.dancer.is_some() { base.clone() } else { bvh_path(base, i, count) };
-            std::fs::write(&file, write_bvh(&anim.skeleton, poses, fps)).map_err(|e| format!("{}: error: cannot write: {e}", file.display()))?;
+            let file =
+                if selected.len() == 1 && opts.dancer.is_some() { base.clone() } else { bvh_path(base, i, count) };
+            std::fs::write(&file, write_bvh(&anim.skeleton, poses, fps))
+                .map_err(|e| format!("{}: error: cannot write: {e}", file.display()))?;
             let _ = writeln!(out, "wrote {} ({frames} frames at {fps} fps)", file.display());
         }
     }
     if let (Some(file), Some(model)) = (&opts.gltf, &model) {
-        let rig = rig_model(model, &PolygoniseParams::default()).map_err(|e| format!("error: cannot build the {} body: {e}", model.name))?;
+        let rig = rig_model(model, &PolygoniseParams::default())
+            .map_err(|e| format!("error: cannot build the {} body: {e}", model.name))?;
         if rig.skeleton != anim.skeleton {
             return Err(format!("error: the {} body and the animation disagree on the skeleton", model.name));
         }

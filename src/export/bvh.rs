@@ -33,38 +33,21 @@ pub fn euler_zxy_rad(q: Quat) -> [f64; 3] {
     let m22 = m.z_axis.z;
     let cos_x = (m20 * m20 + m22 * m22).sqrt();
     let x = m21.atan2(cos_x);
-    if cos_x > 1e-6 {
-        [(-m01).atan2(m11), x, (-m20).atan2(m22)]
-    } else {
-        [m10.atan2(m00), x, 0.0]
-    }
+    if cos_x > 1e-6 { [(-m01).atan2(m11), x, (-m20).atan2(m22)] } else { [m10.atan2(m00), x, 0.0] }
 }
 
 /// Writes a BVH file with one motion frame per pose, at `fps` frames per second (a non-finite
 /// or non-positive `fps` becomes [`FALLBACK_FPS`]). Joints appear depth-first in [`JointId`]
 /// order; see the module doc for units and channels. The text ends with a newline.
 pub fn write_bvh(skeleton: &Skeleton, frames: &[Pose], fps: f64) -> String {
-    let fps = if fps.is_finite() && fps > 0.0 {
-        fps
-    } else {
-        FALLBACK_FPS
-    };
+    let fps = if fps.is_finite() && fps > 0.0 { fps } else { FALLBACK_FPS };
     let mut out = String::from("HIERARCHY\n");
     let mut order = Vec::with_capacity(JointId::ALL.len());
     write_joint(&mut out, skeleton, JointId::Pelvis, 0, &mut order);
-    let _ = write!(
-        out,
-        "MOTION\nFrames: {}\nFrame Time: {:.8}\n",
-        frames.len(),
-        1.0 / fps
-    );
+    let _ = write!(out, "MOTION\nFrames: {}\nFrame Time: {:.8}\n", frames.len(), 1.0 / fps);
     for pose in frames {
         let pelvis = pose.pelvis_in_world;
-        let pelvis = if pelvis.is_finite() {
-            pelvis
-        } else {
-            glam::Vec3::ZERO
-        };
+        let pelvis = if pelvis.is_finite() { pelvis } else { glam::Vec3::ZERO };
         let mut line = String::new();
         for v in [pelvis.x, pelvis.y, pelvis.z] {
             push_number(&mut line, f64::from(v) * BVH_UNITS_PER_M);
@@ -80,34 +63,16 @@ pub fn write_bvh(skeleton: &Skeleton, frames: &[Pose], fps: f64) -> String {
     out
 }
 
-fn write_joint(
-    out: &mut String,
-    skeleton: &Skeleton,
-    joint: JointId,
-    depth: usize,
-    order: &mut Vec<JointId>,
-) {
+fn write_joint(out: &mut String, skeleton: &Skeleton, joint: JointId, depth: usize, order: &mut Vec<JointId>) {
     order.push(joint);
     let pad = "\t".repeat(depth);
     let is_root = joint.parent().is_none();
-    let offset = if is_root {
-        glam::Vec3::ZERO
-    } else {
-        skeleton.rest_offset(joint)
-    };
-    let _ = writeln!(
-        out,
-        "{pad}{} {}",
-        if is_root { "ROOT" } else { "JOINT" },
-        joint.name()
-    );
+    let offset = if is_root { glam::Vec3::ZERO } else { skeleton.rest_offset(joint) };
+    let _ = writeln!(out, "{pad}{} {}", if is_root { "ROOT" } else { "JOINT" }, joint.name());
     let _ = writeln!(out, "{pad}{{");
     let _ = writeln!(out, "{pad}\tOFFSET {}", format_vec_cm(offset));
     if is_root {
-        let _ = writeln!(
-            out,
-            "{pad}\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"
-        );
+        let _ = writeln!(out, "{pad}\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation");
     } else {
         let _ = writeln!(out, "{pad}\tCHANNELS 3 Zrotation Xrotation Yrotation");
     }
@@ -137,11 +102,7 @@ fn format_vec_cm(v: glam::Vec3) -> String {
 
 /// Appends `v` with 6 decimals and a trailing space (non-finite values are written as 0).
 fn push_number(out: &mut String, v: f64) {
-    let v = if v.is_finite() {
-        (v * 1e6).round() / 1e6 + 0.0
-    } else {
-        0.0
-    };
+    let v = if v.is_finite() { (v * 1e6).round() / 1e6 + 0.0 } else { 0.0 };
     let _ = write!(out, "{v:.6} ");
 }
 
@@ -158,11 +119,7 @@ struct JointPositionsDoc<'a> {
 /// Joint names and order match [`write_bvh`] (end sites are not included); positions are in
 /// metres, rounded to 1 µm. `fps` is sanitised as in [`write_bvh`].
 pub fn joint_positions_json(skeleton: &Skeleton, frames: &[Pose], fps: f64) -> String {
-    let fps = if fps.is_finite() && fps > 0.0 {
-        fps
-    } else {
-        FALLBACK_FPS
-    };
+    let fps = if fps.is_finite() && fps > 0.0 { fps } else { FALLBACK_FPS };
     let round = |v: f32| (f64::from(v) * 1e6).round() / 1e6 + 0.0;
     let doc = JointPositionsDoc {
         fps,
@@ -172,10 +129,7 @@ pub fn joint_positions_json(skeleton: &Skeleton, frames: &[Pose], fps: f64) -> S
             .iter()
             .map(|pose| {
                 let (_, positions) = world_rot_pos(skeleton, pose);
-                positions
-                    .iter()
-                    .map(|p| [round(p.x), round(p.y), round(p.z)])
-                    .collect()
+                positions.iter().map(|p| [round(p.x), round(p.y), round(p.z)]).collect()
             })
             .collect(),
     };
@@ -199,12 +153,8 @@ mod tests {
             Quat::IDENTITY,
             Quat::from_rotation_x(half_pi),
             Quat::from_rotation_x(-half_pi),
-            Quat::from_rotation_z(0.3)
-                * Quat::from_rotation_x(half_pi)
-                * Quat::from_rotation_y(1.1),
-            Quat::from_rotation_z(-2.0)
-                * Quat::from_rotation_x(-half_pi + 1e-7)
-                * Quat::from_rotation_y(0.4),
+            Quat::from_rotation_z(0.3) * Quat::from_rotation_x(half_pi) * Quat::from_rotation_y(1.1),
+            Quat::from_rotation_z(-2.0) * Quat::from_rotation_x(-half_pi + 1e-7) * Quat::from_rotation_y(0.4),
             Quat::from_rotation_y(std::f32::consts::PI),
         ];
         for i in 0..12 {
@@ -223,10 +173,7 @@ mod tests {
             assert!(err < 2e-6, "{q:?} -> {angles:?}: {err}");
             assert!(angles[1].abs() <= std::f64::consts::FRAC_PI_2 + 1e-12);
         }
-        assert_eq!(
-            euler_zxy_rad(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
-            [0.0, 0.0, 0.0]
-        );
+        assert_eq!(euler_zxy_rad(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), [0.0, 0.0, 0.0]);
     }
 
     #[test]
@@ -242,12 +189,8 @@ mod tests {
             assert!(text.contains(&format!(" {}\n", joint.name())), "{joint:?}");
         }
         let last = text.lines().last().unwrap();
-        assert_eq!(
-            last.split_whitespace().count(),
-            6 + 3 * (JointId::ALL.len() - 1)
-        );
-        let json: serde_json::Value =
-            serde_json::from_str(&joint_positions_json(&skeleton, &frames, 0.0)).unwrap();
+        assert_eq!(last.split_whitespace().count(), 6 + 3 * (JointId::ALL.len() - 1));
+        let json: serde_json::Value = serde_json::from_str(&joint_positions_json(&skeleton, &frames, 0.0)).unwrap();
         assert_eq!(json["fps"], 30.0);
         assert_eq!(json["frames"].as_array().unwrap().len(), 3);
         assert_eq!(json["joints"][0], "Hips");

@@ -26,12 +26,8 @@ const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 
 /// Base colours of the dancers' materials (linear RGBA), used in turn.
-const DANCER_COLOURS: [[f32; 4]; 4] = [
-    [0.80, 0.36, 0.22, 1.0],
-    [0.20, 0.42, 0.78, 1.0],
-    [0.30, 0.62, 0.30, 1.0],
-    [0.70, 0.58, 0.20, 1.0],
-];
+const DANCER_COLOURS: [[f32; 4]; 4] =
+    [[0.80, 0.36, 0.22, 1.0], [0.20, 0.42, 0.78, 1.0], [0.30, 0.62, 0.30, 1.0], [0.70, 0.58, 0.20, 1.0]];
 
 /// What to export. Every dancer uses `rig` (the poses must be poses of `rig.skeleton`).
 #[derive(Clone, Copy, Debug)]
@@ -104,7 +100,14 @@ impl Bin {
     }
 
     /// Adds an accessor over a whole view; returns its index.
-    fn accessor(&mut self, view: usize, component_type: u32, count: usize, kind: &str, min_max: Option<(Vec<f32>, Vec<f32>)>) -> usize {
+    fn accessor(
+        &mut self,
+        view: usize,
+        component_type: u32,
+        count: usize,
+        kind: &str,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> usize {
         let mut accessor = json!({ "bufferView": view, "componentType": component_type, "count": count, "type": kind });
         if let Some((min, max)) = min_max {
             accessor["min"] = json!(min);
@@ -182,7 +185,9 @@ fn write_mesh(bin: &mut Bin, rig: &Rig) -> Result<[usize; 5], GltfError> {
     let mut joints = Vec::with_capacity(n * 8);
     let mut weights = Vec::with_capacity(n * 4);
     for (v, inf) in rig.influences.iter().enumerate() {
-        if inf.joints.iter().any(|&j| usize::from(j) >= JOINT_COUNT) || inf.weights.iter().any(|w| !w.is_finite() || *w < 0.0) {
+        if inf.joints.iter().any(|&j| usize::from(j) >= JOINT_COUNT)
+            || inf.weights.iter().any(|w| !w.is_finite() || *w < 0.0)
+        {
             return Err(GltfError::Mesh(format!("vertex {v} has a joint index or weight out of range")));
         }
         joints.extend(inf.joints.iter().flat_map(|j| j.to_le_bytes()));
@@ -236,14 +241,16 @@ pub fn write_glb(input: &GltfInput) -> Result<Vec<u8>, GltfError> {
     }
     let time_accessor = bin.floats(&times, 1, "SCALAR", None, true);
 
-    let (mut nodes, mut scene_nodes, mut skins, mut meshes, mut materials) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut nodes, mut scene_nodes, mut skins, mut meshes, mut materials) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut samplers, mut channels) = (Vec::new(), Vec::new());
     for (d, poses) in input.dancer_frames.iter().enumerate() {
         let label = format!("dancer{}", d + 1);
         for joint in JointId::ALL {
             let rest = skeleton.rest_offset(joint);
             let mut node = json!({ "name": format!("{label}_{}", joint.name()), "translation": rest.to_array() });
-            let children: Vec<usize> = JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(d, c)).collect();
+            let children: Vec<usize> =
+                JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(d, c)).collect();
             if !children.is_empty() {
                 node["children"] = json!(children);
             }
@@ -294,7 +301,9 @@ pub fn write_glb(input: &GltfInput) -> Result<Vec<u8>, GltfError> {
                 rotations.extend_from_slice(&q.to_array());
             }
             let output = bin.floats(&rotations, 4, "VEC4", None, false);
-            channels.push(json!({ "sampler": samplers.len(), "target": { "node": joint_node(d, joint), "path": "rotation" } }));
+            channels.push(
+                json!({ "sampler": samplers.len(), "target": { "node": joint_node(d, joint), "path": "rotation" } }),
+            );
             samplers.push(json!({ "input": time_accessor, "output": output, "interpolation": "LINEAR" }));
         }
     }

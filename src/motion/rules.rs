@@ -92,7 +92,13 @@ pub fn step_dir_in_body(direction: Direction) -> Vec2 {
 }
 
 fn place(e: &Entry, staff: usize, what: &str) -> String {
-    format!("staff {}, measure {}, beat {:.2}, column {}: {what}", staff + 1, e.measure, e.beat_in_measure + 1.0, e.column)
+    format!(
+        "staff {}, measure {}, beat {:.2}, column {}: {what}",
+        staff + 1,
+        e.measure,
+        e.beat_in_measure + 1.0,
+        e.column
+    )
 }
 
 fn side_foot(side: Side) -> Foot {
@@ -151,16 +157,25 @@ impl Walker<'_> {
 
     fn lift(&mut self, foot: Foot, t_secs: f64) {
         if let Some(i) = self.planted.remove(&foot)
-            && let Some(fp) = self.plan.footprints.get_mut(i) {
-                fp.t_lift_secs = fp.t_lift_secs.min(t_secs).max(fp.t_land_secs);
-            }
+            && let Some(fp) = self.plan.footprints.get_mut(i)
+        {
+            fp.t_lift_secs = fp.t_lift_secs.min(t_secs).max(fp.t_land_secs);
+        }
     }
 
     fn land(&mut self, foot: Foot, position: Vec3, t_secs: f64, contact: Contact, releve: bool) {
         self.land_after(foot, position, t_secs, t_secs, contact, releve);
     }
 
-    fn land_after(&mut self, foot: Foot, position: Vec3, t_step_start: f64, t_secs: f64, contact: Contact, releve: bool) {
+    fn land_after(
+        &mut self,
+        foot: Foot,
+        position: Vec3,
+        t_step_start: f64,
+        t_secs: f64,
+        contact: Contact,
+        releve: bool,
+    ) {
         self.lift(foot, t_step_start.min(t_secs));
         let fp = Footprint {
             foot,
@@ -220,7 +235,13 @@ impl Walker<'_> {
     }
 }
 
-fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, report: &mut Interpretation) -> DancerPlan {
+fn plan_staff(
+    score: &Score,
+    staff: &Staff,
+    origin: Vec3,
+    opts: &MotionOptions,
+    report: &mut Interpretation,
+) -> DancerPlan {
     let tempo = score.tempo;
     let end_secs = tempo.secs_from_beats(score.duration_beats);
     let yaw0 = -(staff.start_facing_deg as f32).to_radians();
@@ -239,13 +260,16 @@ fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, 
     let mut start_feet: Vec<(Foot, Level)> = Vec::new();
     for (kind, e) in &staff.start_position {
         match (kind, &e.kind) {
-            (ChannelKind::Support(side), EntryKind::Direction { level, .. }) => start_feet.push((side_foot(*side), *level)),
+            (ChannelKind::Support(side), EntryKind::Direction { level, .. }) => {
+                start_feet.push((side_foot(*side), *level))
+            }
             (_, EntryKind::Front { .. }) => report.interpreted += 1,
             _ => gesture(&mut w, staff.index, *kind, e, 0.0, 0.0, report),
         }
     }
     let stand_level = start_feet.first().map(|f| f.1).unwrap_or(Level::Middle);
-    let feet: Vec<Foot> = if start_feet.is_empty() { vec![Foot::Left, Foot::Right] } else { start_feet.iter().map(|f| f.0).collect() };
+    let feet: Vec<Foot> =
+        if start_feet.is_empty() { vec![Foot::Left, Foot::Right] } else { start_feet.iter().map(|f| f.0).collect() };
     for foot in [Foot::Left, Foot::Right] {
         if feet.contains(&foot) {
             let p = w.com + w.lateral(foot);
@@ -288,7 +312,11 @@ fn plan_staff(score: &Score, staff: &Staff, origin: Vec3, opts: &MotionOptions, 
         // Take-offs up to this group: every planted foot leaves the floor.
         while let Some(f) = flight_list.get(next_flight).filter(|f| f.t_takeoff_secs <= t0 + 1e-9) {
             for foot in [Foot::Left, Foot::Right] {
-                let landed_before = w.planted.get(&foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|fp| fp.t_land_secs < f.t_takeoff_secs);
+                let landed_before = w
+                    .planted
+                    .get(&foot)
+                    .and_then(|i| w.plan.footprints.get(*i))
+                    .is_some_and(|fp| fp.t_land_secs < f.t_takeoff_secs);
                 if landed_before {
                     w.lift(foot, f.t_takeoff_secs);
                 }
@@ -351,11 +379,15 @@ fn support_group(
             EntryKind::Turn { clockwise, amount_deg, both_feet } => {
                 let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
                 let (Some(cw), Some(amount)) = (clockwise, amount_deg) else {
-                    report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "turn without a known sense or amount; no turn")));
+                    report.skipped.push(Diagnostic::warning(
+                        e.span,
+                        place(e, staff, "turn without a known sense or amount; no turn"),
+                    ));
                     continue;
                 };
                 let delta = (*amount as f32).to_radians() * if *cw { -1.0 } else { 1.0 };
-                let pivot_feet: Vec<Foot> = if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side_foot(*side)] };
+                let pivot_feet: Vec<Foot> =
+                    if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side_foot(*side)] };
                 for foot in [Foot::Left, Foot::Right] {
                     if !pivot_feet.contains(&foot) && steps.iter().all(|s| s.0 != foot) {
                         w.lift(foot, t0);
@@ -393,7 +425,9 @@ fn support_group(
                 report.interpreted += 1;
             }
             EntryKind::Direction { .. } => {}
-            _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign in a support column not interpreted"))),
+            _ => report
+                .skipped
+                .push(Diagnostic::warning(e.span, place(e, staff, "sign in a support column not interpreted"))),
         }
     }
     if steps.is_empty() {
@@ -483,7 +517,11 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
                 if diff > 22.5 {
                     report.skipped.push(Diagnostic::warning(
                         e.span,
-                        place(e, staff, &format!("front sign says {facing_deg:.0}° but the turns so far give {facing_now:.0}°")),
+                        place(
+                            e,
+                            staff,
+                            &format!("front sign says {facing_deg:.0}° but the turns so far give {facing_now:.0}°"),
+                        ),
                     ));
                 }
             }
@@ -491,7 +529,10 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             return;
         }
         ChannelKind::Path => {
-            report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "path sign not animated yet (the dancer travels straight)")));
+            report.skipped.push(Diagnostic::warning(
+                e.span,
+                place(e, staff, "path sign not animated yet (the dancer travels straight)"),
+            ));
             return;
         }
         ChannelKind::BodyTurn => {
@@ -519,7 +560,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             let track = w.plan.limbs.entry(limb).or_default();
             let previous = track.keys.last().map(|k| k.value);
             let value = match part {
-                Part::Whole => LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None },
+                Part::Whole => {
+                    LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None }
+                }
                 Part::Upper => LimbTarget {
                     dir_in_body: dir,
                     bend_rad: 0.0,
@@ -540,7 +583,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             report.interpreted += 1;
         }
         EntryKind::Hold => report.interpreted += 1, // gestures are retained anyway (T6)
-        EntryKind::Turn { .. } => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "rotation of a limb not animated yet"))),
+        EntryKind::Turn { .. } => {
+            report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "rotation of a limb not animated yet")))
+        }
         _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
     }
 }

@@ -109,10 +109,15 @@ mod tests {
         assert!((l(Direction::Forward, Level::Middle, None, 0.0) - 0.70).abs() < 1e-6);
         assert!(l(Direction::Right, Level::Middle, None, 0.0) < l(Direction::Forward, Level::Middle, None, 0.0));
         assert!(l(Direction::Forward, Level::High, None, 0.0) < l(Direction::Forward, Level::Middle, None, 0.0));
-        assert!(l(Direction::Forward, Level::Low, Some(JumpForm::Leap), 0.5) > l(Direction::Forward, Level::Low, None, 0.0));
-        assert!(l(Direction::Forward, Level::Low, Some(JumpForm::Hop), 0.5) < l(Direction::Forward, Level::Low, None, 0.0));
+        assert!(
+            l(Direction::Forward, Level::Low, Some(JumpForm::Leap), 0.5) > l(Direction::Forward, Level::Low, None, 0.0)
+        );
+        assert!(
+            l(Direction::Forward, Level::Low, Some(JumpForm::Hop), 0.5) < l(Direction::Forward, Level::Low, None, 0.0)
+        );
         assert_eq!(l(Direction::Place, Level::Low, None, 0.0), 0.0);
-        let narrow = t.length_m(1.75, Direction::Forward, Level::Middle, None, 0.0, &[Modifier::Volume(VolumeSign::Bent)]);
+        let narrow =
+            t.length_m(1.75, Direction::Forward, Level::Middle, None, 0.0, &[Modifier::Volume(VolumeSign::Bent)]);
         assert!((narrow - 0.70 * 0.85).abs() < 1e-6);
     }
 }

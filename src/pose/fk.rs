@@ -22,10 +22,7 @@ pub struct Pose {
 impl Pose {
     /// The rest pose of `skeleton`: standing on the floor, facing +Z, arms at the sides.
     pub fn rest(skeleton: &Skeleton) -> Pose {
-        Pose {
-            pelvis_in_world: skeleton.rest_offset(JointId::Pelvis),
-            local_rot: [Quat::IDENTITY; JOINT_COUNT],
-        }
+        Pose { pelvis_in_world: skeleton.rest_offset(JointId::Pelvis), local_rot: [Quat::IDENTITY; JOINT_COUNT] }
     }
 
     /// Local rotation of `joint` (relative to its parent).
@@ -53,10 +50,7 @@ pub struct BufferTooSmall {
 ///
 /// Non-finite or zero rotations count as identity and a non-finite pelvis position as the
 /// origin, so the output is always finite.
-pub fn world_rot_pos(
-    skeleton: &Skeleton,
-    pose: &Pose,
-) -> ([Quat; JOINT_COUNT], [Vec3; JOINT_COUNT]) {
+pub fn world_rot_pos(skeleton: &Skeleton, pose: &Pose) -> ([Quat; JOINT_COUNT], [Vec3; JOINT_COUNT]) {
     let mut rot = [Quat::IDENTITY; JOINT_COUNT];
     let mut pos = [Vec3::ZERO; JOINT_COUNT];
     for joint in JointId::ALL {
@@ -70,11 +64,7 @@ pub fn world_rot_pos(
             }
             None => {
                 rot[i] = local;
-                pos[i] = if pose.pelvis_in_world.is_finite() {
-                    pose.pelvis_in_world
-                } else {
-                    Vec3::ZERO
-                };
+                pos[i] = if pose.pelvis_in_world.is_finite() { pose.pelvis_in_world } else { Vec3::ZERO };
             }
         }
     }
@@ -84,16 +74,9 @@ pub fn world_rot_pos(
 /// Writes `world_from_joint` (a rigid transform) for every joint into `out`, in [`JointId`] order.
 ///
 /// `out` must hold at least [`JOINT_COUNT`] entries; extra entries are left untouched.
-pub fn local_to_world(
-    skeleton: &Skeleton,
-    pose: &Pose,
-    out: &mut [Mat4],
-) -> Result<(), BufferTooSmall> {
+pub fn local_to_world(skeleton: &Skeleton, pose: &Pose, out: &mut [Mat4]) -> Result<(), BufferTooSmall> {
     let Some(out) = out.get_mut(..JOINT_COUNT) else {
-        return Err(BufferTooSmall {
-            needed: JOINT_COUNT,
-            got: out.len(),
-        });
+        return Err(BufferTooSmall { needed: JOINT_COUNT, got: out.len() });
     };
     let (rot, pos) = world_rot_pos(skeleton, pose);
     for ((slot, r), p) in out.iter_mut().zip(rot).zip(pos) {
@@ -103,16 +86,9 @@ pub fn local_to_world(
 }
 
 /// Writes the world position of every joint into `out` (metres), in [`JointId`] order.
-pub fn joint_positions(
-    skeleton: &Skeleton,
-    pose: &Pose,
-    out: &mut [Vec3],
-) -> Result<(), BufferTooSmall> {
+pub fn joint_positions(skeleton: &Skeleton, pose: &Pose, out: &mut [Vec3]) -> Result<(), BufferTooSmall> {
     let Some(out) = out.get_mut(..JOINT_COUNT) else {
-        return Err(BufferTooSmall {
-            needed: JOINT_COUNT,
-            got: out.len(),
-        });
+        return Err(BufferTooSmall { needed: JOINT_COUNT, got: out.len() });
     };
     let (_, pos) = world_rot_pos(skeleton, pose);
     out.copy_from_slice(&pos);
@@ -138,11 +114,7 @@ pub fn joint_world(skeleton: &Skeleton, pose: &Pose, joint: JointId) -> (Quat, V
             pos += rot * skeleton.rest_offset(j);
             rot = (rot * local).normalize();
         } else {
-            pos = if pose.pelvis_in_world.is_finite() {
-                pose.pelvis_in_world
-            } else {
-                Vec3::ZERO
-            };
+            pos = if pose.pelvis_in_world.is_finite() { pose.pelvis_in_world } else { Vec3::ZERO };
             rot = local;
         }
     }
@@ -169,13 +141,9 @@ mod tests {
 
     /// Deterministic pseudo-random rotations (a fixed LCG, no `rand`).
     pub(crate) fn scrambled_pose(skeleton: &Skeleton, seed: u64) -> Pose {
-        let mut state = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
+        let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             ((state >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0
         };
         let mut pose = Pose::rest(skeleton);
@@ -211,21 +179,10 @@ mod tests {
         let mut mats = [Mat4::IDENTITY; JOINT_COUNT + 2];
         local_to_world(&skeleton, &pose, &mut mats).unwrap();
         let mut expected = Vec3::ZERO;
-        for j in [
-            JointId::Pelvis,
-            JointId::HipL,
-            JointId::KneeL,
-            JointId::AnkleL,
-        ] {
+        for j in [JointId::Pelvis, JointId::HipL, JointId::KneeL, JointId::AnkleL] {
             expected += skeleton.rest_offset(j);
         }
-        assert!(
-            mats[JointId::AnkleL.index()]
-                .w_axis
-                .truncate()
-                .distance(expected)
-                < 1e-6
-        );
+        assert!(mats[JointId::AnkleL.index()].w_axis.truncate().distance(expected) < 1e-6);
         for seed in 0..20 {
             let pose = scrambled_pose(&skeleton, seed);
             local_to_world(&skeleton, &pose, &mut mats).unwrap();
@@ -243,13 +200,7 @@ mod tests {
         let skeleton = Skeleton::default();
         let mut short = [Mat4::IDENTITY; 3];
         let err = local_to_world(&skeleton, &Pose::rest(&skeleton), &mut short).unwrap_err();
-        assert_eq!(
-            err,
-            BufferTooSmall {
-                needed: JOINT_COUNT,
-                got: 3
-            }
-        );
+        assert_eq!(err, BufferTooSmall { needed: JOINT_COUNT, got: 3 });
         let mut pose = Pose::rest(&skeleton);
         pose.pelvis_in_world = Vec3::NAN;
         pose.local_rot[3] = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
@@ -257,10 +208,6 @@ mod tests {
         let mut mats = [Mat4::IDENTITY; JOINT_COUNT];
         local_to_world(&skeleton, &pose, &mut mats).unwrap();
         assert!(mats.iter().all(|m| m.is_finite()));
-        assert!(
-            end_site_positions(&skeleton, &pose)
-                .iter()
-                .all(|p| p.is_finite())
-        );
+        assert!(end_site_positions(&skeleton, &pose).iter().all(|p| p.is_finite()));
     }
 }

@@ -127,12 +127,7 @@ const BISECT_STEPS: usize = 12;
 
 impl LimbIkJob {
     /// A job with the defaults listed on each field.
-    pub fn new(
-        root_in_world: Vec3,
-        upper_len_m: f32,
-        lower_len_m: f32,
-        target_in_world: Vec3,
-    ) -> Self {
+    pub fn new(root_in_world: Vec3, upper_len_m: f32, lower_len_m: f32, target_in_world: Vec3) -> Self {
         Self {
             root_in_world,
             parent_rot_in_world: Quat::IDENTITY,
@@ -168,10 +163,8 @@ impl LimbIkJob {
                 return Err(IkError::NonFinite(name));
             }
         }
-        let quats = [
-            ("parent_rot_in_world", Some(self.parent_rot_in_world)),
-            ("end_rot_in_world", self.end_rot_in_world),
-        ];
+        let quats =
+            [("parent_rot_in_world", Some(self.parent_rot_in_world)), ("end_rot_in_world", self.end_rot_in_world)];
         for (name, q) in quats {
             if q.is_some_and(|q| !q.is_finite() || q.length_squared() < 1e-12) {
                 return Err(IkError::NonFinite(name));
@@ -197,15 +190,11 @@ impl LimbIkJob {
             return Err(IkError::NonFinite("limits"));
         }
         if self.upper_len_m <= 0.0 || self.lower_len_m <= 0.0 {
-            return Err(IkError::BadLength {
-                upper_len_m: self.upper_len_m,
-                lower_len_m: self.lower_len_m,
-            });
+            return Err(IkError::BadLength { upper_len_m: self.upper_len_m, lower_len_m: self.lower_len_m });
         }
-        let (Some(dir), Some(hinge)) = (
-            self.rest_dir_in_local.try_normalize(),
-            self.hinge_axis_in_local.try_normalize(),
-        ) else {
+        let (Some(dir), Some(hinge)) =
+            (self.rest_dir_in_local.try_normalize(), self.hinge_axis_in_local.try_normalize())
+        else {
             return Err(IkError::BadAxes);
         };
         if dir.dot(hinge).abs() > 1e-3 {
@@ -215,10 +204,7 @@ impl LimbIkJob {
             && self.hinge_min_rad <= self.hinge_max_rad
             && self.hinge_max_rad <= std::f32::consts::PI;
         if !hinge_ok {
-            return Err(IkError::BadHingeRange {
-                min_rad: self.hinge_min_rad,
-                max_rad: self.hinge_max_rad,
-            });
+            return Err(IkError::BadHingeRange { min_rad: self.hinge_min_rad, max_rad: self.hinge_max_rad });
         }
         if self.reach_tolerance_m < 0.0 {
             return Err(IkError::NonFinite("reach_tolerance_m"));
@@ -265,26 +251,20 @@ impl Geometry {
         // Reachable root → end distances from the hinge range (law of cosines).
         let dist_at = |flex: f32| {
             let c = f64::from(flex).cos();
-            (upper * upper + lower * lower + 2.0 * upper * lower * c)
-                .max(0.0)
-                .sqrt()
+            (upper * upper + lower * lower + 2.0 * upper * lower * c).max(0.0).sqrt()
         };
         let floor = 1e-6 * (upper + lower);
         let dist_lo = dist_at(job.hinge_max_rad).max(floor);
         let dist_hi = dist_at(job.hinge_min_rad).max(dist_lo);
         let to_target = job.target_in_world.as_dvec3() - root;
         let raw_dist = to_target.length();
-        let axis = to_target
-            .try_normalize()
-            .or_else(|| (parent_rot * rest_dir).try_normalize())
-            .unwrap_or(DVec3::NEG_Y);
+        let axis =
+            to_target.try_normalize().or_else(|| (parent_rot * rest_dir).try_normalize()).unwrap_or(DVec3::NEG_Y);
         let dist = raw_dist.clamp(dist_lo, dist_hi);
         let clamped = (dist - raw_dist).abs() > 1e-9 * (1.0 + upper + lower);
-        let cos_a =
-            ((upper * upper + dist * dist - lower * lower) / (2.0 * upper * dist)).clamp(-1.0, 1.0);
+        let cos_a = ((upper * upper + dist * dist - lower * lower) / (2.0 * upper * dist)).clamp(-1.0, 1.0);
         let sin_a = (1.0 - cos_a * cos_a).max(0.0).sqrt();
-        let cos_hinge = ((dist * dist - upper * upper - lower * lower) / (2.0 * upper * lower))
-            .clamp(-1.0, 1.0);
+        let cos_hinge = ((dist * dist - upper * upper - lower * lower) / (2.0 * upper * lower)).clamp(-1.0, 1.0);
         let hinge_rad = (dist * sin_a / lower).atan2(cos_hinge);
         let hinge_rad = hinge_rad.clamp(f64::from(job.hinge_min_rad), f64::from(job.hinge_max_rad));
         // Swivel reference: the pole projected onto the plane ⟂ axis. By default, where the
@@ -312,8 +292,7 @@ impl Geometry {
         let hinge_now = pole_u.cross(axis);
         let rest_frame = DMat3::from_cols(rest_dir, hinge_axis, rest_dir.cross(hinge_axis));
         let now_frame = DMat3::from_cols(upper_dir, hinge_now, upper_dir.cross(hinge_now));
-        let root_world_at_pole =
-            DQuat::from_mat3(&(now_frame * rest_frame.transpose())).normalize();
+        let root_world_at_pole = DQuat::from_mat3(&(now_frame * rest_frame.transpose())).normalize();
         Geometry {
             root,
             parent_rot,
@@ -332,11 +311,9 @@ impl Geometry {
     /// The joint rotations at `swivel_rad`. Swivelling turns the whole root frame about the
     /// root → target axis, so this is one quaternion product away from the pole solution.
     fn candidate(&self, swivel_rad: f64, end_rot: Option<DQuat>) -> Candidate {
-        let root_world =
-            (DQuat::from_axis_angle(self.axis, swivel_rad) * self.root_world_at_pole).normalize();
+        let root_world = (DQuat::from_axis_angle(self.axis, swivel_rad) * self.root_world_at_pole).normalize();
         let root_local = (self.parent_rot.conjugate() * root_world).normalize();
-        let end_local =
-            end_rot.map(|g| ((root_world * self.mid_local).conjugate() * g).normalize());
+        let end_local = end_rot.map(|g| ((root_world * self.mid_local).conjugate() * g).normalize());
         Candidate {
             root_world,
             root_local: root_local.as_quat().normalize(),
@@ -348,9 +325,7 @@ impl Geometry {
 
 fn violation(job: &LimbIkJob, cand: &Candidate) -> f32 {
     let root = job.root_limits.violation_rad(cand.root_local);
-    let end = cand
-        .end_local
-        .map_or(0.0, |q| job.end_limits.violation_rad(q));
+    let end = cand.end_local.map_or(0.0, |q| job.end_limits.violation_rad(q));
     root + end
 }
 
@@ -447,9 +422,7 @@ pub fn solve_limb(job: &LimbIkJob) -> Result<LimbIkSolution, IkError> {
     let cand = geo.candidate(swivel, end_rot);
     let root_ok = job.root_limits.violation_rad(cand.root_local) <= VIOLATION_EPS_RAD;
     let (end_local, end_rot_reached) = match cand.end_local {
-        Some(q) if job.end_limits.violation_rad(q) > VIOLATION_EPS_RAD => {
-            (Some(job.end_limits.clamp(q)), false)
-        }
+        Some(q) if job.end_limits.violation_rad(q) > VIOLATION_EPS_RAD => (Some(job.end_limits.clamp(q)), false),
         other => (other, true),
     };
     // Positions as forward kinematics will see them (from the f32 rotations).
@@ -511,12 +484,7 @@ pub fn limb_job(skeleton: &Skeleton, pose: &Pose, limb: Limb, goal: &LimbGoal) -
         root_limits: *skeleton.limits(limb.root),
         outward_in_world: parent_rot * Vec3::X * limb.root.side().map_or(0.0, Side::sign_x),
         end_limits: *skeleton.limits(limb.end),
-        ..LimbIkJob::new(
-            root_in_world,
-            upper.length(),
-            lower.length(),
-            goal.end_in_world,
-        )
+        ..LimbIkJob::new(root_in_world, upper.length(), lower.length(), goal.end_in_world)
     }
 }
 
@@ -539,22 +507,12 @@ pub fn solve_limb_in_pose(
 
 /// Moves the wrist of the arm on `side` to `goal.end_in_world` (optionally turning the hand to
 /// `goal.end_rot_in_world`); see [`solve_limb_in_pose`].
-pub fn solve_arm(
-    skeleton: &Skeleton,
-    pose: &mut Pose,
-    side: Side,
-    goal: &LimbGoal,
-) -> Result<LimbIkSolution, IkError> {
+pub fn solve_arm(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGoal) -> Result<LimbIkSolution, IkError> {
     solve_limb_in_pose(skeleton, pose, Limb::arm(side), goal)
 }
 
 /// Moves the ankle of the leg on `side` to `goal.end_in_world` (optionally turning the foot to
 /// `goal.end_rot_in_world`); see [`solve_limb_in_pose`].
-pub fn solve_leg(
-    skeleton: &Skeleton,
-    pose: &mut Pose,
-    side: Side,
-    goal: &LimbGoal,
-) -> Result<LimbIkSolution, IkError> {
+pub fn solve_leg(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGoal) -> Result<LimbIkSolution, IkError> {
     solve_limb_in_pose(skeleton, pose, Limb::leg(side), goal)
 }

@@ -29,20 +29,15 @@ pub const LIMIT_TOLERANCE_RAD: f32 = 1e-4;
 
 impl JointLimits {
     /// No limit at all (every component fits in ±2π).
-    pub const FREE: JointLimits = JointLimits {
-        min_rad: Vec3::splat(-std::f32::consts::TAU),
-        max_rad: Vec3::splat(std::f32::consts::TAU),
-    };
+    pub const FREE: JointLimits =
+        JointLimits { min_rad: Vec3::splat(-std::f32::consts::TAU), max_rad: Vec3::splat(std::f32::consts::TAU) };
 
     /// Limits from per-axis ranges given in degrees: `(min_x, max_x)`, `(min_y, max_y)`,
     /// `(min_z, max_z)`. Each pair is sorted, so the order inside a pair does not matter.
     pub fn from_deg(x: (f32, f32), y: (f32, f32), z: (f32, f32)) -> Self {
         let lo = |p: (f32, f32)| p.0.min(p.1).to_radians();
         let hi = |p: (f32, f32)| p.0.max(p.1).to_radians();
-        Self {
-            min_rad: Vec3::new(lo(x), lo(y), lo(z)),
-            max_rad: Vec3::new(hi(x), hi(y), hi(z)),
-        }
+        Self { min_rad: Vec3::new(lo(x), lo(y), lo(z)), max_rad: Vec3::new(hi(x), hi(y), hi(z)) }
     }
 
     /// The same limits for the mirror-image joint on the other side of the body (mirror across
@@ -66,10 +61,8 @@ impl JointLimits {
     /// Whether `q` lies inside the limits, within [`LIMIT_TOLERANCE_RAD`] per component.
     pub fn contains(&self, q: Quat) -> bool {
         let a = swing_twist_angles(q);
-        a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD))
-            .all()
-            && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD))
-                .all()
+        a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+            && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
     }
 
     /// `q` with each swing–twist component clamped to its range (identity for a non-finite `q`).
@@ -86,21 +79,15 @@ pub fn swing_twist_angles(q: Quat) -> Vec3 {
     let q = if q.w < 0.0 { -q } else { q };
     // Twist about Y: the projection of q onto the Y axis.
     let twist_norm = (q.y * q.y + q.w * q.w).sqrt();
-    let twist = if twist_norm > 1e-9 {
-        Quat::from_xyzw(0.0, q.y / twist_norm, 0.0, q.w / twist_norm)
-    } else {
-        Quat::IDENTITY
-    };
+    let twist =
+        if twist_norm > 1e-9 { Quat::from_xyzw(0.0, q.y / twist_norm, 0.0, q.w / twist_norm) } else { Quat::IDENTITY };
     let twist_angle = 2.0 * twist.y.atan2(twist.w);
     let swing = q * twist.conjugate();
     let swing = if swing.w < 0.0 { -swing } else { swing };
     let sin_half = (swing.x * swing.x + swing.z * swing.z).sqrt();
     let swing_angle = 2.0 * sin_half.atan2(swing.w);
     let (sx, sz) = if sin_half > 1e-9 {
-        (
-            swing.x / sin_half * swing_angle,
-            swing.z / sin_half * swing_angle,
-        )
+        (swing.x / sin_half * swing_angle, swing.z / sin_half * swing_angle)
     } else {
         (2.0 * swing.x, 2.0 * swing.z)
     };
@@ -116,11 +103,7 @@ pub fn from_swing_twist_angles(a: Vec3) -> Quat {
 /// `q` normalised, or the identity when `q` is non-finite or (nearly) zero.
 pub fn normalized_or_identity(q: Quat) -> Quat {
     let len_sq = q.length_squared();
-    if len_sq.is_finite() && len_sq > 1e-12 {
-        q * len_sq.sqrt().recip()
-    } else {
-        Quat::IDENTITY
-    }
+    if len_sq.is_finite() && len_sq > 1e-12 { q * len_sq.sqrt().recip() } else { Quat::IDENTITY }
 }
 
 /// Angle of the rotation taking `b` to `a`, radians, in [0, π]; precise for small angles
@@ -143,9 +126,7 @@ mod tests {
                     let x = -2.8 + 0.7 * i as f32;
                     let z = -2.8 + 0.7 * j as f32;
                     let y = -2.5 + 1.25 * k as f32;
-                    out.push(
-                        Quat::from_scaled_axis(Vec3::new(x, 0.0, z)) * Quat::from_rotation_y(y),
-                    );
+                    out.push(Quat::from_scaled_axis(Vec3::new(x, 0.0, z)) * Quat::from_rotation_y(y));
                 }
             }
         }
@@ -188,17 +169,8 @@ mod tests {
 
     #[test]
     fn bad_quaternions_count_as_identity() {
-        assert_eq!(
-            swing_twist_angles(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
-            Vec3::ZERO
-        );
-        assert_eq!(
-            swing_twist_angles(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
-            Vec3::ZERO
-        );
-        assert_eq!(
-            JointLimits::FREE.clamp(Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 0.0)),
-            Quat::IDENTITY
-        );
+        assert_eq!(swing_twist_angles(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)), Vec3::ZERO);
+        assert_eq!(swing_twist_angles(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)), Vec3::ZERO);
+        assert_eq!(JointLimits::FREE.clamp(Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 0.0)), Quat::IDENTITY);
     }
 }

@@ -89,9 +89,8 @@ impl JointId {
     pub const ALL: [JointId; JOINT_COUNT] = {
         use JointId::*;
         [
-            Pelvis, Spine, Chest, Neck, Head, ClavicleL, ShoulderL, ElbowL, WristL, HandL,
-            ClavicleR, ShoulderR, ElbowR, WristR, HandR, HipL, KneeL, AnkleL, BallL, HipR, KneeR,
-            AnkleR, BallR,
+            Pelvis, Spine, Chest, Neck, Head, ClavicleL, ShoulderL, ElbowL, WristL, HandL, ClavicleR, ShoulderR,
+            ElbowR, WristR, HandR, HipL, KneeL, AnkleL, BallL, HipR, KneeR, AnkleR, BallR,
         ]
     };
 
@@ -168,9 +167,7 @@ impl JointId {
         use JointId::*;
         match self {
             Pelvis | Spine | Chest | Neck | Head => None,
-            ClavicleL | ShoulderL | ElbowL | WristL | HandL | HipL | KneeL | AnkleL | BallL => {
-                Some(Side::Left)
-            }
+            ClavicleL | ShoulderL | ElbowL | WristL | HandL | HipL | KneeL | AnkleL | BallL => Some(Side::Left),
             _ => Some(Side::Right),
         }
     }
@@ -194,18 +191,8 @@ impl Limb {
     pub const fn arm(side: Side) -> Limb {
         use JointId::*;
         match side {
-            Side::Left => Limb {
-                parent: ClavicleL,
-                root: ShoulderL,
-                mid: ElbowL,
-                end: WristL,
-            },
-            Side::Right => Limb {
-                parent: ClavicleR,
-                root: ShoulderR,
-                mid: ElbowR,
-                end: WristR,
-            },
+            Side::Left => Limb { parent: ClavicleL, root: ShoulderL, mid: ElbowL, end: WristL },
+            Side::Right => Limb { parent: ClavicleR, root: ShoulderR, mid: ElbowR, end: WristR },
         }
     }
 
@@ -213,18 +200,8 @@ impl Limb {
     pub const fn leg(side: Side) -> Limb {
         use JointId::*;
         match side {
-            Side::Left => Limb {
-                parent: Pelvis,
-                root: HipL,
-                mid: KneeL,
-                end: AnkleL,
-            },
-            Side::Right => Limb {
-                parent: Pelvis,
-                root: HipR,
-                mid: KneeR,
-                end: AnkleR,
-            },
+            Side::Left => Limb { parent: Pelvis, root: HipL, mid: KneeL, end: AnkleL },
+            Side::Right => Limb { parent: Pelvis, root: HipR, mid: KneeR, end: AnkleR },
         }
     }
 }
@@ -391,9 +368,7 @@ impl Proportions {
                 "heights must rise hip < pelvis < spine < chest < neck < head < 1",
             ));
         }
-        if self.clavicle_height <= self.chest_height
-            || self.clavicle_half_width >= self.shoulder_half_width
-        {
+        if self.clavicle_height <= self.chest_height || self.clavicle_half_width >= self.shoulder_half_width {
             return Err(ProportionsError::Inconsistent(
                 "the clavicle must sit above the chest and inside the shoulder",
             ));
@@ -434,10 +409,7 @@ impl Skeleton {
             p.height_m = defaults.height_m;
         }
         if p.check().is_err() {
-            p = Proportions {
-                height_m: p.height_m,
-                ..defaults
-            };
+            p = Proportions { height_m: p.height_m, ..defaults };
         }
         let rest_in_world = rest_positions(&p);
         let mut rest_offsets = [Vec3::ZERO; JOINT_COUNT];
@@ -450,25 +422,11 @@ impl Skeleton {
         }
         let h = p.height_m;
         let pos = |j: JointId| rest_in_world[j.index()];
-        let end_site = |parent: JointId, at: Vec3, name| EndSite {
-            parent,
-            offset_in_parent: at - pos(parent),
-            name,
-        };
-        let toe_tip = |side: Side| {
-            Vec3::new(
-                side.sign_x() * p.hip_half_width,
-                0.0,
-                p.ball_forward + p.toes,
-            ) * h
-        };
+        let end_site = |parent: JointId, at: Vec3, name| EndSite { parent, offset_in_parent: at - pos(parent), name };
+        let toe_tip = |side: Side| Vec3::new(side.sign_x() * p.hip_half_width, 0.0, p.ball_forward + p.toes) * h;
         let fingertip = |side: Side| {
             let wrist = p.shoulder_height - p.upper_arm - p.forearm;
-            Vec3::new(
-                side.sign_x() * p.shoulder_half_width,
-                wrist - p.palm - p.fingers,
-                0.0,
-            ) * h
+            Vec3::new(side.sign_x() * p.shoulder_half_width, wrist - p.palm - p.fingers, 0.0) * h
         };
         let end_sites = [
             end_site(JointId::Head, Vec3::new(0.0, h, 0.0), "HeadTop"),
@@ -543,11 +501,7 @@ fn rest_positions(p: &Proportions) -> [Vec3; JOINT_COUNT] {
             Head => Vec3::new(0.0, p.head_height, 0.0),
             ClavicleL | ClavicleR => Vec3::new(sx * p.clavicle_half_width, p.clavicle_height, 0.0),
             ShoulderL | ShoulderR => Vec3::new(sx * p.shoulder_half_width, p.shoulder_height, 0.0),
-            ElbowL | ElbowR => Vec3::new(
-                sx * p.shoulder_half_width,
-                p.shoulder_height - p.upper_arm,
-                0.0,
-            ),
+            ElbowL | ElbowR => Vec3::new(sx * p.shoulder_half_width, p.shoulder_height - p.upper_arm, 0.0),
             WristL | WristR => Vec3::new(sx * p.shoulder_half_width, wrist_y, 0.0),
             HandL | HandR => Vec3::new(sx * p.shoulder_half_width, wrist_y - p.palm, 0.0),
             HipL | HipR => Vec3::new(sx * p.hip_half_width, p.hip_height, 0.0),
@@ -662,22 +616,11 @@ mod tests {
 
     #[test]
     fn bad_proportions_fall_back_to_defaults() {
-        let bad = Proportions {
-            height_m: f32::NAN,
-            thigh: -1.0,
-            ..Proportions::default()
-        };
+        let bad = Proportions { height_m: f32::NAN, thigh: -1.0, ..Proportions::default() };
         assert!(bad.check().is_err());
         assert_eq!(Skeleton::new(&bad), Skeleton::default());
-        let tall = Proportions {
-            height_m: 2.0,
-            shank: 0.6,
-            ..Proportions::default()
-        };
-        assert!(matches!(
-            tall.check(),
-            Err(ProportionsError::Inconsistent(_))
-        ));
+        let tall = Proportions { height_m: 2.0, shank: 0.6, ..Proportions::default() };
+        assert!(matches!(tall.check(), Err(ProportionsError::Inconsistent(_))));
         let s = Skeleton::new(&tall);
         assert_eq!(s.proportions().height_m, 2.0);
         assert_eq!(s.proportions().shank, Proportions::default().shank);

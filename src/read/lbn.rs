@@ -108,10 +108,12 @@ pub fn parse_line(line: &[u8]) -> Result<LbnLine, (usize, String)> {
     let (rest, lvl) = field(line, rest, "a level letter L, M, H or B", level)?;
     // The level letter must stand alone.
     if let Some(&b) = rest.first()
-        && !b.is_ascii_whitespace() && b != b'#' {
-            let col = line.len() - rest.len();
-            return Err((col, "expected a blank after the level letter".to_string()));
-        }
+        && !b.is_ascii_whitespace()
+        && b != b'#'
+    {
+        let col = line.len() - rest.len();
+        return Err((col, "expected a blank after the level letter".to_string()));
+    }
     let (rest, text) = take_till::<_, _, nom::error::Error<&[u8]>>(|c| c == b'#')
         .parse(rest)
         .map_err(|_| (line.len() - rest.len(), "unreadable text".to_string()))?;
@@ -316,10 +318,7 @@ mod tests {
         let l = parse_line(b"Dirn  11 134   70   4  10   23 M   # 33").unwrap();
         assert_eq!((l.group.as_str(), l.item, l.x, l.y, l.width, l.height), ("Dirn", 11, 134, 70, 10, 23));
         assert_eq!(l.level, Level::Middle);
-        assert_eq!(
-            kind_of(&l),
-            Some(SymbolKind::Direction { direction: Direction::Place, left_form: false })
-        );
+        assert_eq!(kind_of(&l), Some(SymbolKind::Direction { direction: Direction::Place, left_form: false }));
     }
 
     #[test]

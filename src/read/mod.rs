@@ -35,10 +35,7 @@ pub fn detect(bytes: &[u8], extension: Option<&str>) -> Option<Format> {
         let end = rest.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(rest.len());
         rest = content_start(&rest[end..]);
     }
-    let word_end = rest
-        .iter()
-        .position(|&b| b.is_ascii_whitespace() || b == b';')
-        .unwrap_or(rest.len());
+    let word_end = rest.iter().position(|&b| b.is_ascii_whitespace() || b == b';').unwrap_or(rest.len());
     let word = &rest[..word_end];
     if word.eq_ignore_ascii_case(b"labanwriter") {
         return Some(Format::Lw);

@@ -87,11 +87,7 @@ impl OrbitCamera {
     /// the default's value). All matrix functions use this, so they never return NaN.
     pub fn sanitized(&self) -> Self {
         let finite_or = |value: f32, default: f32| if value.is_finite() { value } else { default };
-        let target_in_world = if self.target_in_world.is_finite() {
-            self.target_in_world
-        } else {
-            Vec3::ZERO
-        };
+        let target_in_world = if self.target_in_world.is_finite() { self.target_in_world } else { Vec3::ZERO };
         let near_m = finite_or(self.near_m, 0.05).clamp(1e-3, 10.0);
         let far_m = finite_or(self.far_m, 100.0).clamp(near_m * 2.0, 1e5);
         Self {
@@ -126,16 +122,12 @@ impl OrbitCamera {
 
     /// Unit vector pointing to the right of the image, in world space (always horizontal).
     pub fn right_in_world(&self) -> Vec3 {
-        self.look_direction_in_world()
-            .cross(Vec3::Y)
-            .normalize_or(Vec3::X)
+        self.look_direction_in_world().cross(Vec3::Y).normalize_or(Vec3::X)
     }
 
     /// Unit vector pointing to the top of the image, in world space.
     pub fn up_in_world(&self) -> Vec3 {
-        self.right_in_world()
-            .cross(self.look_direction_in_world())
-            .normalize_or(Vec3::Y)
+        self.right_in_world().cross(self.look_direction_in_world()).normalize_or(Vec3::Y)
     }
 
     /// World → view transform (right-handed view space: +X right, +Y up, looking along −Z).
@@ -153,17 +145,8 @@ impl OrbitCamera {
     /// (non-finite or non-positive ratios count as 1). Clip z is 0 at `near_m`, 1 at `far_m`.
     pub fn clip_from_view(&self, aspect_ratio: f32) -> Mat4 {
         let c = self.sanitized();
-        let aspect_ratio = if aspect_ratio.is_finite() && aspect_ratio > 1e-6 {
-            aspect_ratio.min(1e6)
-        } else {
-            1.0
-        };
-        glam::camera::rh::proj::directx::perspective(
-            c.vertical_fov_rad,
-            aspect_ratio,
-            c.near_m,
-            c.far_m,
-        )
+        let aspect_ratio = if aspect_ratio.is_finite() && aspect_ratio > 1e-6 { aspect_ratio.min(1e6) } else { 1.0 };
+        glam::camera::rh::proj::directx::perspective(c.vertical_fov_rad, aspect_ratio, c.near_m, c.far_m)
     }
 
     /// World → clip, for an image of the given aspect ratio.
@@ -204,11 +187,7 @@ impl OrbitCamera {
 /// `angle_rad` wrapped into (−π, π].
 fn wrap_angle_rad(angle_rad: f32) -> f32 {
     let wrapped = (angle_rad + PI).rem_euclid(2.0 * PI) - PI;
-    if wrapped <= -PI {
-        wrapped + 2.0 * PI
-    } else {
-        wrapped
-    }
+    if wrapped <= -PI { wrapped + 2.0 * PI } else { wrapped }
 }
 
 #[cfg(test)]
@@ -233,11 +212,7 @@ mod tests {
     fn presets_look_the_documented_way() {
         let front = OrbitCamera::from_preset(CameraPreset::Front, target(), 5.0);
         assert_close(front.look_direction_in_world(), Vec3::NEG_Z, 1e-6);
-        assert_close(
-            front.eye_in_world(),
-            target() + Vec3::new(0.0, 0.0, 5.0),
-            1e-5,
-        );
+        assert_close(front.eye_in_world(), target() + Vec3::new(0.0, 0.0, 5.0), 1e-5);
         let side = OrbitCamera::from_preset(CameraPreset::Side, target(), 5.0);
         assert_close(side.look_direction_in_world(), Vec3::NEG_X, 1e-6);
         let top = OrbitCamera::from_preset(CameraPreset::Top, target(), 5.0);
@@ -251,21 +226,13 @@ mod tests {
 
     #[test]
     fn target_projects_to_the_image_centre_in_front_of_the_camera() {
-        for preset in [
-            CameraPreset::Front,
-            CameraPreset::Side,
-            CameraPreset::Top,
-            CameraPreset::ThreeQuarter,
-        ] {
+        for preset in [CameraPreset::Front, CameraPreset::Side, CameraPreset::Top, CameraPreset::ThreeQuarter] {
             let camera = OrbitCamera::from_preset(preset, target(), 4.0);
             let target_in_view = camera.view_from_world().transform_point3(target());
             assert_close(target_in_view, Vec3::new(0.0, 0.0, -4.0), 1e-4);
             let clip = camera.clip_from_world(16.0 / 9.0) * target().extend(1.0);
             let ndc = clip.xyz() / clip.w;
-            assert!(
-                ndc.x.abs() < 1e-5 && ndc.y.abs() < 1e-5,
-                "{preset:?}: {ndc:?}"
-            );
+            assert!(ndc.x.abs() < 1e-5 && ndc.y.abs() < 1e-5, "{preset:?}: {ndc:?}");
             assert!(ndc.z > 0.0 && ndc.z < 1.0, "{preset:?}: {ndc:?}");
         }
     }
@@ -281,10 +248,7 @@ mod tests {
         let above = camera.clip_from_world(1.5) * Vec3::new(0.0, 0.5, 0.0).extend(1.0);
         assert!(above.y / above.w > 0.0, "world +Y must map to clip +Y");
         let right = camera.clip_from_world(1.5) * Vec3::new(0.5, 0.0, 0.0).extend(1.0);
-        assert!(
-            right.x / right.w > 0.0,
-            "front view: world +X is image right"
-        );
+        assert!(right.x / right.w > 0.0, "front view: world +X is image right");
     }
 
     #[test]
@@ -325,10 +289,7 @@ mod tests {
         camera.pan(0.4, -0.25);
         let moved = camera.target_in_world - target();
         assert!((moved.length() - (0.4f32.hypot(0.25))).abs() < 1e-5);
-        assert!(
-            moved.dot(dir).abs() < 1e-5,
-            "pan must not move along the view direction"
-        );
+        assert!(moved.dot(dir).abs() < 1e-5, "pan must not move along the view direction");
         assert_close(camera.eye_in_world() - eye_before, moved, 1e-5);
         assert_close(camera.look_direction_in_world(), dir, 1e-6);
         // Panning right moves the old target to the left of the image.
@@ -361,10 +322,7 @@ mod tests {
         for k in -20..=20 {
             let angle = k as f32 * 0.77;
             let wrapped = wrap_angle_rad(angle);
-            assert!(
-                wrapped > -PI - 1e-6 && wrapped <= PI + 1e-6,
-                "{angle} -> {wrapped}"
-            );
+            assert!(wrapped > -PI - 1e-6 && wrapped <= PI + 1e-6, "{angle} -> {wrapped}");
             assert!(
                 ((angle - wrapped) / (2.0 * PI)).fract().abs() < 1e-4
                     || ((angle - wrapped) / (2.0 * PI)).fract().abs() > 1.0 - 1e-4

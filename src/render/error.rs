@@ -76,9 +76,7 @@ pub enum RenderError {
         max_side: u32,
     },
     /// The renderer was built for a colour format that offscreen read-back cannot convert.
-    #[error(
-        "offscreen read-back needs a renderer built for Rgba8UnormSrgb or Rgba8Unorm, not {format:?}"
-    )]
+    #[error("offscreen read-back needs a renderer built for Rgba8UnormSrgb or Rgba8Unorm, not {format:?}")]
     UnsupportedReadbackFormat {
         /// The renderer's colour format.
         format: wgpu::TextureFormat,

@@ -35,12 +35,7 @@ pub(crate) fn globals_uniform(
         ground_colour: GROUND_COLOUR,
         floor_colour: rgb(stage.floor_colour),
         audience_colour: rgb(stage.audience_colour),
-        stage: [
-            stage.half_width_m,
-            stage.half_depth_m,
-            stage.grid_spacing_m,
-            stage.audience_band_m,
-        ],
+        stage: [stage.half_width_m, stage.half_depth_m, stage.grid_spacing_m, stage.audience_band_m],
         output: [if srgb_target { 0.0 } else { 1.0 }, 0.0, 0.0, 0.0],
     }
 }
@@ -50,18 +45,10 @@ pub(crate) fn globals_uniform(
 pub(crate) fn sanitised_stage(stage: &Stage) -> Stage {
     let default = Stage::default();
     let positive_or = |value: f32, fallback: f32| {
-        if value.is_finite() && value > 0.0 {
-            value
-        } else {
-            fallback
-        }
+        if value.is_finite() && value > 0.0 { value } else { fallback }
     };
     let colour_or = |c: [f32; 3], fallback: [f32; 3]| {
-        if c.iter().all(|v| v.is_finite()) {
-            c.map(|v| v.clamp(0.0, 1.0))
-        } else {
-            fallback
-        }
+        if c.iter().all(|v| v.is_finite()) { c.map(|v| v.clamp(0.0, 1.0)) } else { fallback }
     };
     let half_depth_m = positive_or(stage.half_depth_m, default.half_depth_m);
     Stage {
@@ -87,19 +74,10 @@ pub(crate) fn shadow_instances(shadows: &[ContactShadow]) -> Vec<ShadowInstance>
         .filter_map(|shadow| {
             let centre = shadow.centre_in_world;
             let fade = (1.0 - centre.y.max(0.0) / SHADOW_FADE_HEIGHT_M).clamp(0.0, 1.0);
-            let opacity = if shadow.opacity.is_finite() {
-                shadow.opacity.clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+            let opacity = if shadow.opacity.is_finite() { shadow.opacity.clamp(0.0, 1.0) } else { 0.0 };
             let opacity = opacity * fade;
-            let usable = centre.is_finite()
-                && shadow.radius_m.is_finite()
-                && shadow.radius_m > 0.0
-                && opacity > 0.0;
-            usable.then_some(ShadowInstance {
-                centre_radius_opacity: [centre.x, centre.z, shadow.radius_m, opacity],
-            })
+            let usable = centre.is_finite() && shadow.radius_m.is_finite() && shadow.radius_m > 0.0 && opacity > 0.0;
+            usable.then_some(ShadowInstance { centre_radius_opacity: [centre.x, centre.z, shadow.radius_m, opacity] })
         })
         .collect()
 }
@@ -111,19 +89,11 @@ pub(crate) fn mark_instances(marks: &[FloorMark]) -> Vec<MarkInstance> {
         .filter(|mark| mark.world_from_mark.is_finite())
         .map(|mark| {
             let shape = match mark.kind {
-                FloorMarkKind::Footprint {
-                    side: FootSide::Right,
-                } => [0.0, 1.0, 0.0, 0.0],
-                FloorMarkKind::Footprint {
-                    side: FootSide::Left,
-                } => [0.0, -1.0, 0.0, 0.0],
+                FloorMarkKind::Footprint { side: FootSide::Right } => [0.0, 1.0, 0.0, 0.0],
+                FloorMarkKind::Footprint { side: FootSide::Left } => [0.0, -1.0, 0.0, 0.0],
                 FloorMarkKind::Spot => [1.0, 1.0, 0.0, 0.0],
             };
-            MarkInstance {
-                world_from_mark: mark.world_from_mark.to_cols_array_2d(),
-                colour: mark.colour,
-                shape,
-            }
+            MarkInstance { world_from_mark: mark.world_from_mark.to_cols_array_2d(), colour: mark.colour, shape }
         })
         .collect()
 }
@@ -137,10 +107,7 @@ pub(crate) fn line_vertices(lines: &[Polyline]) -> Vec<LineVertex> {
             let [start, end] = pair else { continue };
             if start.is_finite() && end.is_finite() {
                 for point in [start, end] {
-                    vertices.push(LineVertex {
-                        position_in_world: point.to_array(),
-                        colour: line.colour,
-                    });
+                    vertices.push(LineVertex { position_in_world: point.to_array(), colour: line.colour });
                 }
             }
         }
@@ -151,21 +118,13 @@ pub(crate) fn line_vertices(lines: &[Polyline]) -> Vec<LineVertex> {
 /// Weights scaled to sum to 1; all-zero weights become joint 0 only.
 pub(crate) fn normalised_weights(weights: [f32; 4]) -> [f32; 4] {
     let sum: f32 = weights.iter().sum();
-    if sum > 1e-6 {
-        weights.map(|w| w / sum)
-    } else {
-        [1.0, 0.0, 0.0, 0.0]
-    }
+    if sum > 1e-6 { weights.map(|w| w / sum) } else { [1.0, 0.0, 0.0, 0.0] }
 }
 
 /// sRGB transfer function for one linear channel in [0, 1].
 pub(crate) fn linear_to_srgb(linear: f32) -> f32 {
     let c = linear.clamp(0.0, 1.0);
-    if c <= 0.003_130_8 {
-        c * 12.92
-    } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
-    }
+    if c <= 0.003_130_8 { c * 12.92 } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 }
 }
 
 #[cfg(test)]
@@ -217,16 +176,9 @@ mod tests {
             at(0.0, 0.2, f32::NAN),
         ];
         let instances = shadow_instances(&shadows);
-        assert_eq!(
-            instances.len(),
-            2,
-            "only the two shadows below the fade height survive"
-        );
+        assert_eq!(instances.len(), 2, "only the two shadows below the fade height survive");
         assert_eq!(instances[0].centre_radius_opacity, [1.0, 2.0, 0.2, 0.8]);
-        assert!(
-            (instances[1].centre_radius_opacity[3] - 0.4).abs() < 1e-6,
-            "half height, half opacity"
-        );
+        assert!((instances[1].centre_radius_opacity[3] - 0.4).abs() < 1e-6, "half height, half opacity");
     }
 
     #[test]
@@ -235,21 +187,10 @@ mod tests {
             points_in_world: vec![Vec3::ZERO, Vec3::X, Vec3::splat(f32::NAN), Vec3::Y, Vec3::Z],
             colour: [1.0; 4],
         };
-        let single = Polyline {
-            points_in_world: vec![Vec3::ONE],
-            colour: [1.0; 4],
-        };
+        let single = Polyline { points_in_world: vec![Vec3::ONE], colour: [1.0; 4] };
         let vertices = line_vertices(&[line, single]);
         let positions: Vec<[f32; 3]> = vertices.iter().map(|v| v.position_in_world).collect();
-        assert_eq!(
-            positions,
-            vec![
-                [0.0, 0.0, 0.0],
-                [1.0, 0.0, 0.0],
-                [0.0, 1.0, 0.0],
-                [0.0, 0.0, 1.0]
-            ]
-        );
+        assert_eq!(positions, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
     }
 
     #[test]

@@ -37,8 +37,7 @@ pub fn create_headless() -> Result<Gpu, RenderError> {
 
 /// Like [`create_headless`], with an explicit adapter preference.
 pub fn create_headless_with(preference: AdapterPreference) -> Result<Gpu, RenderError> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     Gpu::from_instance(instance, None, preference)
 }
 
@@ -72,9 +71,7 @@ impl Gpu {
                 }
             }
         }
-        let name_filter = std::env::var("WGPU_ADAPTER_NAME")
-            .ok()
-            .map(|name| name.to_lowercase());
+        let name_filter = std::env::var("WGPU_ADAPTER_NAME").ok().map(|name| name.to_lowercase());
         let mut usable: Vec<(AdapterRank, wgpu::Adapter)> = Vec::new();
         for adapter in candidates {
             let info = adapter.get_info();
@@ -89,10 +86,7 @@ impl Gpu {
                 rejected.push(format!("{summary}: {reason}"));
                 continue;
             }
-            usable.push((
-                rank(info.device_type, info.backend, &info.name, preference),
-                adapter,
-            ));
+            usable.push((rank(info.device_type, info.backend, &info.name, preference), adapter));
         }
         usable.sort_by(|(a, _), (b, _)| a.cmp(b));
 
@@ -100,12 +94,7 @@ impl Gpu {
         for (_, adapter) in usable {
             match open_device(&adapter) {
                 Ok((device, queue)) => {
-                    return Ok(Gpu {
-                        instance,
-                        adapter,
-                        device,
-                        queue,
-                    });
+                    return Ok(Gpu { instance, adapter, device, queue });
                 }
                 Err(error) => device_errors.push(error),
             }
@@ -113,11 +102,7 @@ impl Gpu {
         if let Some(first_error) = device_errors.into_iter().next() {
             return Err(first_error);
         }
-        let details = if rejected.is_empty() {
-            "no adapters were enumerated".to_owned()
-        } else {
-            rejected.join("; ")
-        };
+        let details = if rejected.is_empty() { "no adapters were enumerated".to_owned() } else { rejected.join("; ") };
         Err(RenderError::NoAdapter { details })
     }
 
@@ -164,15 +149,9 @@ fn rank(
 }
 
 /// Why this adapter cannot run the renderer's shaders, or `None` when it can.
-fn unsuitability(
-    adapter: &wgpu::Adapter,
-    compatible_surface: Option<&wgpu::Surface<'_>>,
-) -> Option<&'static str> {
+fn unsuitability(adapter: &wgpu::Adapter, compatible_surface: Option<&wgpu::Surface<'_>>) -> Option<&'static str> {
     let downlevel = adapter.get_downlevel_capabilities();
-    if !downlevel
-        .flags
-        .contains(wgpu::DownlevelFlags::VERTEX_STORAGE)
-    {
+    if !downlevel.flags.contains(wgpu::DownlevelFlags::VERTEX_STORAGE) {
         return Some("no storage buffers in vertex shaders (needed for the skinning palette)");
     }
     if adapter.limits().max_storage_buffers_per_shader_stage < 1 {
@@ -194,12 +173,8 @@ fn open_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue), R
         required_limits,
         ..Default::default()
     };
-    pollster::block_on(adapter.request_device(&descriptor)).map_err(|source| {
-        RenderError::RequestDevice {
-            adapter: summarise(&adapter.get_info()),
-            source,
-        }
-    })
+    pollster::block_on(adapter.request_device(&descriptor))
+        .map_err(|source| RenderError::RequestDevice { adapter: summarise(&adapter.get_info()), source })
 }
 
 fn summarise(info: &wgpu::AdapterInfo) -> String {
@@ -225,10 +200,7 @@ mod tests {
         let discrete = |p| rank(DeviceType::DiscreteGpu, Backend::Vulkan, "gpu", p);
         let integrated = |p| rank(DeviceType::IntegratedGpu, Backend::Vulkan, "igpu", p);
         let gl_cpu = |p| rank(DeviceType::Cpu, Backend::Gl, "llvmpipe", p);
-        let (hw, sw) = (
-            AdapterPreference::HardwareFirst,
-            AdapterPreference::SoftwareFirst,
-        );
+        let (hw, sw) = (AdapterPreference::HardwareFirst, AdapterPreference::SoftwareFirst);
         assert!(discrete(hw) < integrated(hw) && integrated(hw) < lavapipe(hw));
         assert!(lavapipe(sw) < discrete(sw) && discrete(sw) < integrated(sw));
         assert!(lavapipe(sw) < gl_cpu(sw), "Vulkan before GL");
@@ -236,9 +208,7 @@ mod tests {
 
     #[test]
     fn no_adapter_message_says_what_to_install() {
-        let error = RenderError::NoAdapter {
-            details: "none".to_owned(),
-        };
+        let error = RenderError::NoAdapter { details: "none".to_owned() };
         let text = error.to_string();
         assert!(text.contains("mesa-vulkan-drivers libvulkan1"), "{text}");
         assert!(text.contains("libegl1 libgl1-mesa-dri"), "{text}");

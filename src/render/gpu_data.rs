@@ -81,12 +81,7 @@ impl GrowableBuffer {
     pub fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages) -> Self {
         let usage = usage | wgpu::BufferUsages::COPY_DST;
         let buffer = create(device, label, usage, MIN_CAPACITY_BYTES);
-        Self {
-            label,
-            usage,
-            buffer,
-            capacity_bytes: MIN_CAPACITY_BYTES,
-        }
+        Self { label, usage, buffer, capacity_bytes: MIN_CAPACITY_BYTES }
     }
 
     pub fn buffer(&self) -> &wgpu::Buffer {
@@ -117,18 +112,8 @@ impl GrowableBuffer {
     }
 }
 
-fn create(
-    device: &wgpu::Device,
-    label: &str,
-    usage: wgpu::BufferUsages,
-    size: u64,
-) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some(label),
-        size,
-        usage,
-        mapped_at_creation: false,
-    })
+fn create(device: &wgpu::Device, label: &str, usage: wgpu::BufferUsages, size: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor { label: Some(label), size, usage, mapped_at_creation: false })
 }
 
 #[cfg(test)]

@@ -32,6 +32,5 @@ pub use gpu::{AdapterPreference, Gpu, create_headless, create_headless_with};
 pub use offscreen::{OffscreenTarget, render_to_image};
 pub use renderer::{Renderer, RendererConfig};
 pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, MeshId, Polyline, Scene,
-    SkinnedMeshData, Stage,
+    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, MeshId, Polyline, Scene, SkinnedMeshData, Stage,
 };

@@ -22,12 +22,7 @@ pub struct OffscreenTarget {
 impl OffscreenTarget {
     /// A `width` × `height` target matching `renderer`'s colour format, which must be an
     /// 8-bit RGBA or BGRA format.
-    pub fn new(
-        gpu: &Gpu,
-        renderer: &Renderer,
-        width: u32,
-        height: u32,
-    ) -> Result<Self, RenderError> {
+    pub fn new(gpu: &Gpu, renderer: &Renderer, width: u32, height: u32) -> Result<Self, RenderError> {
         let format = renderer.config().colour_format;
         let swap_red_blue = match format {
             wgpu::TextureFormat::Rgba8UnormSrgb | wgpu::TextureFormat::Rgba8Unorm => false,
@@ -36,20 +31,12 @@ impl OffscreenTarget {
         };
         let max_side = gpu.device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max_side || height > max_side {
-            return Err(RenderError::InvalidSize {
-                width,
-                height,
-                max_side,
-            });
+            return Err(RenderError::InvalidSize { width, height, max_side });
         }
         let padded_bytes_per_row = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("labanplay offscreen colour target"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
+            size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
@@ -67,14 +54,7 @@ impl OffscreenTarget {
             usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
             mapped_at_creation: false,
         });
-        Ok(Self {
-            texture,
-            view,
-            readback,
-            size_px: [width, height],
-            padded_bytes_per_row,
-            swap_red_blue,
-        })
+        Ok(Self { texture, view, readback, size_px: [width, height], padded_bytes_per_row, swap_red_blue })
     }
 
     /// [width, height] in pixels.
@@ -97,9 +77,7 @@ impl OffscreenTarget {
         let validation_error = pollster::block_on(validation_scope.pop());
         let oom_error = pollster::block_on(oom_scope.pop());
         if let Some(error) = validation_error.or(oom_error) {
-            return Err(RenderError::Gpu {
-                reason: error.to_string(),
-            });
+            return Err(RenderError::Gpu { reason: error.to_string() });
         }
         drawn?;
         self.read_back(gpu)
@@ -115,9 +93,7 @@ impl OffscreenTarget {
         renderer.prepare(&gpu.device, &gpu.queue, scene, camera, self.size_px)?;
         let mut encoder = gpu
             .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("labanplay offscreen frame"),
-            });
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay offscreen frame") });
         renderer.render(&mut encoder, &self.view);
         let [width, height] = self.size_px;
         encoder.copy_texture_to_buffer(
@@ -135,11 +111,7 @@ impl OffscreenTarget {
                     rows_per_image: Some(height),
                 },
             },
-            wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
+            wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
         );
         gpu.queue.submit([encoder.finish()]);
         Ok(())
@@ -148,43 +120,31 @@ impl OffscreenTarget {
     /// Maps the read-back buffer, strips the row padding and unmaps.
     fn read_back(&self, gpu: &Gpu) -> Result<image::RgbaImage, RenderError> {
         let (sender, receiver) = std::sync::mpsc::channel();
-        self.readback
-            .map_async(wgpu::MapMode::Read, .., move |result| {
-                // The receiver outlives the poll below; a send error only means nobody listens.
-                let _ = sender.send(result);
-            });
+        self.readback.map_async(wgpu::MapMode::Read, .., move |result| {
+            // The receiver outlives the poll below; a send error only means nobody listens.
+            let _ = sender.send(result);
+        });
         gpu.device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|error| RenderError::Readback {
-                reason: error.to_string(),
-            })?;
+            .map_err(|error| RenderError::Readback { reason: error.to_string() })?;
         match receiver.recv() {
             Ok(Ok(())) => {}
             Ok(Err(error)) => {
-                return Err(RenderError::Readback {
-                    reason: error.to_string(),
-                });
+                return Err(RenderError::Readback { reason: error.to_string() });
             }
             Err(_) => {
-                return Err(RenderError::Readback {
-                    reason: "map callback never ran".to_owned(),
-                });
+                return Err(RenderError::Readback { reason: "map callback never ran".to_owned() });
             }
         }
         let [width, height] = self.size_px;
         let row_bytes = width as usize * 4;
         let mut pixels = Vec::with_capacity(row_bytes * height as usize);
         {
-            let mapped =
-                self.readback
-                    .get_mapped_range(..)
-                    .map_err(|error| RenderError::Readback {
-                        reason: error.to_string(),
-                    })?;
-            for row in mapped
-                .chunks(self.padded_bytes_per_row as usize)
-                .take(height as usize)
-            {
+            let mapped = self
+                .readback
+                .get_mapped_range(..)
+                .map_err(|error| RenderError::Readback { reason: error.to_string() })?;
+            for row in mapped.chunks(self.padded_bytes_per_row as usize).take(height as usize) {
                 pixels.extend_from_slice(row.get(..row_bytes).unwrap_or(row));
             }
         }
@@ -194,9 +154,8 @@ impl OffscreenTarget {
                 pixel.swap(0, 2);
             }
         }
-        image::RgbaImage::from_raw(width, height, pixels).ok_or_else(|| RenderError::Readback {
-            reason: "read-back buffer too short".to_owned(),
-        })
+        image::RgbaImage::from_raw(width, height, pixels)
+            .ok_or_else(|| RenderError::Readback { reason: "read-back buffer too short".to_owned() })
     }
 }
 

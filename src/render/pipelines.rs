@@ -1,9 +1,7 @@
 //! Creation of the renderer's bind group layouts and its five render pipelines (floor, contact
 //! shadows, floor marks, skinned dancers, lines) from the WGSL files in `shaders/`.
 
-use crate::render::gpu_data::{
-    DancerUniform, GlobalsUniform, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex,
-};
+use crate::render::gpu_data::{DancerUniform, GlobalsUniform, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex};
 
 /// Depth buffer format used by every pipeline.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -36,11 +34,7 @@ fn byte_size<T>() -> Option<wgpu::BufferSize> {
 }
 
 impl Pipelines {
-    pub fn new(
-        device: &wgpu::Device,
-        colour_format: wgpu::TextureFormat,
-        sample_count: u32,
-    ) -> Self {
+    pub fn new(device: &wgpu::Device, colour_format: wgpu::TextureFormat, sample_count: u32) -> Self {
         let globals_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("labanplay globals layout"),
             entries: &[wgpu::BindGroupLayoutEntry {
@@ -98,10 +92,7 @@ impl Pipelines {
         let floor_shader = shader("labanplay floor.wgsl", include_str!("shaders/floor.wgsl"));
         let shadow_shader = shader("labanplay shadow.wgsl", include_str!("shaders/shadow.wgsl"));
         let marks_shader = shader("labanplay marks.wgsl", include_str!("shaders/marks.wgsl"));
-        let skinned_shader = shader(
-            "labanplay skinned.wgsl",
-            include_str!("shaders/skinned.wgsl"),
-        );
+        let skinned_shader = shader("labanplay skinned.wgsl", include_str!("shaders/skinned.wgsl"));
         let lines_shader = shader("labanplay lines.wgsl", include_str!("shaders/lines.wgsl"));
 
         let shadow_attributes = wgpu::vertex_attr_array![0 => Float32x4];
@@ -112,16 +103,11 @@ impl Pipelines {
             wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x3, 2 => Uint16x4, 3 => Float32x4];
         let line_attributes = wgpu::vertex_attr_array![0 => Float32x3, 1 => Float32x4];
         let layout_of = |stride: usize, step_mode, attributes| {
-            [Some(wgpu::VertexBufferLayout {
-                array_stride: stride as u64,
-                step_mode,
-                attributes,
-            })]
+            [Some(wgpu::VertexBufferLayout { array_stride: stride as u64, step_mode, attributes })]
         };
         let instance = wgpu::VertexStepMode::Instance;
         let vertex = wgpu::VertexStepMode::Vertex;
-        let build =
-            |spec: PipelineSpec<'_>| build_pipeline(device, colour_format, sample_count, spec);
+        let build = |spec: PipelineSpec<'_>| build_pipeline(device, colour_format, sample_count, spec);
         let triangles = wgpu::PrimitiveTopology::TriangleList;
         let blend = Some(wgpu::BlendState::ALPHA_BLENDING);
 
@@ -138,11 +124,7 @@ impl Pipelines {
             label: "labanplay contact shadow pipeline",
             shader: &shadow_shader,
             layout: &scene_layout,
-            buffers: &layout_of(
-                std::mem::size_of::<ShadowInstance>(),
-                instance,
-                &shadow_attributes,
-            ),
+            buffers: &layout_of(std::mem::size_of::<ShadowInstance>(), instance, &shadow_attributes),
             topology: triangles,
             blend,
             depth_write: false,
@@ -151,11 +133,7 @@ impl Pipelines {
             label: "labanplay floor mark pipeline",
             shader: &marks_shader,
             layout: &scene_layout,
-            buffers: &layout_of(
-                std::mem::size_of::<MarkInstance>(),
-                instance,
-                &mark_attributes,
-            ),
+            buffers: &layout_of(std::mem::size_of::<MarkInstance>(), instance, &mark_attributes),
             topology: triangles,
             blend,
             depth_write: false,
@@ -164,11 +142,7 @@ impl Pipelines {
             label: "labanplay skinned dancer pipeline",
             shader: &skinned_shader,
             layout: &skinned_layout,
-            buffers: &layout_of(
-                std::mem::size_of::<SkinnedVertex>(),
-                vertex,
-                &skinned_attributes,
-            ),
+            buffers: &layout_of(std::mem::size_of::<SkinnedVertex>(), vertex, &skinned_attributes),
             topology: triangles,
             blend: None,
             depth_write: true,
@@ -182,15 +156,7 @@ impl Pipelines {
             blend,
             depth_write: false,
         });
-        Self {
-            globals_layout,
-            dancer_layout,
-            floor,
-            shadow,
-            marks,
-            skinned,
-            lines,
-        }
+        Self { globals_layout, dancer_layout, floor, shadow, marks, skinned, lines }
     }
 }
 
@@ -200,11 +166,8 @@ fn build_pipeline(
     sample_count: u32,
     spec: PipelineSpec<'_>,
 ) -> wgpu::RenderPipeline {
-    let targets = [Some(wgpu::ColorTargetState {
-        format: colour_format,
-        blend: spec.blend,
-        write_mask: wgpu::ColorWrites::ALL,
-    })];
+    let targets =
+        [Some(wgpu::ColorTargetState { format: colour_format, blend: spec.blend, write_mask: wgpu::ColorWrites::ALL })];
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
         label: Some(spec.label),
         layout: Some(spec.layout),
@@ -216,11 +179,7 @@ fn build_pipeline(
         },
         // No culling: meshes from elsewhere may have mixed winding; the skinned shader flips
         // back-facing normals instead.
-        primitive: wgpu::PrimitiveState {
-            topology: spec.topology,
-            cull_mode: None,
-            ..Default::default()
-        },
+        primitive: wgpu::PrimitiveState { topology: spec.topology, cull_mode: None, ..Default::default() },
         depth_stencil: Some(wgpu::DepthStencilState {
             format: DEPTH_FORMAT,
             depth_write_enabled: Some(spec.depth_write),
@@ -228,10 +187,7 @@ fn build_pipeline(
             stencil: wgpu::StencilState::default(),
             bias: wgpu::DepthBiasState::default(),
         }),
-        multisample: wgpu::MultisampleState {
-            count: sample_count,
-            ..Default::default()
-        },
+        multisample: wgpu::MultisampleState { count: sample_count, ..Default::default() },
         fragment: Some(wgpu::FragmentState {
             module: spec.shader,
             entry_point: Some("fs_main"),

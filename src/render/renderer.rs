@@ -25,10 +25,7 @@ pub struct RendererConfig {
 impl Default for RendererConfig {
     /// `Rgba8UnormSrgb` (what [`crate::render::render_to_image`] reads back), 4× MSAA.
     fn default() -> Self {
-        Self {
-            colour_format: wgpu::TextureFormat::Rgba8UnormSrgb,
-            sample_count: 4,
-        }
+        Self { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 4 }
     }
 }
 
@@ -38,10 +35,7 @@ impl RendererConfig {
     /// 1280×720: ~23 ms vs ~100 ms per frame with one skinned figure).
     pub fn recommended_for(gpu: &Gpu, colour_format: wgpu::TextureFormat) -> Self {
         let sample_count = if gpu.is_software() { 1 } else { 4 };
-        Self {
-            colour_format,
-            sample_count,
-        }
+        Self { colour_format, sample_count }
     }
 }
 
@@ -94,10 +88,7 @@ pub struct Renderer {
 impl Renderer {
     /// Builds pipelines for views of `config.colour_format`.
     pub fn new(device: &wgpu::Device, config: RendererConfig) -> Self {
-        let config = RendererConfig {
-            sample_count: if config.sample_count == 1 { 1 } else { 4 },
-            ..config
-        };
+        let config = RendererConfig { sample_count: if config.sample_count == 1 { 1 } else { 4 }, ..config };
         let pipelines = Pipelines::new(device, config.colour_format, config.sample_count);
         let globals_buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("labanplay globals uniform"),
@@ -108,23 +99,12 @@ impl Renderer {
         let globals_bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("labanplay globals bind group"),
             layout: &pipelines.globals_layout,
-            entries: &[wgpu::BindGroupEntry {
-                binding: 0,
-                resource: globals_buffer.as_entire_binding(),
-            }],
+            entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals_buffer.as_entire_binding() }],
         });
         let alignment = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
         let dancer_stride_bytes = std::mem::size_of::<DancerUniform>().next_multiple_of(alignment);
-        let dancer_uniforms = GrowableBuffer::new(
-            device,
-            "labanplay dancer uniforms",
-            wgpu::BufferUsages::UNIFORM,
-        );
-        let palettes = GrowableBuffer::new(
-            device,
-            "labanplay skinning palettes",
-            wgpu::BufferUsages::STORAGE,
-        );
+        let dancer_uniforms = GrowableBuffer::new(device, "labanplay dancer uniforms", wgpu::BufferUsages::UNIFORM);
+        let palettes = GrowableBuffer::new(device, "labanplay skinning palettes", wgpu::BufferUsages::STORAGE);
         let dancer_bind_group = dancer_bind_group(device, &pipelines, &dancer_uniforms, &palettes);
         let vertex = wgpu::BufferUsages::VERTEX;
         Self {
@@ -135,11 +115,7 @@ impl Renderer {
             dancer_uniforms,
             palettes,
             dancer_stride_bytes,
-            shadow_instances: GrowableBuffer::new(
-                device,
-                "labanplay contact shadow instances",
-                vertex,
-            ),
+            shadow_instances: GrowableBuffer::new(device, "labanplay contact shadow instances", vertex),
             mark_instances: GrowableBuffer::new(device, "labanplay floor mark instances", vertex),
             line_vertices: GrowableBuffer::new(device, "labanplay line vertices", vertex),
             pipelines,
@@ -160,16 +136,9 @@ impl Renderer {
 
     /// Checks `mesh`, renormalises its weights and uploads it; the id stays valid until
     /// [`Renderer::remove_mesh`].
-    pub fn upload_mesh(
-        &mut self,
-        device: &wgpu::Device,
-        mesh: &SkinnedMeshData,
-    ) -> Result<MeshId, RenderError> {
-        mesh.validate()
-            .map_err(|reason| RenderError::InvalidMesh { reason })?;
-        let too_big = || RenderError::InvalidMesh {
-            reason: "more than 2^32 indices or meshes".to_owned(),
-        };
+    pub fn upload_mesh(&mut self, device: &wgpu::Device, mesh: &SkinnedMeshData) -> Result<MeshId, RenderError> {
+        mesh.validate().map_err(|reason| RenderError::InvalidMesh { reason })?;
+        let too_big = || RenderError::InvalidMesh { reason: "more than 2^32 indices or meshes".to_owned() };
         let index_count = u32::try_from(mesh.indices.len()).map_err(|_| too_big())?;
         let id = MeshId(u32::try_from(self.meshes.len()).map_err(|_| too_big())?);
         let vertices: Vec<SkinnedVertex> = mesh
@@ -188,9 +157,7 @@ impl Renderer {
         let max_buffer_bytes = device.limits().max_buffer_size;
         if vertex_bytes > max_buffer_bytes {
             return Err(RenderError::InvalidMesh {
-                reason: format!(
-                    "{vertex_bytes} bytes of vertices exceed the device's {max_buffer_bytes}-byte buffers"
-                ),
+                reason: format!("{vertex_bytes} bytes of vertices exceed the device's {max_buffer_bytes}-byte buffers"),
             });
         }
         let vertex_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
@@ -232,21 +199,14 @@ impl Renderer {
         let [width, height] = target_size_px;
         let max_side = device.limits().max_texture_dimension_2d;
         if width == 0 || height == 0 || width > max_side || height > max_side {
-            return Err(RenderError::InvalidSize {
-                width,
-                height,
-                max_side,
-            });
+            return Err(RenderError::InvalidSize { width, height, max_side });
         }
         // Check every dancer before touching any buffer.
         let mut palette_lens = Vec::with_capacity(scene.dancers.len());
         for (dancer_index, dancer) in scene.dancers.iter().enumerate() {
             let mesh_id = dancer.mesh_id;
             let Some(mesh) = self.meshes.get(mesh_id.0 as usize).and_then(Option::as_ref) else {
-                return Err(RenderError::UnknownMesh {
-                    dancer_index,
-                    mesh_id,
-                });
+                return Err(RenderError::UnknownMesh { dancer_index, mesh_id });
             };
             if dancer.palette.len() < mesh.required_palette_len {
                 return Err(RenderError::PaletteTooShort {
@@ -262,19 +222,11 @@ impl Renderer {
         let uniform_bytes = (scene.dancers.len() * self.dancer_stride_bytes) as u64;
         let limits = device.limits();
         for (what, bytes, limit_bytes) in [
-            (
-                "skinning palettes",
-                palette_bytes,
-                limits.max_storage_buffer_binding_size,
-            ),
+            ("skinning palettes", palette_bytes, limits.max_storage_buffer_binding_size),
             ("dancer uniforms", uniform_bytes, limits.max_buffer_size),
         ] {
             if bytes > limit_bytes {
-                return Err(RenderError::SceneTooLarge {
-                    what,
-                    bytes,
-                    limit_bytes,
-                });
+                return Err(RenderError::SceneTooLarge { what, bytes, limit_bytes });
             }
         }
         self.ensure_targets(device, target_size_px);
@@ -284,13 +236,7 @@ impl Renderer {
         let srgb_target = self.config.colour_format.is_srgb();
         let globals = frame_data::globals_uniform(camera, aspect_ratio, &stage, srgb_target);
         queue.write_buffer(&self.globals_buffer, 0, bytemuck::bytes_of(&globals));
-        let background = stage.background_colour.map(|c| {
-            if srgb_target {
-                c
-            } else {
-                frame_data::linear_to_srgb(c)
-            }
-        });
+        let background = stage.background_colour.map(|c| if srgb_target { c } else { frame_data::linear_to_srgb(c) });
         self.clear_colour = wgpu::Color {
             r: f64::from(background[0]),
             g: f64::from(background[1]),
@@ -306,12 +252,7 @@ impl Renderer {
             let offset_bytes = dancer_index * self.dancer_stride_bytes;
             let uniform = DancerUniform {
                 colour: dancer.colour,
-                palette_range: [
-                    palette_columns.len() as u32,
-                    dancer.palette.len() as u32,
-                    0,
-                    0,
-                ],
+                palette_range: [palette_columns.len() as u32, dancer.palette.len() as u32, 0, 0],
             };
             let size = std::mem::size_of::<DancerUniform>();
             if let Some(slot) = uniform_bytes.get_mut(offset_bytes..offset_bytes + size) {
@@ -321,37 +262,24 @@ impl Renderer {
             let Ok(uniform_offset_bytes) = u32::try_from(offset_bytes) else {
                 break;
             };
-            self.draws.push(DancerDraw {
-                mesh_index: dancer.mesh_id.0 as usize,
-                uniform_offset_bytes,
-            });
+            self.draws.push(DancerDraw { mesh_index: dancer.mesh_id.0 as usize, uniform_offset_bytes });
         }
         let uniforms_recreated = self.dancer_uniforms.write(device, queue, &uniform_bytes);
-        let palettes_recreated =
-            self.palettes
-                .write(device, queue, bytemuck::cast_slice(&palette_columns));
+        let palettes_recreated = self.palettes.write(device, queue, bytemuck::cast_slice(&palette_columns));
         if uniforms_recreated || palettes_recreated {
-            self.dancer_bind_group = dancer_bind_group(
-                device,
-                &self.pipelines,
-                &self.dancer_uniforms,
-                &self.palettes,
-            );
+            self.dancer_bind_group = dancer_bind_group(device, &self.pipelines, &self.dancer_uniforms, &self.palettes);
         }
 
         let shadows = frame_data::shadow_instances(&scene.contact_shadows);
-        self.shadow_instances
-            .write(device, queue, bytemuck::cast_slice(&shadows));
+        self.shadow_instances.write(device, queue, bytemuck::cast_slice(&shadows));
         self.shadow_count = shadows.len() as u32;
 
         let marks = frame_data::mark_instances(&scene.floor_marks);
-        self.mark_instances
-            .write(device, queue, bytemuck::cast_slice(&marks));
+        self.mark_instances.write(device, queue, bytemuck::cast_slice(&marks));
         self.mark_count = marks.len() as u32;
 
         let line_vertices = frame_data::line_vertices(&scene.lines);
-        self.line_vertices
-            .write(device, queue, bytemuck::cast_slice(&line_vertices));
+        self.line_vertices.write(device, queue, bytemuck::cast_slice(&line_vertices));
         self.line_vertex_count = line_vertices.len() as u32;
         Ok(())
     }
@@ -366,19 +294,13 @@ impl Renderer {
                 view: msaa_view,
                 depth_slice: None,
                 resolve_target: Some(target_view),
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(self.clear_colour),
-                    store: wgpu::StoreOp::Discard,
-                },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(self.clear_colour), store: wgpu::StoreOp::Discard },
             },
             None => wgpu::RenderPassColorAttachment {
                 view: target_view,
                 depth_slice: None,
                 resolve_target: None,
-                ops: wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(self.clear_colour),
-                    store: wgpu::StoreOp::Store,
-                },
+                ops: wgpu::Operations { load: wgpu::LoadOp::Clear(self.clear_colour), store: wgpu::StoreOp::Store },
             },
         };
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
@@ -386,10 +308,7 @@ impl Renderer {
             color_attachments: &[Some(colour_attachment)],
             depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
                 view: &targets.depth_view,
-                depth_ops: Some(wgpu::Operations {
-                    load: wgpu::LoadOp::Clear(1.0),
-                    store: wgpu::StoreOp::Discard,
-                }),
+                depth_ops: Some(wgpu::Operations { load: wgpu::LoadOp::Clear(1.0), store: wgpu::StoreOp::Discard }),
                 stencil_ops: None,
             }),
             timestamp_writes: None,
@@ -432,11 +351,7 @@ impl Renderer {
 
     /// (Re)creates the depth and MSAA attachments when the target size changes.
     fn ensure_targets(&mut self, device: &wgpu::Device, size_px: [u32; 2]) {
-        if self
-            .targets
-            .as_ref()
-            .is_some_and(|targets| targets.size_px == size_px)
-        {
+        if self.targets.as_ref().is_some_and(|targets| targets.size_px == size_px) {
             return;
         }
         let [width, height] = size_px;
@@ -444,11 +359,7 @@ impl Renderer {
             device
                 .create_texture(&wgpu::TextureDescriptor {
                     label: Some(label),
-                    size: wgpu::Extent3d {
-                        width,
-                        height,
-                        depth_or_array_layers: 1,
-                    },
+                    size: wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
                     mip_level_count: 1,
                     sample_count: self.config.sample_count,
                     dimension: wgpu::TextureDimension::D2,
@@ -456,23 +367,12 @@ impl Renderer {
                     usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
                     view_formats: &[],
                 })
-                .create_view(&wgpu::TextureViewDescriptor {
-                    label: Some(label),
-                    ..Default::default()
-                })
+                .create_view(&wgpu::TextureViewDescriptor { label: Some(label), ..Default::default() })
         };
         let depth_view = attachment("labanplay depth attachment", DEPTH_FORMAT);
-        let msaa_view = (self.config.sample_count > 1).then(|| {
-            attachment(
-                "labanplay msaa colour attachment",
-                self.config.colour_format,
-            )
-        });
-        self.targets = Some(FrameTargets {
-            size_px,
-            depth_view,
-            msaa_view,
-        });
+        let msaa_view = (self.config.sample_count > 1)
+            .then(|| attachment("labanplay msaa colour attachment", self.config.colour_format));
+        self.targets = Some(FrameTargets { size_px, depth_view, msaa_view });
     }
 }
 
@@ -494,10 +394,7 @@ fn dancer_bind_group(
                     size: wgpu::BufferSize::new(std::mem::size_of::<DancerUniform>() as u64),
                 }),
             },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: palettes.buffer().as_entire_binding(),
-            },
+            wgpu::BindGroupEntry { binding: 1, resource: palettes.buffer().as_entire_binding() },
         ],
     })
 }

@@ -33,42 +33,24 @@ impl SkinnedMeshData {
         if vertex_count == 0 || self.indices.is_empty() {
             return Err("the mesh has no vertices or no indices".to_owned());
         }
-        for (name, len) in [
-            ("normals", self.normals.len()),
-            ("joints", self.joints.len()),
-            ("weights", self.weights.len()),
-        ] {
+        for (name, len) in
+            [("normals", self.normals.len()), ("joints", self.joints.len()), ("weights", self.weights.len())]
+        {
             if len != vertex_count {
-                return Err(format!(
-                    "{name} has {len} entries but positions has {vertex_count}"
-                ));
+                return Err(format!("{name} has {len} entries but positions has {vertex_count}"));
             }
         }
         if !self.indices.len().is_multiple_of(3) {
-            return Err(format!(
-                "{} indices is not a whole number of triangles",
-                self.indices.len()
-            ));
+            return Err(format!("{} indices is not a whole number of triangles", self.indices.len()));
         }
-        if let Some(bad) = self
-            .indices
-            .iter()
-            .find(|&&index| index as usize >= vertex_count)
-        {
-            return Err(format!(
-                "index {bad} is out of range for {vertex_count} vertices"
-            ));
+        if let Some(bad) = self.indices.iter().find(|&&index| index as usize >= vertex_count) {
+            return Err(format!("index {bad} is out of range for {vertex_count} vertices"));
         }
         let all_finite = |values: &[[f32; 3]]| values.iter().flatten().all(|v| v.is_finite());
         if !all_finite(&self.positions) || !all_finite(&self.normals) {
             return Err("a position or normal is not finite".to_owned());
         }
-        if self
-            .weights
-            .iter()
-            .flatten()
-            .any(|w| !w.is_finite() || *w < 0.0)
-        {
+        if self.weights.iter().flatten().any(|w| !w.is_finite() || *w < 0.0) {
             return Err("a weight is negative or not finite".to_owned());
         }
         Ok(())
@@ -135,20 +117,10 @@ pub struct FloorMark {
 impl FloorMark {
     /// A footprint centred at `centre_in_world` (y ignored), toes pointing along
     /// `heading_rad` (0 = toward +Z / the audience, positive = turning toward +X).
-    pub fn footprint(
-        side: FootSide,
-        centre_in_world: Vec3,
-        heading_rad: f32,
-        colour: [f32; 4],
-    ) -> Self {
-        let world_from_mark =
-            Mat4::from_translation(Vec3::new(centre_in_world.x, 0.0, centre_in_world.z))
-                * Mat4::from_rotation_y(heading_rad);
-        Self {
-            kind: FloorMarkKind::Footprint { side },
-            world_from_mark,
-            colour,
-        }
+    pub fn footprint(side: FootSide, centre_in_world: Vec3, heading_rad: f32, colour: [f32; 4]) -> Self {
+        let world_from_mark = Mat4::from_translation(Vec3::new(centre_in_world.x, 0.0, centre_in_world.z))
+            * Mat4::from_rotation_y(heading_rad);
+        Self { kind: FloorMarkKind::Footprint { side }, world_from_mark, colour }
     }
 }
 
@@ -231,11 +203,7 @@ mod tests {
             positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
             normals: vec![[0.0, 0.0, 1.0]; 3],
             joints: vec![[0, 0, 0, 0], [2, 7, 0, 0], [1, 0, 0, 0]],
-            weights: vec![
-                [1.0, 0.0, 0.0, 0.0],
-                [0.5, 0.0, 0.5, 0.0],
-                [1.0, 0.0, 0.0, 0.0],
-            ],
+            weights: vec![[1.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.5, 0.0], [1.0, 0.0, 0.0, 0.0]],
             indices: vec![0, 1, 2],
         }
     }
@@ -248,12 +216,7 @@ mod tests {
         assert!(short.validate().unwrap_err().contains("normals"));
         let mut out_of_range = triangle();
         out_of_range.indices[1] = 3;
-        assert!(
-            out_of_range
-                .validate()
-                .unwrap_err()
-                .contains("out of range")
-        );
+        assert!(out_of_range.validate().unwrap_err().contains("out of range"));
         let mut ragged = triangle();
         ragged.indices.push(0);
         assert!(ragged.validate().is_err());
@@ -272,19 +235,10 @@ mod tests {
     #[test]
     fn footprint_helper_points_toes_along_the_heading() {
         let mark = FloorMark::footprint(FootSide::Left, Vec3::new(1.0, 5.0, 2.0), 0.0, [1.0; 4]);
-        let toe_in_world = mark
-            .world_from_mark
-            .transform_point3(Vec3::new(0.0, 0.0, 0.13));
+        let toe_in_world = mark.world_from_mark.transform_point3(Vec3::new(0.0, 0.0, 0.13));
         assert!((toe_in_world - Vec3::new(1.0, 0.0, 2.13)).length() < 1e-6);
-        let turned = FloorMark::footprint(
-            FootSide::Right,
-            Vec3::ZERO,
-            std::f32::consts::FRAC_PI_2,
-            [1.0; 4],
-        );
-        let toe_in_world = turned
-            .world_from_mark
-            .transform_point3(Vec3::new(0.0, 0.0, 0.13));
+        let turned = FloorMark::footprint(FootSide::Right, Vec3::ZERO, std::f32::consts::FRAC_PI_2, [1.0; 4]);
+        let toe_in_world = turned.world_from_mark.transform_point3(Vec3::new(0.0, 0.0, 0.13));
         assert!((toe_in_world - Vec3::new(0.13, 0.0, 0.0)).length() < 1e-6);
     }
 }

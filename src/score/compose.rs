@@ -4,7 +4,7 @@
 //! [`Timeline`], sorted into channels, and modifiers are attached to the symbol they touch.
 
 use super::gaps::find_gaps;
-use super::staves::{column_of, find_staves, nearest_staff, zone_of, ColumnConvention, StaffGeometry, Zone};
+use super::staves::{ColumnConvention, StaffGeometry, Zone, column_of, find_staves, nearest_staff, zone_of};
 use super::timeline::{BarMark, Timeline};
 use super::types::*;
 use crate::diag::Diagnostic;
@@ -116,13 +116,14 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     let symbols = &doc.symbols;
     let mut staves_geo = find_staves(symbols);
     if staves_geo.is_empty()
-        && let Some(g) = guessed_staff(symbols) {
-            warnings.push(Diagnostic::warning(
-                symbols.first().map(|s| s.span).unwrap_or_default(),
-                "no staff lines found; a staff was assumed around the direction signs",
-            ));
-            staves_geo.push(g);
-        }
+        && let Some(g) = guessed_staff(symbols)
+    {
+        warnings.push(Diagnostic::warning(
+            symbols.first().map(|s| s.span).unwrap_or_default(),
+            "no staff lines found; a staff was assumed around the direction signs",
+        ));
+        staves_geo.push(g);
+    }
     let bars: Vec<BarMark> = symbols
         .iter()
         .filter(|s| s.kind == SymbolKind::BarLine)
@@ -176,11 +177,8 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         placed.push(Placed { sym, staff, column, start_beats, end_beats });
     }
 
-    let mut builders: Vec<StaffBuilder> = staves_geo
-        .iter()
-        .enumerate()
-        .map(|(i, g)| StaffBuilder::new(i, *g))
-        .collect();
+    let mut builders: Vec<StaffBuilder> =
+        staves_geo.iter().enumerate().map(|(i, g)| StaffBuilder::new(i, *g)).collect();
     let place_text = |p: &Placed, score_measures: &[Measure]| -> String {
         let (m, b) = measure_at(score_measures, p.start_beats);
         format!("staff {}, measure {m}, beat {:.2}, column {}", p.staff + 1, b + 1.0, side_label(p.column))
@@ -198,12 +196,13 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         // Head pre-sign written as text `C` in a column beside a staff.
         if let SymbolKind::Text(t) = &sym.kind
             && t.trim() == "C"
-                && let Some(staff) = nearest_staff(&staves_geo, sym.x_mid()) {
-                    let column = column_of(&staves_geo[staff], sym.x_mid());
-                    if column.abs() >= 2 {
-                        claims.push((staff, column, timeline.beats_at(sym.y), BodyPart::Head));
-                    }
-                }
+            && let Some(staff) = nearest_staff(&staves_geo, sym.x_mid())
+        {
+            let column = column_of(&staves_geo[staff], sym.x_mid());
+            if column.abs() >= 2 {
+                claims.push((staff, column, timeline.beats_at(sym.y), BodyPart::Head));
+            }
+        }
     }
     claims.sort_by(|a, b| a.2.total_cmp(&b.2));
 
@@ -214,20 +213,20 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     for (pi, p) in placed.iter().enumerate() {
         let SymbolKind::Pin { orientation, black } = p.sym.kind else { continue };
         // Inside a turn sign?
-        let inside = turns.iter().position(|t| {
-            t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6)
-        });
+        let inside = turns.iter().position(|t| t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6));
         if let Some(ti) = inside {
             turn_pins.entry(ti).or_insert(orientation);
             continue;
         }
         // Dancer sign: under the staff's centre line before the music starts.
         let geo = &staves_geo[p.staff];
-        if p.end_beats <= 0.0 && (p.sym.x_mid() - geo.centre_x).abs() <= geo.half_width * 0.5
-            && builders[p.staff].dancer.is_none() {
-                builders[p.staff].dancer = Some(DancerSign { orientation, black });
-                continue;
-            }
+        if p.end_beats <= 0.0
+            && (p.sym.x_mid() - geo.centre_x).abs() <= geo.half_width * 0.5
+            && builders[p.staff].dancer.is_none()
+        {
+            builders[p.staff].dancer = Some(DancerSign { orientation, black });
+            continue;
+        }
         builders[p.staff].loose.push((pi, Modifier::Pin { orientation, black }));
     }
 
@@ -235,7 +234,8 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         let b = &mut builders[p.staff];
         let zone = zone_of(p.column, opts.convention);
         let claim = claims
-            .iter().rfind(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
+            .iter()
+            .rfind(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
             .map(|c| c.3);
         match &p.sym.kind {
             SymbolKind::Direction { direction, .. } => {
@@ -243,7 +243,8 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                     Some(part) => ChannelKind::Part(part),
                     None => channel_of_zone(zone),
                 };
-                let entry = make_entry(p, EntryKind::Direction { direction: *direction, level: p.sym.level }, &measures, tempo);
+                let entry =
+                    make_entry(p, EntryKind::Direction { direction: *direction, level: p.sym.level }, &measures, tempo);
                 b.push(kind, entry, pi);
             }
             SymbolKind::Turn(sign) => {
@@ -268,12 +269,20 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 if clockwise.is_none() {
                     warnings.push(Diagnostic::warning(
                         p.sym.span,
-                        format!("{}: rotation sign `{}` not interpreted (only left/right turn signs are)", place_text(p, &measures), p.sym.code),
+                        format!(
+                            "{}: rotation sign `{}` not interpreted (only left/right turn signs are)",
+                            place_text(p, &measures),
+                            p.sym.code
+                        ),
                     ));
                 } else if pin.is_none() {
                     warnings.push(Diagnostic::warning(
                         p.sym.span,
-                        format!("{}: turn sign `{}` has no pin inside; amount unknown", place_text(p, &measures), p.sym.code),
+                        format!(
+                            "{}: turn sign `{}` has no pin inside; amount unknown",
+                            place_text(p, &measures),
+                            p.sym.code
+                        ),
                     ));
                 }
                 let kind = match (claim, zone) {
@@ -315,7 +324,11 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 b.push(ChannelKind::Path, entry, pi);
                 warnings.push(Diagnostic::warning(
                     p.sym.span,
-                    format!("{}: path sign `{}` recorded but not yet interpreted", place_text(p, &measures), p.sym.code),
+                    format!(
+                        "{}: path sign `{}` recorded but not yet interpreted",
+                        place_text(p, &measures),
+                        p.sym.code
+                    ),
                 ));
             }
             SymbolKind::Area(item) => warnings.push(Diagnostic::warning(
@@ -336,31 +349,21 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 true => {}
                 false => warnings.push(Diagnostic::warning(
                     p.sym.span,
-                    format!("{}: `{}` is not next to a symbol it could modify; ignored", place_text(p, &measures), p.sym.code),
+                    format!(
+                        "{}: `{}` is not next to a symbol it could modify; ignored",
+                        place_text(p, &measures),
+                        p.sym.code
+                    ),
                 )),
             }
         }
     }
 
-    let duration_beats = timeline
-        .end_beats()
-        .max(placed.iter().map(|p| p.end_beats).fold(0.0, f64::max));
-    let staves: Vec<Staff> = builders
-        .into_iter()
-        .map(|b| b.finish(opts.gap_tolerance_beats, duration_beats))
-        .collect();
+    let duration_beats = timeline.end_beats().max(placed.iter().map(|p| p.end_beats).fold(0.0, f64::max));
+    let staves: Vec<Staff> = builders.into_iter().map(|b| b.finish(opts.gap_tolerance_beats, duration_beats)).collect();
     warnings.extend(doc.warnings.iter().cloned());
     warnings.sort_by_key(|d| (d.span.line, d.span.col));
-    Score {
-        title: doc.title.clone(),
-        format: doc.format,
-        tempo,
-        meter,
-        measures,
-        staves,
-        duration_beats,
-        warnings,
-    }
+    Score { title: doc.title.clone(), format: doc.format, tempo, meter, measures, staves, duration_beats, warnings }
 }
 
 /// The column a pre-sign claims: its own, or that of the direction sign just above it when the
@@ -428,7 +431,8 @@ fn measure_at(measures: &[Measure], t_beats: f64) -> (u32, f64) {
 }
 
 fn make_entry(p: &Placed, kind: EntryKind, measures: &[Measure], tempo: TempoMap) -> Entry {
-    let (start, dur) = if p.end_beats <= 0.0 { (0.0, 0.0) } else { (p.start_beats.max(0.0), p.end_beats - p.start_beats.max(0.0)) };
+    let (start, dur) =
+        if p.end_beats <= 0.0 { (0.0, 0.0) } else { (p.start_beats.max(0.0), p.end_beats - p.start_beats.max(0.0)) };
     let (measure, beat_in_measure) = measure_at(measures, start);
     let measure = if p.end_beats <= 0.0 { 0 } else { measure };
     Entry {
@@ -468,13 +472,18 @@ impl StaffBuilder {
     /// Attaches `modifier` (from placed symbol `p`) to the direction entry it belongs to:
     /// first the next one directly above in the same column, else one it overlaps nearby.
     fn attach(&mut self, p: &Placed, placed: &[Placed], modifier: Modifier) -> bool {
-        let is_target = |e: &(ChannelKind, Entry, usize)| matches!(e.1.kind, EntryKind::Direction { .. } | EntryKind::Turn { .. });
+        let is_target =
+            |e: &(ChannelKind, Entry, usize)| matches!(e.1.kind, EntryKind::Direction { .. } | EntryKind::Turn { .. });
         let above = self
             .entries
             .iter()
             .enumerate()
             .filter(|(_, e)| is_target(e) && e.1.column == p.column)
-            .filter(|(_, e)| placed.get(e.2).is_some_and(|q| q.start_beats >= p.start_beats - 0.26 && q.start_beats <= p.start_beats + 1.5))
+            .filter(|(_, e)| {
+                placed
+                    .get(e.2)
+                    .is_some_and(|q| q.start_beats >= p.start_beats - 0.26 && q.start_beats <= p.start_beats + 1.5)
+            })
             .min_by(|a, b| a.1.1.start_beats.total_cmp(&b.1.1.start_beats))
             .map(|(i, _)| i);
         let overlap = || {
@@ -482,7 +491,11 @@ impl StaffBuilder {
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| is_target(e) && (e.1.column - p.column).abs() <= 1)
-                .filter(|(_, e)| placed.get(e.2).is_some_and(|q| q.start_beats <= p.end_beats + 0.26 && q.end_beats >= p.start_beats - 0.26))
+                .filter(|(_, e)| {
+                    placed
+                        .get(e.2)
+                        .is_some_and(|q| q.start_beats <= p.end_beats + 0.26 && q.end_beats >= p.start_beats - 0.26)
+                })
                 .min_by(|a, b| {
                     let da = placed.get(a.1.2).map_or(f32::MAX, |q| (q.sym.x_mid() - p.sym.x_mid()).abs());
                     let db = placed.get(b.1.2).map_or(f32::MAX, |q| (q.sym.x_mid() - p.sym.x_mid()).abs());

@@ -19,16 +19,22 @@ fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry
     let mut out: Vec<(Interval, bool)> = Vec::new();
     for (kind, e) in start_position {
         if let ChannelKind::Support(side) = kind
-            && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold) {
-                out.push((Interval { start: 0.0, end: 0.0, left: *side == Side::Left, right: *side == Side::Right }, false));
-            }
+            && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold)
+        {
+            out.push((
+                Interval { start: 0.0, end: 0.0, left: *side == Side::Left, right: *side == Side::Right },
+                false,
+            ));
+        }
     }
     for ch in channels {
         let ChannelKind::Support(side) = ch.kind else { continue };
         for e in &ch.entries {
             let (left, right, hold) = match &e.kind {
                 EntryKind::Direction { .. } => (side == Side::Left, side == Side::Right, false),
-                EntryKind::Turn { both_feet, .. } => (side == Side::Left || *both_feet, side == Side::Right || *both_feet, false),
+                EntryKind::Turn { both_feet, .. } => {
+                    (side == Side::Left || *both_feet, side == Side::Right || *both_feet, false)
+                }
                 EntryKind::Hold => (side == Side::Left, side == Side::Right, true),
                 _ => continue,
             };
@@ -90,8 +96,10 @@ pub fn find_gaps(
         if iv.start - covered_until > tolerance_beats {
             let (gap_start, gap_end) = (covered_until, iv.start);
             let near = |t: f64, x: f64| (t - x).abs() <= tolerance_beats;
-            let off: Vec<&Interval> = intervals.iter().filter(|i| i.end <= gap_start + 1e-9 && near(i.end, gap_start)).collect();
-            let on: Vec<&Interval> = intervals.iter().filter(|i| i.start >= gap_end - 1e-9 && near(i.start, gap_end)).collect();
+            let off: Vec<&Interval> =
+                intervals.iter().filter(|i| i.end <= gap_start + 1e-9 && near(i.end, gap_start)).collect();
+            let on: Vec<&Interval> =
+                intervals.iter().filter(|i| i.start >= gap_end - 1e-9 && near(i.start, gap_end)).collect();
             let takeoff = feet_of(off.iter().any(|i| i.left), off.iter().any(|i| i.right));
             let landing = feet_of(on.iter().any(|i| i.left), on.iter().any(|i| i.right));
             let form = match (takeoff, landing) {

@@ -17,7 +17,14 @@ fn channel_of(part: GesturePart) -> ChannelKind {
     }
 }
 
-fn entry(kind: EntryKind, start_secs: f64, end_secs: f64, tempo: TempoMap, code: String, span: crate::diag::Span) -> Entry {
+fn entry(
+    kind: EntryKind,
+    start_secs: f64,
+    end_secs: f64,
+    tempo: TempoMap,
+    code: String,
+    span: crate::diag::Span,
+) -> Entry {
     let start_beats = tempo.beats_from_secs(start_secs);
     let duration_beats = tempo.beats_from_secs((end_secs - start_secs).max(0.0));
     Entry {
@@ -70,7 +77,11 @@ pub fn compose_keyframes(doc: &Document) -> Score {
             warnings.push(Diagnostic::warning(r.span, "rotation with a non-finite value; skipped"));
             continue;
         }
-        let kind = EntryKind::Turn { clockwise: Some(r.degrees_cw >= 0.0), amount_deg: Some(r.degrees_cw.abs()), both_feet: true };
+        let kind = EntryKind::Turn {
+            clockwise: Some(r.degrees_cw >= 0.0),
+            amount_deg: Some(r.degrees_cw.abs()),
+            both_feet: true,
+        };
         let e = entry(kind, r.start_secs, r.start_secs + r.duration_secs.max(0.0), tempo, "rotation".into(), r.span);
         channels.entry(ChannelKind::BodyTurn).or_default().push(e);
     }

@@ -69,12 +69,13 @@ pub fn find_staves(symbols: &[PageSymbol]) -> Vec<StaffGeometry> {
         let left = (0..i).rev().find(|&j| !used[j] && !lines[j].1);
         let right = (i + 1..lines.len()).find(|&j| !used[j] && !lines[j].1);
         if let (Some(l), Some(r)) = (left, right)
-            && symmetric(lines[l].0, lines[i].0, lines[r].0) {
-                for k in [l, i, r] {
-                    used[k] = true;
-                }
-                staves.push(geometry(lines[l], lines[i], lines[r]));
+            && symmetric(lines[l].0, lines[i].0, lines[r].0)
+        {
+            for k in [l, i, r] {
+                used[k] = true;
             }
+            staves.push(geometry(lines[l], lines[i], lines[r]));
+        }
     }
     // Pass 2: any remaining symmetric triple of consecutive unused lines.
     let mut i = 0;
@@ -97,11 +98,7 @@ pub fn find_staves(symbols: &[PageSymbol]) -> Vec<StaffGeometry> {
 }
 
 fn geometry(l: (f32, bool, f32), c: (f32, bool, f32), r: (f32, bool, f32)) -> StaffGeometry {
-    StaffGeometry {
-        centre_x: c.0,
-        half_width: ((r.0 - l.0) * 0.5).max(1.0),
-        y_bottom: l.2.min(c.2).min(r.2),
-    }
+    StaffGeometry { centre_x: c.0, half_width: ((r.0 - l.0) * 0.5).max(1.0), y_bottom: l.2.min(c.2).min(r.2) }
 }
 
 /// Index of the staff a symbol belongs to: the nearest centre line, if within reach
@@ -171,7 +168,14 @@ mod tests {
 
     #[test]
     fn finds_two_staves_with_or_without_hints() {
-        let hinted = [line(96.0, false), line(170.0, false), line(266.0, false), line(340.0, false), line(133.0, true), line(303.0, true)];
+        let hinted = [
+            line(96.0, false),
+            line(170.0, false),
+            line(266.0, false),
+            line(340.0, false),
+            line(133.0, true),
+            line(303.0, true),
+        ];
         let s = find_staves(&hinted);
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].centre_x, 133.5);

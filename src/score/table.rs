@@ -45,14 +45,25 @@ pub fn render_table(score: &Score) -> String {
         score.meter.beats_per_measure,
         if score.meter.inferred { " (inferred from bar spacing)" } else { "" }
     );
-    let _ = writeln!(out, "measures: {}, duration: {} beats = {} s", score.measures.len(), r3(score.duration_beats), r3(score.duration_secs()));
+    let _ = writeln!(
+        out,
+        "measures: {}, duration: {} beats = {} s",
+        score.measures.len(),
+        r3(score.duration_beats),
+        r3(score.duration_secs())
+    );
     for staff in &score.staves {
         let dancer = staff
             .dancer
             .map(|d| format!("{} pin {}", if d.black { "black" } else { "white" }, d.orientation))
             .unwrap_or_else(|| "-".into());
-        let _ = writeln!(out, "\nstaff {} (dancer: {dancer}; start facing {}°)", staff.index + 1, staff.start_facing_deg);
-        let _ = writeln!(out, "{:<16} {:>8} {:>8} {:>6}  {:<22} {:<5} modifiers", "channel", "start", "end", "m:b", "symbol", "level");
+        let _ =
+            writeln!(out, "\nstaff {} (dancer: {dancer}; start facing {}°)", staff.index + 1, staff.start_facing_deg);
+        let _ = writeln!(
+            out,
+            "{:<16} {:>8} {:>8} {:>6}  {:<22} {:<5} modifiers",
+            "channel", "start", "end", "m:b", "symbol", "level"
+        );
         let rows = staff
             .start_position
             .iter()

@@ -66,13 +66,7 @@ impl Timeline {
                 Some(n) => n.max(1) as f64,
                 None => (((hi - lo) / upb).round() as f64).max(1.0),
             };
-            measures.push(Measure {
-                number: i as u32 + 1,
-                start_beats,
-                beats,
-                y_bottom: lo,
-                y_top: hi,
-            });
+            measures.push(Measure { number: i as u32 + 1, start_beats, beats, y_bottom: lo, y_top: hi });
             start_beats += beats;
         }
         Timeline { measures, y_origin, units_per_beat_outside: upb, quantum_beats, origin_guessed }
@@ -81,11 +75,7 @@ impl Timeline {
     /// Beat of page y (negative below the origin), snapped to the quantum.
     pub fn beats_at(&self, y: f32) -> f64 {
         let raw = self.raw_beats_at(y);
-        if self.quantum_beats > 0.0 {
-            (raw / self.quantum_beats).round() * self.quantum_beats
-        } else {
-            raw
-        }
+        if self.quantum_beats > 0.0 { (raw / self.quantum_beats).round() * self.quantum_beats } else { raw }
     }
 
     fn raw_beats_at(&self, y: f32) -> f64 {
@@ -122,7 +112,12 @@ mod tests {
 
     #[test]
     fn calibrates_each_measure_from_its_own_bars() {
-        let t = Timeline::from_bars(&[bar(48.0, false), bar(96.0, true), bar(145.0, false), bar(241.0, false)], 24.0, None, 0.0);
+        let t = Timeline::from_bars(
+            &[bar(48.0, false), bar(96.0, true), bar(145.0, false), bar(241.0, false)],
+            24.0,
+            None,
+            0.0,
+        );
         assert_eq!(t.measures.len(), 2);
         assert_eq!(t.measures[0].beats, 2.0);
         assert_eq!(t.measures[1].beats, 4.0);

@@ -5,6 +5,7 @@
 //! Test hooks: `LABANPLAY_EXIT_AFTER_FRAMES=N` closes the window after N frames and
 //! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing.
 
+use crate::render::{OrbitCamera, Scene};
 use crate::viewer::camera_input::{CameraView, apply_motion, camera_motion, follow, framed_camera};
 use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
 use crate::viewer::files::{FileWatch, RecentFiles, open_score};
@@ -12,7 +13,6 @@ use crate::viewer::metronome::Metronome;
 use crate::viewer::player::{Player, ScoreSource};
 use crate::viewer::ui::{UiAction, UiState};
 use crate::viewer::window_gpu::{FrameInput, WindowGpu};
-use crate::render::{OrbitCamera, Scene};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -182,7 +182,8 @@ impl Running {
         let attributes = Window::default_attributes()
             .with_title(format!("labanplay — {}", player.source().label()))
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
-        let window = Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create the window: {e}"))?);
+        let window =
+            Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create the window: {e}"))?);
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
@@ -282,13 +283,15 @@ impl Running {
             }
             Ok(None) => {
                 self.dialog = None;
-                self.ui_state.status = Some("no file chosen (if no dialog appeared, use File > Open a path)".to_owned());
+                self.ui_state.status =
+                    Some("no file chosen (if no dialog appeared, use File > Open a path)".to_owned());
             }
             Err(std::sync::mpsc::TryRecvError::Empty) => {}
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                 self.dialog = None;
-                self.ui_state.status =
-                    Some("no file dialog is available (XDG desktop portal or zenity); use File > Open a path".to_owned());
+                self.ui_state.status = Some(
+                    "no file dialog is available (XDG desktop portal or zenity); use File > Open a path".to_owned(),
+                );
             }
         }
     }
@@ -334,7 +337,8 @@ impl Running {
                 }
             }
             UiAction::SelectModel(index) => {
-                let built = self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| (entry.build)());
+                let built =
+                    self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| (entry.build)());
                 match built.and_then(|model| self.gpu.set_model(&model).map(|()| model)) {
                     Ok(model) => {
                         self.player.set_model(model);
@@ -397,7 +401,10 @@ impl Running {
 
         let pixels_per_point = full_output.pixels_per_point;
         if let Some(rect) = ui_output.stage_rect {
-            let size_px = [(rect.width() * pixels_per_point).round().max(1.0) as u32, (rect.height() * pixels_per_point).round().max(1.0) as u32];
+            let size_px = [
+                (rect.width() * pixels_per_point).round().max(1.0) as u32,
+                (rect.height() * pixels_per_point).round().max(1.0) as u32,
+            ];
             if size_px != self.stage_size_px && self.frames == 0 {
                 self.stage_size_px = size_px;
                 self.reframe();
@@ -424,10 +431,8 @@ impl Running {
         if let (Some(image), Some(path)) = (image, &self.options.screenshot) {
             image.save(path).map_err(|e| format!("cannot save the screenshot {}: {e}", path.display()))?;
         }
-        let repaint_now = full_output
-            .viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.is_zero());
+        let repaint_now =
+            full_output.viewport_output.get(&egui::ViewportId::ROOT).is_some_and(|v| v.repaint_delay.is_zero());
         if repaint_now {
             self.window.request_redraw();
         }

@@ -189,11 +189,7 @@ impl FloorBounds {
 
     /// Centre of the box at the look-at height.
     pub fn centre_in_world(&self) -> Vec3 {
-        Vec3::new(
-            0.5 * (self.min_xz[0] + self.max_xz[0]),
-            LOOK_AT_HEIGHT_M,
-            0.5 * (self.min_xz[1] + self.max_xz[1]),
-        )
+        Vec3::new(0.5 * (self.min_xz[0] + self.max_xz[0]), LOOK_AT_HEIGHT_M, 0.5 * (self.min_xz[1] + self.max_xz[1]))
     }
 
     /// Half the diagonal of the box, metres.
@@ -284,7 +280,12 @@ mod tests {
     #[test]
     fn left_drag_orbits_around_the_target_in_the_pointer_direction() {
         let cam = camera();
-        let input = PointerInput { drag_delta_px: [50.0, 20.0], primary_down: true, viewport_height_px: 600.0, ..Default::default() };
+        let input = PointerInput {
+            drag_delta_px: [50.0, 20.0],
+            primary_down: true,
+            viewport_height_px: 600.0,
+            ..Default::default()
+        };
         let motion = camera_motion(&input, &cam);
         assert!(motion.orbit_yaw_rad < 0.0 && motion.orbit_pitch_rad > 0.0);
         assert!(!motion.pans());
@@ -305,9 +306,25 @@ mod tests {
     fn right_middle_and_shift_drag_pan_so_the_target_follows_the_pointer() {
         let cam = camera();
         for input in [
-            PointerInput { drag_delta_px: [30.0, -10.0], secondary_down: true, viewport_height_px: 600.0, ..Default::default() },
-            PointerInput { drag_delta_px: [30.0, -10.0], middle_down: true, viewport_height_px: 600.0, ..Default::default() },
-            PointerInput { drag_delta_px: [30.0, -10.0], primary_down: true, shift: true, viewport_height_px: 600.0, ..Default::default() },
+            PointerInput {
+                drag_delta_px: [30.0, -10.0],
+                secondary_down: true,
+                viewport_height_px: 600.0,
+                ..Default::default()
+            },
+            PointerInput {
+                drag_delta_px: [30.0, -10.0],
+                middle_down: true,
+                viewport_height_px: 600.0,
+                ..Default::default()
+            },
+            PointerInput {
+                drag_delta_px: [30.0, -10.0],
+                primary_down: true,
+                shift: true,
+                viewport_height_px: 600.0,
+                ..Default::default()
+            },
         ] {
             let motion = camera_motion(&input, &cam);
             assert!(motion.pans());
@@ -371,7 +388,10 @@ mod tests {
                 ] {
                     let clip = cam.clip_from_world(aspect) * corner.extend(1.0);
                     let ndc = clip.xyz() / clip.w;
-                    assert!(ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && clip.w > 0.0, "{view:?} {aspect}: {corner} -> {ndc}");
+                    assert!(
+                        ndc.x.abs() <= 1.0 && ndc.y.abs() <= 1.0 && clip.w > 0.0,
+                        "{view:?} {aspect}: {corner} -> {ndc}"
+                    );
                     widest = widest.max(ndc.x.abs()).max(ndc.y.abs());
                 }
                 assert!(widest > 0.8, "{view:?} {aspect}: the framing is tight ({widest})");

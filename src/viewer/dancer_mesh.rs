@@ -26,7 +26,11 @@ impl DancerModel {
     /// A model from a mesh modelled in the rest pose of `Skeleton::new(&proportions)`; the bind
     /// matrices come from that skeleton. Fails when the mesh is inconsistent or names a joint
     /// the skeleton does not have.
-    pub fn from_rest_pose_mesh(name: &str, proportions: Proportions, mesh: SkinnedMeshData) -> Result<DancerModel, String> {
+    pub fn from_rest_pose_mesh(
+        name: &str,
+        proportions: Proportions,
+        mesh: SkinnedMeshData,
+    ) -> Result<DancerModel, String> {
         mesh.validate()?;
         if mesh.required_palette_len() > JOINT_COUNT {
             return Err(format!(
@@ -93,7 +97,8 @@ pub fn builtin_models() -> Vec<ModelEntry> {
 pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
     use crate::body::polygonise::PolygoniseParams;
     let spec = crate::body::rig::find_model(name).ok_or_else(|| format!("unknown body model `{name}`"))?;
-    let rig = crate::body::rig::rig_model(&spec, &PolygoniseParams::default()).map_err(|e| format!("model `{name}`: {e}"))?;
+    let rig =
+        crate::body::rig::rig_model(&spec, &PolygoniseParams::default()).map_err(|e| format!("model `{name}`: {e}"))?;
     let mesh = SkinnedMeshData {
         positions: rig.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
         normals: rig.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
@@ -260,16 +265,13 @@ mod tests {
         let model = mannequin(&Proportions::default()).unwrap();
         model.mesh.validate().unwrap();
         assert!(model.mesh.required_palette_len() <= JOINT_COUNT);
-        let (min_y, max_y) = model
-            .mesh
-            .positions
-            .iter()
-            .fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p[1]), hi.max(p[1])));
+        let (min_y, max_y) =
+            model.mesh.positions.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p[1]), hi.max(p[1])));
         assert!(min_y.abs() < 0.01, "feet on the floor: {min_y}");
         assert!((max_y - 1.75).abs() < 0.06, "head top near the height: {max_y}");
         // Outward normals: on average they point away from the vertex centroid.
-        let centroid = model.mesh.positions.iter().map(|p| Vec3::from_array(*p)).sum::<Vec3>()
-            / model.mesh.positions.len() as f32;
+        let centroid =
+            model.mesh.positions.iter().map(|p| Vec3::from_array(*p)).sum::<Vec3>() / model.mesh.positions.len() as f32;
         let outward = model
             .mesh
             .positions

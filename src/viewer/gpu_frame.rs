@@ -163,7 +163,11 @@ impl EguiPainter {
 }
 
 /// An offscreen colour texture of one 8-bit RGBA/BGRA format with COPY_SRC, for screenshots.
-pub fn offscreen_colour_texture(device: &wgpu::Device, format: wgpu::TextureFormat, size_px: [u32; 2]) -> wgpu::Texture {
+pub fn offscreen_colour_texture(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    size_px: [u32; 2],
+) -> wgpu::Texture {
     device.create_texture(&wgpu::TextureDescriptor {
         label: Some("labanplay offscreen ui target"),
         size: wgpu::Extent3d { width: size_px[0].max(1), height: size_px[1].max(1), depth_or_array_layers: 1 },
@@ -193,12 +197,22 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<image::RgbaIma
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
-    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay read-back") });
+    let mut encoder =
+        gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay read-back") });
     encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo { texture, mip_level: 0, origin: wgpu::Origin3d::ZERO, aspect: wgpu::TextureAspect::All },
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
         wgpu::TexelCopyBufferInfo {
             buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(padded_bytes_per_row), rows_per_image: Some(height) },
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_bytes_per_row),
+                rows_per_image: Some(height),
+            },
         },
         wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
     );
@@ -229,7 +243,8 @@ pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<image::RgbaIma
             pixel.swap(0, 2);
         }
     }
-    image::RgbaImage::from_raw(width, height, pixels).ok_or_else(|| readback_error("read-back buffer too short".to_owned()))
+    image::RgbaImage::from_raw(width, height, pixels)
+        .ok_or_else(|| readback_error("read-back buffer too short".to_owned()))
 }
 
 /// Input for one offscreen egui pass of `size_px` at `pixels_per_point`, at a fixed time.
@@ -269,7 +284,8 @@ pub fn render_ui_to_image(
     let screen = egui_wgpu::ScreenDescriptor { size_in_pixels: size_px, pixels_per_point: output.pixels_per_point };
     let texture = offscreen_colour_texture(&gpu.device, format, size_px);
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay offscreen ui") });
+    let mut encoder =
+        gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay offscreen ui") });
     let extra = painter.prepare(gpu, &mut encoder, &jobs, &screen);
     painter.paint(&mut encoder, &view, &jobs, &screen, wgpu::Color::BLACK);
     gpu.queue.submit(extra.into_iter().chain([encoder.finish()]));

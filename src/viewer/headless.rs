@@ -137,7 +137,9 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
-    let mesh_id = renderer.upload_mesh(&gpu.device, &player.model().mesh).map_err(|e| format!("cannot upload the dancer model: {e}"))?;
+    let mesh_id = renderer
+        .upload_mesh(&gpu.device, &player.model().mesh)
+        .map_err(|e| format!("cannot upload the dancer model: {e}"))?;
     let [width, height] = options.size_px;
     let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
     let aspect = width as f32 / height.max(1) as f32;
@@ -148,7 +150,9 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
         Output::Gif(path) => {
             let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
             let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
-            encoder.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(|e| format!("cannot write the GIF: {e}"))?;
+            encoder
+                .set_repeat(image::codecs::gif::Repeat::Infinite)
+                .map_err(|e| format!("cannot write the GIF: {e}"))?;
             Some(encoder)
         }
         Output::PngDir(dir) => {
@@ -166,7 +170,9 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
             follow(&mut camera, pelvis);
         }
         player.build_scene(mesh_id, &mut scene);
-        let image = target.render(&gpu, &mut renderer, &scene, &camera).map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
+        let image = target
+            .render(&gpu, &mut renderer, &scene, &camera)
+            .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
         match (&mut gif, &output) {
             (Some(encoder), _) => encoder
                 .encode_frame(image::Frame::from_parts(image, 0, 0, delay))

@@ -30,17 +30,9 @@ impl Timeline {
         } else {
             crate::score::TempoMap::DEFAULT_BPM
         };
-        let duration_beats = if score.duration_beats.is_finite() {
-            score.duration_beats.max(0.0)
-        } else {
-            0.0
-        };
-        let mut measure_starts: Vec<(u32, f64)> = score
-            .measures
-            .iter()
-            .filter(|m| m.start_beats.is_finite())
-            .map(|m| (m.number, m.start_beats))
-            .collect();
+        let duration_beats = if score.duration_beats.is_finite() { score.duration_beats.max(0.0) } else { 0.0 };
+        let mut measure_starts: Vec<(u32, f64)> =
+            score.measures.iter().filter(|m| m.start_beats.is_finite()).map(|m| (m.number, m.start_beats)).collect();
         measure_starts.sort_by(|a, b| a.1.total_cmp(&b.1));
         Timeline { bpm, duration_beats, measure_starts }
     }
@@ -70,11 +62,8 @@ impl Timeline {
     pub fn format_position(&self, t_beats: f64) -> String {
         let (measure, beat0) = self.measure_at(t_beats);
         let beat = beat0 + 1.0;
-        let beat_text = if (beat - beat.round()).abs() < 0.005 {
-            format!("{}", beat.round() as i64)
-        } else {
-            format!("{beat:.2}")
-        };
+        let beat_text =
+            if (beat - beat.round()).abs() < 0.005 { format!("{}", beat.round() as i64) } else { format!("{beat:.2}") };
         format!("{measure}:{beat_text} · {:.2} s", self.secs_from_beats(t_beats))
     }
 }
@@ -220,11 +209,8 @@ impl Playback {
     /// Moves to the next whole beat (`forward`) or the previous one.
     pub fn step_beat(&mut self, forward: bool) {
         let t = self.t_beats;
-        let target = if forward {
-            (t + STEP_EPSILON_BEATS).floor() + 1.0
-        } else {
-            (t - STEP_EPSILON_BEATS).ceil() - 1.0
-        };
+        let target =
+            if forward { (t + STEP_EPSILON_BEATS).floor() + 1.0 } else { (t - STEP_EPSILON_BEATS).ceil() - 1.0 };
         self.t_beats = self.clamped(target);
     }
 
@@ -244,12 +230,7 @@ impl Playback {
                 .find(|start| *start > t + STEP_EPSILON_BEATS)
                 .unwrap_or(self.timeline.duration_beats)
         } else {
-            starts
-                .iter()
-                .rev()
-                .map(|(_, start)| *start)
-                .find(|start| *start < t - STEP_EPSILON_BEATS)
-                .unwrap_or(0.0)
+            starts.iter().rev().map(|(_, start)| *start).find(|start| *start < t - STEP_EPSILON_BEATS).unwrap_or(0.0)
         };
         self.t_beats = self.clamped(target);
     }

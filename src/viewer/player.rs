@@ -200,7 +200,8 @@ impl Player {
 pub fn warning_items(score: &Score, skipped: &[Diagnostic]) -> Vec<WarningItem> {
     let mut time_of_span: BTreeMap<(u32, u32, usize), f64> = BTreeMap::new();
     for staff in &score.staves {
-        let entries = staff.channels.iter().flat_map(|c| c.entries.iter()).chain(staff.start_position.iter().map(|(_, e)| e));
+        let entries =
+            staff.channels.iter().flat_map(|c| c.entries.iter()).chain(staff.start_position.iter().map(|(_, e)| e));
         for entry in entries {
             time_of_span.entry(span_key(&entry.span)).or_insert(entry.start_beats);
         }
@@ -256,7 +257,13 @@ mod tests {
     #[test]
     fn warnings_with_a_known_symbol_get_its_time() {
         let mut score = crate::demo::default_score();
-        let entry = score.staves[0].channels.iter().flat_map(|c| c.entries.iter()).find(|e| e.start_beats > 1.0).unwrap().clone();
+        let entry = score.staves[0]
+            .channels
+            .iter()
+            .flat_map(|c| c.entries.iter())
+            .find(|e| e.start_beats > 1.0)
+            .unwrap()
+            .clone();
         score.warnings.push(Diagnostic::warning(entry.span, "odd symbol"));
         score.warnings.push(Diagnostic::warning(Span::at(999, 1), "nowhere"));
         let skipped = vec![Diagnostic::warning(entry.span, "staff 1, measure 1: skipped")];

@@ -212,8 +212,12 @@ fn default_column(kind: ChannelKind) -> i32 {
         ChannelKind::Arm(side) => signed(side, 4),
         ChannelKind::Head => 5,
         ChannelKind::Part(part) => match part {
-            BodyPart::Elbow(side) | BodyPart::Knee(side) | BodyPart::Shoulder(side) | BodyPart::Hip(side) => signed(side, 3),
-            BodyPart::Wrist(side) | BodyPart::Ankle(side) | BodyPart::Arm(side) | BodyPart::Leg(side) => signed(side, 4),
+            BodyPart::Elbow(side) | BodyPart::Knee(side) | BodyPart::Shoulder(side) | BodyPart::Hip(side) => {
+                signed(side, 3)
+            }
+            BodyPart::Wrist(side) | BodyPart::Ankle(side) | BodyPart::Arm(side) | BodyPart::Leg(side) => {
+                signed(side, 4)
+            }
             BodyPart::Hand(side) | BodyPart::Foot(side) | BodyPart::Toe(side) => signed(side, 5),
             BodyPart::Head => 5,
             BodyPart::Palm | BodyPart::Chest | BodyPart::Pelvis | BodyPart::Torso => 3,
@@ -276,10 +280,9 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
     let column_px = inset(column_span(column), GLYPH_INSET_X_PX);
     let mut attached = Vec::new();
     let (glyph, span) = match &entry.kind {
-        EntryKind::Direction { direction, level } => (
-            GlyphKind::Direction { direction: *direction, level: *level, left_side: column < 0, column },
-            column_px,
-        ),
+        EntryKind::Direction { direction, level } => {
+            (GlyphKind::Direction { direction: *direction, level: *level, left_side: column < 0, column }, column_px)
+        }
         EntryKind::Turn { clockwise, both_feet, .. } => {
             let span = if *both_feet || kind == ChannelKind::BodyTurn {
                 inset(SpanX { x0: -COLUMN_WIDTH_PX, x1: COLUMN_WIDTH_PX }, GLYPH_INSET_X_PX)
@@ -311,11 +314,11 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
                     VolumeSign::Hold | VolumeSign::Other(_) => None,
                 };
                 match (volume, text) {
-                    (VolumeSign::Hold, _) => attached.push(Attached { kind: GlyphKind::Hold, place: AttachPlace::Below }),
-                    (_, Some(text)) => attached.push(Attached {
-                        kind: GlyphKind::Text(text.to_string()),
-                        place: AttachPlace::BottomOuter,
-                    }),
+                    (VolumeSign::Hold, _) => {
+                        attached.push(Attached { kind: GlyphKind::Hold, place: AttachPlace::Below })
+                    }
+                    (_, Some(text)) => attached
+                        .push(Attached { kind: GlyphKind::Text(text.to_string()), place: AttachPlace::BottomOuter }),
                     _ => {}
                 }
             }
@@ -348,7 +351,8 @@ impl StaffLayout {
                         && !presigned_columns.contains(&entry.column)
                     {
                         presigned_columns.push(entry.column);
-                        attached.push(Attached { kind: GlyphKind::BodyPart(part_label(part)), place: AttachPlace::Below });
+                        attached
+                            .push(Attached { kind: GlyphKind::BodyPart(part_label(part)), place: AttachPlace::Below });
                     }
                     let start = entry.start_beats;
                     items.push(Item {
@@ -408,11 +412,8 @@ impl StaffLayout {
                 max_item_beats,
             });
         }
-        let content_width_px = if staves.is_empty() {
-            MARGIN_LEFT_PX + MARGIN_RIGHT_PX
-        } else {
-            x_left - STAFF_GAP_PX + MARGIN_RIGHT_PX
-        };
+        let content_width_px =
+            if staves.is_empty() { MARGIN_LEFT_PX + MARGIN_RIGHT_PX } else { x_left - STAFF_GAP_PX + MARGIN_RIGHT_PX };
 
         // Measures: the score's, or the meter's when it has none.
         let mut measure_starts: Vec<(f64, f64, u32)> = score
@@ -549,7 +550,9 @@ impl StaffLayout {
             // Measure numbers and the meter in the left margin (once, beside the first staff).
             if staff_index == 0 {
                 let first = self.measure_starts.partition_point(|&(t, _)| t < t_bottom);
-                for &(t, number) in self.measure_starts.get(first..).unwrap_or(&[]).iter().take_while(|(t, _)| *t <= t_top) {
+                for &(t, number) in
+                    self.measure_starts.get(first..).unwrap_or(&[]).iter().take_while(|(t, _)| *t <= t_top)
+                {
                     let ny = y(t);
                     let rect = [x_off + 2.0, ny - 14.0, x_off + MARGIN_LEFT_PX - 6.0, ny - 2.0];
                     push(&mut out, simple(GlyphKind::Text(number.to_string()), rect, 0));

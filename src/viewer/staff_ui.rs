@@ -29,7 +29,13 @@ const STRIPE_SPACING_PX: f32 = 3.5;
 /// Draws the staff panel filling the available space and handles seeking. Time flows up; the
 /// symbol at `t_beats` sits on the cursor line. While `playing`, clicks and drags do not seek
 /// (hover still works).
-pub fn staff_ui(ui: &mut egui::Ui, layout: &StaffLayout, t_beats: f64, playing: bool, px_per_beat: f32) -> StaffResponse {
+pub fn staff_ui(
+    ui: &mut egui::Ui,
+    layout: &StaffLayout,
+    t_beats: f64,
+    playing: bool,
+    px_per_beat: f32,
+) -> StaffResponse {
     let size = ui.available_size().max(vec2(1.0, 1.0));
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
     let rect = response.rect;
@@ -134,7 +140,8 @@ pub fn paint_glyph(painter: &Painter, kind: &GlyphKind, r: Rect) {
         GlyphKind::Path => {
             let x = r.left() + 2.0;
             let tick = (r.width() - 4.0).clamp(2.0, 6.0);
-            let points = vec![pos2(x + tick, r.top()), pos2(x, r.top()), pos2(x, r.bottom()), pos2(x + tick, r.bottom())];
+            let points =
+                vec![pos2(x + tick, r.top()), pos2(x, r.top()), pos2(x, r.bottom()), pos2(x + tick, r.bottom())];
             painter.add(Shape::line(points, ink));
         }
         GlyphKind::BodyPart(label) => {
@@ -217,15 +224,49 @@ pub fn direction_shape(direction: Direction, left_side: bool, r: Rect) -> Direct
             let (nx0, nx1) = if left_side { (x0, xm) } else { (xm, x1) };
             let (fx0, fx1) = if left_side { (xm, x1) } else { (x0, xm) };
             let (full, short) = if top {
-                (Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)), Rect::from_min_max(pos2(nx0, y0 + notch), pos2(nx1, y1)))
+                (
+                    Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)),
+                    Rect::from_min_max(pos2(nx0, y0 + notch), pos2(nx1, y1)),
+                )
             } else {
-                (Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)), Rect::from_min_max(pos2(nx0, y0), pos2(nx1, y1 - notch)))
+                (
+                    Rect::from_min_max(pos2(fx0, y0), pos2(fx1, y1)),
+                    Rect::from_min_max(pos2(nx0, y0), pos2(nx1, y1 - notch)),
+                )
             };
             let outline = match (top, left_side) {
-                (true, false) => vec![pos2(x0, y0), pos2(xm, y0), pos2(xm, y0 + notch), pos2(x1, y0 + notch), pos2(x1, y1), pos2(x0, y1)],
-                (true, true) => vec![pos2(x0, y0 + notch), pos2(xm, y0 + notch), pos2(xm, y0), pos2(x1, y0), pos2(x1, y1), pos2(x0, y1)],
-                (false, false) => vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1 - notch), pos2(xm, y1 - notch), pos2(xm, y1), pos2(x0, y1)],
-                (false, true) => vec![pos2(x0, y0), pos2(x1, y0), pos2(x1, y1), pos2(xm, y1), pos2(xm, y1 - notch), pos2(x0, y1 - notch)],
+                (true, false) => vec![
+                    pos2(x0, y0),
+                    pos2(xm, y0),
+                    pos2(xm, y0 + notch),
+                    pos2(x1, y0 + notch),
+                    pos2(x1, y1),
+                    pos2(x0, y1),
+                ],
+                (true, true) => vec![
+                    pos2(x0, y0 + notch),
+                    pos2(xm, y0 + notch),
+                    pos2(xm, y0),
+                    pos2(x1, y0),
+                    pos2(x1, y1),
+                    pos2(x0, y1),
+                ],
+                (false, false) => vec![
+                    pos2(x0, y0),
+                    pos2(x1, y0),
+                    pos2(x1, y1 - notch),
+                    pos2(xm, y1 - notch),
+                    pos2(xm, y1),
+                    pos2(x0, y1),
+                ],
+                (false, true) => vec![
+                    pos2(x0, y0),
+                    pos2(x1, y0),
+                    pos2(x1, y1),
+                    pos2(xm, y1),
+                    pos2(xm, y1 - notch),
+                    pos2(x0, y1 - notch),
+                ],
             };
             let rect_corners = |q: Rect| vec![q.left_top(), q.right_top(), q.right_bottom(), q.left_bottom()];
             DirectionShape { outline, pieces: vec![rect_corners(full), rect_corners(short)], dot_at: pos2(xm, ym) }

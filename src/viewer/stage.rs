@@ -30,12 +30,8 @@ impl Default for StageOptions {
 }
 
 /// Linear RGBA body colours, one per dancer (cycled).
-pub const DANCER_COLOURS: [[f32; 4]; 4] = [
-    [0.78, 0.74, 0.68, 1.0],
-    [0.42, 0.58, 0.80, 1.0],
-    [0.80, 0.52, 0.42, 1.0],
-    [0.55, 0.75, 0.50, 1.0],
-];
+pub const DANCER_COLOURS: [[f32; 4]; 4] =
+    [[0.78, 0.74, 0.68, 1.0], [0.42, 0.58, 0.80, 1.0], [0.80, 0.52, 0.42, 1.0], [0.55, 0.75, 0.50, 1.0]];
 /// Left footprints, linear RGBA.
 pub const LEFT_FOOT_COLOUR: [f32; 3] = [0.20, 0.45, 0.95];
 /// Right footprints, linear RGBA.
@@ -91,18 +87,18 @@ pub fn build_scene(frame: &StageFrame<'_>, scene: &mut Scene) {
             instance.mesh_id = frame.mesh_id;
             instance.colour = colour;
             instance.palette.clear();
-            instance
-                .palette
-                .extend(world_from_joint.iter().zip(&frame.model.joint_from_bind).map(|(w, b)| *w * *b));
+            instance.palette.extend(world_from_joint.iter().zip(&frame.model.joint_from_bind).map(|(w, b)| *w * *b));
         }
-        let joint_at = |joint: JointId| {
-            world_from_joint.get(joint.index()).map_or(Vec3::ZERO, |m| m.w_axis.truncate())
-        };
+        let joint_at = |joint: JointId| world_from_joint.get(joint.index()).map_or(Vec3::ZERO, |m| m.w_axis.truncate());
         if frame.options.shadows {
-            push_shadows(scene, joint_at(JointId::Pelvis), [
-                (joint_at(JointId::AnkleL) + joint_at(JointId::BallL)) * 0.5,
-                (joint_at(JointId::AnkleR) + joint_at(JointId::BallR)) * 0.5,
-            ]);
+            push_shadows(
+                scene,
+                joint_at(JointId::Pelvis),
+                [
+                    (joint_at(JointId::AnkleL) + joint_at(JointId::BallL)) * 0.5,
+                    (joint_at(JointId::AnkleR) + joint_at(JointId::BallR)) * 0.5,
+                ],
+            );
         }
         if frame.options.footprints {
             push_footprints(scene, dancer, t_secs);
@@ -145,11 +141,8 @@ fn push_footprints(scene: &mut Scene, dancer: &crate::animation::DancerAnimation
             continue;
         }
         shown_past += 1;
-        let alpha = if fp.planted_at(t_secs) {
-            0.95
-        } else {
-            0.75 - 0.4 * (shown_past as f32 / PAST_FOOTPRINTS_SHOWN as f32)
-        };
+        let alpha =
+            if fp.planted_at(t_secs) { 0.95 } else { 0.75 - 0.4 * (shown_past as f32 / PAST_FOOTPRINTS_SHOWN as f32) };
         scene.floor_marks.push(footprint_mark(fp, t_secs, centre_ahead_m, alpha));
     }
     // The next footprint of each foot, faint (where the foot is going).
@@ -289,7 +282,10 @@ mod tests {
         let nearest = scene
             .floor_marks
             .iter()
-            .map(|m| (m.world_from_mark.w_axis.truncate() - Vec3::new(fp.position_in_world.x, 0.0, fp.position_in_world.z)).length())
+            .map(|m| {
+                (m.world_from_mark.w_axis.truncate() - Vec3::new(fp.position_in_world.x, 0.0, fp.position_in_world.z))
+                    .length()
+            })
             .fold(f32::MAX, f32::min);
         assert!(nearest < 0.2, "{nearest}");
     }

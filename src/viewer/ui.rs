@@ -4,8 +4,8 @@
 //! returns what needs the GPU or the file system as [`UiAction`]s.
 
 use crate::viewer::camera_input::{CameraView, PointerInput};
-use crate::viewer::player::Player;
 use crate::viewer::playback::{MAX_SPEED, MIN_SPEED};
+use crate::viewer::player::Player;
 use crate::viewer::staff_ui::staff_ui;
 use std::path::PathBuf;
 
@@ -88,7 +88,12 @@ pub const CONTROLS_PANEL_WIDTH: f32 = 250.0;
 
 /// Draws the whole interface for one frame. `stage_texture` is the 3D view drawn last frame
 /// size (None before the first frame).
-pub fn draw(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, stage_texture: Option<egui::TextureId>) -> UiOutput {
+pub fn draw(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    player: &mut Player,
+    stage_texture: Option<egui::TextureId>,
+) -> UiOutput {
     let mut out = UiOutput::default();
     keyboard(ui, player);
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
@@ -142,7 +147,11 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
             }
             ui.label("Open a path:");
             ui.horizontal(|ui| {
-                let field = ui.add(egui::TextEdit::singleline(&mut state.open_path_text).hint_text("score.lbn / .lw / .json").desired_width(220.0));
+                let field = ui.add(
+                    egui::TextEdit::singleline(&mut state.open_path_text)
+                        .hint_text("score.lbn / .lw / .json")
+                        .desired_width(220.0),
+                );
                 let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 if (ui.button("Open").clicked() || enter) && !state.open_path_text.trim().is_empty() {
                     out.actions.push(UiAction::Open(PathBuf::from(state.open_path_text.trim())));
@@ -215,7 +224,11 @@ fn transport(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
             playback.set_looping(looping);
         }
         let mut speed = playback.speed();
-        let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED).text("speed").suffix("×").step_by(0.05).fixed_decimals(2);
+        let slider = egui::Slider::new(&mut speed, MIN_SPEED..=MAX_SPEED)
+            .text("speed")
+            .suffix("×")
+            .step_by(0.05)
+            .fixed_decimals(2);
         if ui.add(slider).changed() {
             playback.set_speed(speed);
         }
@@ -382,7 +395,10 @@ mod tests {
         let ctx = egui::Context::default();
         let out = pass(&ctx, &mut state, &mut player, Vec::new());
         let stage = out.stage_rect.unwrap();
-        assert!(stage.left() >= STAFF_PANEL_WIDTH - 1.0 && stage.right() <= 1280.0 - CONTROLS_PANEL_WIDTH + 1.0, "{stage:?}");
+        assert!(
+            stage.left() >= STAFF_PANEL_WIDTH - 1.0 && stage.right() <= 1280.0 - CONTROLS_PANEL_WIDTH + 1.0,
+            "{stage:?}"
+        );
         assert!(stage.height() > 600.0, "{stage:?}");
         assert!(out.actions.is_empty());
 

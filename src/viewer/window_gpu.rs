@@ -4,7 +4,9 @@
 
 use crate::render::{AdapterPreference, Gpu, MeshId, OrbitCamera, Renderer, Scene};
 use crate::viewer::dancer_mesh::DancerModel;
-use crate::viewer::gpu_frame::{EguiPainter, StageTexture, offscreen_colour_texture, read_texture, stage_renderer_config};
+use crate::viewer::gpu_frame::{
+    EguiPainter, StageTexture, offscreen_colour_texture, read_texture, stage_renderer_config,
+};
 use std::sync::Arc;
 use winit::window::Window;
 
@@ -47,11 +49,7 @@ pub struct FrameInput<'a> {
 
 impl WindowGpu {
     /// Opens the GPU for `window` and uploads `model`'s mesh.
-    pub fn new(
-        instance: wgpu::Instance,
-        window: Arc<Window>,
-        model: &DancerModel,
-    ) -> Result<WindowGpu, String> {
+    pub fn new(instance: wgpu::Instance, window: Arc<Window>, model: &DancerModel) -> Result<WindowGpu, String> {
         let surface = instance
             .create_surface(window.clone())
             .map_err(|e| format!("cannot create a drawing surface for the window: {e}"))?;
@@ -189,7 +187,9 @@ impl WindowGpu {
         self.gpu.queue.present(surface_texture);
         self.painter.free_textures(&freed);
         match capture {
-            Some(texture) => read_texture(&self.gpu, &texture).map(Some).map_err(|e| format!("cannot read the frame back: {e}")),
+            Some(texture) => {
+                read_texture(&self.gpu, &texture).map(Some).map_err(|e| format!("cannot read the frame back: {e}"))
+            }
             None => Ok(None),
         }
     }
