@@ -6,107 +6,19 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 mod render_figure;
+mod support;
+
+use support::golden_image::{Tolerance, assert_golden, compare, golden_dir, gpu_or_skip};
 
 use glam::Vec3;
-use image::{Rgba, RgbaImage};
+use image::RgbaImage;
 use labanplay::render::{
-    AdapterPreference, CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, Gpu, OrbitCamera, Polyline,
-    Renderer, RendererConfig, Scene, create_headless_with, render_to_image,
+    CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, Gpu, OrbitCamera, Polyline, Renderer,
+    RendererConfig, Scene, render_to_image,
 };
-use std::path::PathBuf;
 
 const WIDTH: u32 = 256;
 const HEIGHT: u32 = 192;
-
-/// How different a rendered image may be from its golden one.
-#[derive(Clone, Copy, Debug)]
-struct Tolerance {
-    /// A pixel fails when any channel differs by more than this (0..255).
-    channel_threshold: u8,
-    /// The image fails when more pixels than this fail.
-    max_failed_pixels: usize,
-}
-
-/// Opens the software adapter, or explains the skip (or fails under `REQUIRE_GPU=1`).
-fn gpu_or_skip(test_name: &str) -> Option<Gpu> {
-    match create_headless_with(AdapterPreference::SoftwareFirst) {
-        Ok(gpu) => {
-            eprintln!("{test_name}: rendering on {}", gpu.adapter_summary());
-            Some(gpu)
-        }
-        Err(error) if std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1") => {
-            panic!("{test_name}: REQUIRE_GPU=1 but no adapter: {error}")
-        }
-        Err(error) => {
-            eprintln!("SKIP {test_name}: no graphics adapter ({error})");
-            None
-        }
-    }
-}
-
-fn golden_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden"))
-}
-
-/// Number of pixels whose largest channel difference exceeds `threshold`, plus a diff image
-/// (the actual image greyed out, failing pixels in red/magenta).
-fn compare(actual: &RgbaImage, expected: &RgbaImage, threshold: u8) -> (usize, RgbaImage) {
-    let mut failed = 0;
-    let mut diff = RgbaImage::new(actual.width(), actual.height());
-    for ((a, e), d) in actual.pixels().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let worst = a.0.iter().zip(e.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0);
-        let grey = ((u16::from(a.0[0]) + u16::from(a.0[1]) + u16::from(a.0[2])) / 12) as u8;
-        *d = if worst > threshold {
-            failed += 1;
-            Rgba([255, 0, 128u8.saturating_add(worst / 2), 255])
-        } else {
-            Rgba([grey, grey, grey, 255])
-        };
-    }
-    (failed, diff)
-}
-
-/// Compares `actual` with `tests/golden/<name>.png`; writes `<name>.new.png` and
-/// `<name>.diff.png` and fails on a mismatch.
-#[track_caller]
-fn assert_golden(name: &str, actual: &RgbaImage, tolerance: Tolerance) {
-    let dir = golden_dir();
-    let golden_path = dir.join(format!("{name}.png"));
-    let new_path = dir.join(format!("{name}.new.png"));
-    let diff_path = dir.join(format!("{name}.diff.png"));
-    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        std::fs::create_dir_all(&dir).unwrap();
-        actual.save(&golden_path).unwrap();
-        let _ = std::fs::remove_file(&new_path);
-        let _ = std::fs::remove_file(&diff_path);
-        eprintln!("{name}: wrote {}", golden_path.display());
-        return;
-    }
-    let Ok(expected) = image::open(&golden_path).map(|image| image.to_rgba8()) else {
-        actual.save(&new_path).unwrap();
-        panic!(
-            "{name}: no golden image at {}; wrote {} — inspect it and rerun with UPDATE_GOLDEN=1",
-            golden_path.display(),
-            new_path.display()
-        );
-    };
-    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: golden image size differs");
-    let (failed, diff) = compare(actual, &expected, tolerance.channel_threshold);
-    eprintln!("{name}: {failed} pixels over the threshold (allowed {})", tolerance.max_failed_pixels);
-    if failed > tolerance.max_failed_pixels {
-        actual.save(&new_path).unwrap();
-        diff.save(&diff_path).unwrap();
-        panic!(
-            "{name}: {failed} pixels differ by more than {} (allowed {}); see {} and {}",
-            tolerance.channel_threshold,
-            tolerance.max_failed_pixels,
-            new_path.display(),
-            diff_path.display()
-        );
-    }
-    let _ = std::fs::remove_file(&new_path);
-    let _ = std::fs::remove_file(&diff_path);
-}
 
 fn render(gpu: &Gpu, renderer: &mut Renderer, scene: &Scene, camera: &OrbitCamera) -> RgbaImage {
     render_to_image(gpu, renderer, scene, camera, WIDTH, HEIGHT).unwrap()

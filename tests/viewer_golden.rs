@@ -6,10 +6,8 @@
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
-use image::{Rgba, RgbaImage};
-use labanplay::render::{
-    AdapterPreference, Gpu, Renderer, RendererConfig, Scene, create_headless_with, render_to_image,
-};
+use image::RgbaImage;
+use labanplay::render::{Gpu, Renderer, RendererConfig, Scene, render_to_image};
 use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
 use labanplay::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
 use labanplay::viewer::gpu_frame::render_ui_to_image;
@@ -17,88 +15,16 @@ use labanplay::viewer::player::{Player, ScoreSource};
 use labanplay::viewer::staff_ui::staff_ui;
 use std::path::PathBuf;
 
+mod support;
+
+use support::golden_image::{Tolerance, assert_golden_in, compare, gpu_or_skip};
+
 const WIDTH: u32 = 320;
 const HEIGHT: u32 = 180;
 
-/// How different a rendered image may be from its golden one.
-#[derive(Clone, Copy, Debug)]
-struct Tolerance {
-    /// A pixel fails when a channel differs by more than this.
-    channel_threshold: u8,
-    /// The image fails when more pixels than this fail.
-    max_failed_pixels: usize,
-}
-
-fn gpu_or_skip(test_name: &str) -> Option<Gpu> {
-    match create_headless_with(AdapterPreference::SoftwareFirst) {
-        Ok(gpu) => {
-            eprintln!("{test_name}: rendering on {}", gpu.adapter_summary());
-            Some(gpu)
-        }
-        Err(error) if std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1") => {
-            panic!("{test_name}: REQUIRE_GPU=1 but no adapter: {error}")
-        }
-        Err(error) => {
-            eprintln!("SKIP {test_name}: no graphics adapter ({error})");
-            None
-        }
-    }
-}
-
-fn compare(actual: &RgbaImage, expected: &RgbaImage, threshold: u8) -> (usize, RgbaImage) {
-    let mut failed = 0;
-    let mut diff = RgbaImage::new(actual.width(), actual.height());
-    for ((a, e), d) in actual.pixels().zip(expected.pixels()).zip(diff.pixels_mut()) {
-        let worst = a.0.iter().zip(e.0).map(|(x, y)| x.abs_diff(y)).max().unwrap_or(0);
-        let grey = ((u16::from(a.0[0]) + u16::from(a.0[1]) + u16::from(a.0[2])) / 12) as u8;
-        *d = if worst > threshold {
-            failed += 1;
-            Rgba([255, 0, 128u8.saturating_add(worst / 2), 255])
-        } else {
-            Rgba([grey, grey, grey, 255])
-        };
-    }
-    (failed, diff)
-}
-
-#[track_caller]
 fn assert_golden(name: &str, actual: &RgbaImage, tolerance: Tolerance) {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/viewer"));
-    let golden_path = dir.join(format!("{name}.png"));
-    let new_path = dir.join(format!("{name}.new.png"));
-    let diff_path = dir.join(format!("{name}.diff.png"));
-    std::fs::create_dir_all(&dir).unwrap();
-    if std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        actual.save(&golden_path).unwrap();
-        let _ = std::fs::remove_file(&new_path);
-        let _ = std::fs::remove_file(&diff_path);
-        eprintln!("{name}: wrote {}", golden_path.display());
-        return;
-    }
-    let Ok(expected) = image::open(&golden_path).map(|image| image.to_rgba8()) else {
-        actual.save(&new_path).unwrap();
-        panic!(
-            "{name}: no golden image at {}; wrote {} — look at it and rerun with UPDATE_GOLDEN=1",
-            golden_path.display(),
-            new_path.display()
-        );
-    };
-    assert_eq!(expected.dimensions(), actual.dimensions(), "{name}: golden image size differs");
-    let (failed, diff) = compare(actual, &expected, tolerance.channel_threshold);
-    eprintln!("{name}: {failed} pixels over the threshold (allowed {})", tolerance.max_failed_pixels);
-    if failed > tolerance.max_failed_pixels {
-        actual.save(&new_path).unwrap();
-        diff.save(&diff_path).unwrap();
-        panic!(
-            "{name}: {failed} pixels differ by more than {} (allowed {}); see {} and {}",
-            tolerance.channel_threshold,
-            tolerance.max_failed_pixels,
-            new_path.display(),
-            diff_path.display()
-        );
-    }
-    let _ = std::fs::remove_file(&new_path);
-    let _ = std::fs::remove_file(&diff_path);
+    assert_golden_in(&dir, name, actual, tolerance);
 }
 
 fn demo_player() -> Player {

@@ -2,6 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 #![allow(dead_code)]
 
+#[cfg(feature = "viewer")]
+pub mod golden_image;
+
 use std::path::PathBuf;
 
 /// `../shared/scores/real`, or `None` (with a printed SKIP line) when it is absent.
