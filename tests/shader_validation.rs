@@ -1,6 +1,7 @@
 //! Parses and validates every WGSL file under `src/render/shaders` with naga (wgpu's own copy,
 //! re-exported as `wgpu::naga`), so a broken shader fails without a GPU or a draw call.
-//! Also checks that every shader declares the same `Globals` block as the Rust side expects.
+//! Each shader is validated as the pipelines build it: `prelude.wgsl` (the shared `Globals` block
+//! and lighting helpers) followed by the shader's own file.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -13,9 +14,14 @@ fn shader_paths() -> Vec<PathBuf> {
         .unwrap()
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "wgsl"))
+        .filter(|path| path.file_name().is_none_or(|name| name != "prelude.wgsl"))
         .collect();
     paths.sort();
     paths
+}
+
+fn prelude() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/render/shaders/prelude.wgsl")).unwrap()
 }
 
 #[test]
@@ -24,7 +30,7 @@ fn every_wgsl_file_parses_and_validates() {
     assert!(paths.len() >= 5, "expected the renderer's shaders, found {paths:?}");
     let mut failures = Vec::new();
     for path in &paths {
-        let source = std::fs::read_to_string(path).unwrap();
+        let source = prelude() + &std::fs::read_to_string(path).unwrap();
         let shown = path.display().to_string();
         let module = match naga::front::wgsl::parse_str(&source) {
             Ok(module) => module,
@@ -50,25 +56,14 @@ fn every_wgsl_file_parses_and_validates() {
 }
 
 #[test]
-fn every_shader_declares_the_same_globals_block() {
-    let block_of = |source: &str| -> Option<String> {
-        let start = source.find("struct Globals {")?;
-        let end = source[start..].find("// end Globals")? + start;
-        Some(source[start..end].to_owned())
-    };
-    let mut reference: Option<(PathBuf, String)> = None;
+fn globals_are_declared_once_in_the_prelude() {
+    assert!(prelude().contains("struct Globals {"), "prelude.wgsl must declare Globals");
     for path in shader_paths() {
         let source = std::fs::read_to_string(&path).unwrap();
-        let block = block_of(&source).unwrap_or_else(|| panic!("{}: no Globals block", path.display()));
-        match &reference {
-            None => reference = Some((path, block)),
-            Some((first_path, first_block)) => assert_eq!(
-                &block,
-                first_block,
-                "{} and {} declare different Globals",
-                path.display(),
-                first_path.display()
-            ),
-        }
+        assert!(
+            !source.contains("struct Globals"),
+            "{} redeclares Globals; it comes from prelude.wgsl",
+            path.display()
+        );
     }
 }

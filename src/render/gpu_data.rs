@@ -3,7 +3,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-/// Per-frame uniform; mirrors `struct Globals` in every shader.
+/// Per-frame uniform; mirrors `struct Globals` in `shaders/prelude.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct GlobalsUniform {

@@ -1,6 +1,13 @@
 //! Creation of the renderer's bind group layouts and its five render pipelines (floor, contact
 //! shadows, floor marks, skinned dancers, lines) from the WGSL files in `shaders/`.
 
+/// A shader's WGSL as the pipelines use it: the shared prelude followed by the shader's file.
+macro_rules! shader_source {
+    ($file:literal) => {
+        concat!(include_str!("shaders/prelude.wgsl"), include_str!(concat!("shaders/", $file)))
+    };
+}
+
 use crate::render::gpu_data::{DancerUniform, GlobalsUniform, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex};
 
 /// Depth buffer format used by every pipeline.
@@ -89,11 +96,11 @@ impl Pipelines {
                 source: wgpu::ShaderSource::Wgsl(source.into()),
             })
         };
-        let floor_shader = shader("labanplay floor.wgsl", include_str!("shaders/floor.wgsl"));
-        let shadow_shader = shader("labanplay shadow.wgsl", include_str!("shaders/shadow.wgsl"));
-        let marks_shader = shader("labanplay marks.wgsl", include_str!("shaders/marks.wgsl"));
-        let skinned_shader = shader("labanplay skinned.wgsl", include_str!("shaders/skinned.wgsl"));
-        let lines_shader = shader("labanplay lines.wgsl", include_str!("shaders/lines.wgsl"));
+        let floor_shader = shader("labanplay floor.wgsl", shader_source!("floor.wgsl"));
+        let shadow_shader = shader("labanplay shadow.wgsl", shader_source!("shadow.wgsl"));
+        let marks_shader = shader("labanplay marks.wgsl", shader_source!("marks.wgsl"));
+        let skinned_shader = shader("labanplay skinned.wgsl", shader_source!("skinned.wgsl"));
+        let lines_shader = shader("labanplay lines.wgsl", shader_source!("lines.wgsl"));
 
         let shadow_attributes = wgpu::vertex_attr_array![0 => Float32x4];
         let mark_attributes = wgpu::vertex_attr_array![
