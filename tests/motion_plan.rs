@@ -14,20 +14,6 @@ fn plan(bytes: &[u8]) -> Vec<labanplay::motion::plan::DancerPlan> {
 #[test]
 fn walk_demo_steps_forward_one_step_length_per_beat_then_turns_half() {
     let p = &plan(labanplay::demo::WALK_ARMS_TURN_LBN)[0];
-    for f in &p.footprints {
-        println!(
-            "{:?} at ({:.3},{:.3}) yaw {:.1}->{:.1} land {:.2} lift {:.2} {:?} releve {}",
-            f.foot,
-            f.position_in_world.x,
-            f.position_in_world.z,
-            f.yaw_start_rad.to_degrees(),
-            f.yaw_end_rad.to_degrees(),
-            f.t_land_secs,
-            f.t_lift_secs,
-            f.contact,
-            f.releve
-        );
-    }
     // ♩ = 60: four forward steps of 0.70 m (0.40 × 1.75) land at 0, 1, 2, 3 s (+ swing).
     let steps: Vec<_> = p.footprints.iter().filter(|f| f.t_land_secs > 0.0 && f.pivot_secs.is_none()).take(4).collect();
     assert_eq!(steps.len(), 4);

@@ -24,7 +24,12 @@ pub struct FootGeometry {
 impl FootGeometry {
     /// Height of the lowest point of the sole (heel, ball, toe tip) of a foot in `state`.
     pub fn lowest_sole_y(&self, state: &FootState) -> f32 {
-        let rot = state.rot_in_world();
+        self.lowest_sole_y_turned(state, state.rot_in_world())
+    }
+
+    /// [`Self::lowest_sole_y`] for a foot whose ankle frame has world rotation `rot` (the one the
+    /// IK actually reached), with `state`'s ankle position and toe bend.
+    pub fn lowest_sole_y_turned(&self, state: &FootState, rot: Quat) -> f32 {
         let heel = state.ankle_in_world + rot * self.heel_in_ankle;
         let ball = state.ankle_in_world + rot * self.ball_contact_in_ankle();
         let ball_joint = state.ankle_in_world + rot * self.ball_in_ankle;
@@ -117,7 +122,8 @@ impl FootState {
     }
 }
 
-fn ramp(t: f64, a: f64, b: f64) -> f32 {
+/// 0 before `a`, 1 after `b`, linear in between (a step when `b ≤ a`).
+pub(crate) fn ramp(t: f64, a: f64, b: f64) -> f32 {
     if b <= a {
         return if t >= b { 1.0 } else { 0.0 };
     }

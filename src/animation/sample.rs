@@ -5,7 +5,7 @@
 //! notated direction; head and chest tilts. Deterministic and allocation-free per call.
 
 use super::DancerAnimation;
-use super::feet::{FootState, planted_state, swing_state};
+use super::feet::{FootState, planted_state, ramp, swing_state};
 use crate::motion::plan::{Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
@@ -266,7 +266,6 @@ impl DancerAnimation {
             return None;
         }
         let next_step = self.prints(foot).map(|f| f.t_step_start_secs).find(|s| *s >= start - 1e-9);
-        let next_land = self.prints(foot).map(|f| f.t_land_secs).find(|s| *s > start);
         if let Some(ns) = next_step
             && t >= ns
         {
@@ -280,7 +279,6 @@ impl DancerAnimation {
         target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
         let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
         let blend = ramp(t, start, first_key_end.max(start + 0.05));
-        let _ = next_land;
         Some(base.ankle_in_world.lerp(target, smoothstep(blend)))
     }
 
@@ -410,7 +408,7 @@ impl DancerAnimation {
                         let actual =
                             FootState { ankle_in_world: got_pos, pitch_rad: (-toe_dir.y).atan2(toe_dir.z), ..*state };
                         let probe = FootState { toe_bend_rad: geo.toe_bend_for(actual.pitch_rad.max(0.0)), ..actual };
-                        let low = lowest_sole_y_rot(geo, &probe, got_rot);
+                        let low = geo.lowest_sole_y_turned(&probe, got_rot);
                         if low >= 4e-4 {
                             break;
                         }
@@ -498,15 +496,6 @@ impl DancerAnimation {
     }
 }
 
-/// Height of the lowest sole point of a foot whose ankle frame has world rotation `rot`.
-fn lowest_sole_y_rot(geo: &super::feet::FootGeometry, state: &FootState, rot: Quat) -> f32 {
-    let heel = state.ankle_in_world + rot * geo.heel_in_ankle;
-    let ball = state.ankle_in_world + rot * geo.ball_contact_in_ankle();
-    let ball_joint = state.ankle_in_world + rot * geo.ball_in_ankle;
-    let toe = ball_joint + rot * Quat::from_rotation_x(state.toe_bend_rad) * geo.toe_tip_in_ball;
-    heel.y.min(ball.y).min(toe.y)
-}
-
 /// Brings a limb's root and hinge inside their joint limits (the target was not reachable
 /// within them); returns 1 when something had to move.
 fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skeleton::Limb) -> u8 {
@@ -520,11 +509,4 @@ fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skel
         }
     }
     moved
-}
-
-fn ramp(t: f64, a: f64, b: f64) -> f32 {
-    if b <= a {
-        return if t >= b { 1.0 } else { 0.0 };
-    }
-    ((t - a) / (b - a)).clamp(0.0, 1.0) as f32
 }

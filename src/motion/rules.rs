@@ -303,22 +303,22 @@ fn plan_staff(
         });
     }
 
-    let flight_list = w.plan.flights.clone();
+    let takeoffs_secs: Vec<f64> = w.plan.flights.iter().map(|f| f.t_takeoff_secs).collect();
     let mut next_flight = 0usize;
     let mut i = 0;
     while i <= supports.len() {
         let start = supports.get(i).map(|s| s.1.start_beats).unwrap_or(f64::INFINITY);
         let t0 = if start.is_finite() { tempo.secs_from_beats(start) } else { f64::INFINITY };
         // Take-offs up to this group: every planted foot leaves the floor.
-        while let Some(f) = flight_list.get(next_flight).filter(|f| f.t_takeoff_secs <= t0 + 1e-9) {
+        while let Some(&takeoff) = takeoffs_secs.get(next_flight).filter(|t| **t <= t0 + 1e-9) {
             for foot in [Foot::Left, Foot::Right] {
                 let landed_before = w
                     .planted
                     .get(&foot)
                     .and_then(|i| w.plan.footprints.get(*i))
-                    .is_some_and(|fp| fp.t_land_secs < f.t_takeoff_secs);
+                    .is_some_and(|fp| fp.t_land_secs < takeoff);
                 if landed_before {
-                    w.lift(foot, f.t_takeoff_secs);
+                    w.lift(foot, takeoff);
                 }
             }
             next_flight += 1;

@@ -180,7 +180,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     let mut builders: Vec<StaffBuilder> =
         staves_geo.iter().enumerate().map(|(i, g)| StaffBuilder::new(i, *g)).collect();
     let place_text = |p: &Placed, score_measures: &[Measure]| -> String {
-        let (m, b) = measure_at(score_measures, p.start_beats);
+        let (m, b) = measure_in(score_measures, p.start_beats);
         format!("staff {}, measure {m}, beat {:.2}, column {}", p.staff + 1, b + 1.0, side_label(p.column))
     };
 
@@ -408,6 +408,14 @@ pub fn pin_turn_degrees(clockwise: bool, k: u8) -> f64 {
     if deg == 0.0 || deg >= 360.0 { 360.0 } else { deg }
 }
 
+/// [`measure_at`], with the beat reported as 0 outside any measure (the starting position).
+fn measure_in(measures: &[Measure], t_beats: f64) -> (u32, f64) {
+    match measure_at(measures, t_beats) {
+        (0, _) => (0, 0.0),
+        found => found,
+    }
+}
+
 fn channel_of_zone(zone: Zone) -> ChannelKind {
     match zone {
         Zone::Support(s) => ChannelKind::Support(s),
@@ -419,21 +427,10 @@ fn channel_of_zone(zone: Zone) -> ChannelKind {
     }
 }
 
-fn measure_at(measures: &[Measure], t_beats: f64) -> (u32, f64) {
-    if t_beats < 0.0 {
-        return (0, 0.0);
-    }
-    let idx = measures.partition_point(|m| m.start_beats <= t_beats + 1e-9);
-    match idx.checked_sub(1).and_then(|i| measures.get(i)) {
-        Some(m) => (m.number, t_beats - m.start_beats),
-        None => (0, 0.0),
-    }
-}
-
 fn make_entry(p: &Placed, kind: EntryKind, measures: &[Measure], tempo: TempoMap) -> Entry {
     let (start, dur) =
         if p.end_beats <= 0.0 { (0.0, 0.0) } else { (p.start_beats.max(0.0), p.end_beats - p.start_beats.max(0.0)) };
-    let (measure, beat_in_measure) = measure_at(measures, start);
+    let (measure, beat_in_measure) = measure_in(measures, start);
     let measure = if p.end_beats <= 0.0 { 0 } else { measure };
     Entry {
         kind,

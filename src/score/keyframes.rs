@@ -100,11 +100,7 @@ pub fn compose_keyframes(doc: &Document) -> Score {
         })
         .collect();
     for e in channels.iter_mut().flat_map(|c| c.entries.iter_mut()) {
-        let idx = measures.partition_point(|m| m.start_beats <= e.start_beats + 1e-9);
-        if let Some(m) = idx.checked_sub(1).and_then(|i| measures.get(i)) {
-            e.measure = m.number;
-            e.beat_in_measure = e.start_beats - m.start_beats;
-        }
+        (e.measure, e.beat_in_measure) = measure_at(&measures, e.start_beats);
     }
     Score {
         title: doc.title.clone(),

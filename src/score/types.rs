@@ -348,13 +348,19 @@ impl Score {
 
     /// Measure number and beat within it at `t_beats` (measure 0 before the first measure).
     pub fn measure_at(&self, t_beats: f64) -> (u32, f64) {
-        if t_beats < 0.0 || self.measures.is_empty() {
-            return (0, t_beats.max(0.0));
-        }
-        let idx = self.measures.partition_point(|m| m.start_beats <= t_beats + 1e-9);
-        match idx.checked_sub(1).and_then(|i| self.measures.get(i)) {
-            Some(m) => (m.number, t_beats - m.start_beats),
-            None => (0, t_beats),
-        }
+        measure_at(&self.measures, t_beats)
+    }
+}
+
+/// Measure number and beat within it at `t_beats` in `measures` (sorted by start): measure 0 and
+/// beat 0 before the first measure or when there are none.
+pub fn measure_at(measures: &[Measure], t_beats: f64) -> (u32, f64) {
+    if t_beats < 0.0 {
+        return (0, 0.0);
+    }
+    let idx = measures.partition_point(|m| m.start_beats <= t_beats + 1e-9);
+    match idx.checked_sub(1).and_then(|i| measures.get(i)) {
+        Some(m) => (m.number, t_beats - m.start_beats),
+        None => (0, t_beats),
     }
 }
