@@ -247,3 +247,23 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn path_and_turn_letters_decode_in_either_case() {
+    use labanplay::read::{PathSign, TurnSign};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lw/valid");
+    let (_, doc) = read_fixture(&dir.join("path.lw"));
+    let kinds: Vec<&SymbolKind> = doc.symbols.iter().map(|s| &s.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            &SymbolKind::Path(PathSign::Straight),
+            &SymbolKind::Path(PathSign::Circular { clockwise: true }),
+            &SymbolKind::Path(PathSign::Circular { clockwise: false }),
+            &SymbolKind::Path(PathSign::Circular { clockwise: true }),
+        ]
+    );
+    let (_, doc) = read_fixture(&dir.join("turn.lw"));
+    let kinds: Vec<&SymbolKind> = doc.symbols.iter().map(|s| &s.kind).collect();
+    assert_eq!(kinds, [&SymbolKind::Turn(TurnSign::Left), &SymbolKind::Turn(TurnSign::Right)]);
+}

@@ -5,7 +5,7 @@
 use super::plan::*;
 use super::steps::StepTable;
 use crate::diag::Diagnostic;
-use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
+use crate::read::{BodyPart, Direction, Level, PathSign, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
 use glam::{Vec2, Vec3};
 use serde::Serialize;
@@ -148,6 +148,25 @@ struct Walker<'a> {
     /// Index of the footprint each foot stands on, if planted.
     planted: BTreeMap<Foot, usize>,
     level_offset: f32,
+    /// Circular path signs of this staff.
+    circles: Vec<Circle<'a>>,
+}
+
+/// A circular path sign: the steps that start inside `[t0, t1)` travel on a circle and the
+/// facing turns by the path's amount, shared equally among them (labanotation-rules §4.3).
+struct Circle<'a> {
+    entry: &'a Entry,
+    t0_secs: f64,
+    t1_secs: f64,
+    clockwise: bool,
+    /// Signed facing change over the whole path (radians), once known.
+    total_rad: Option<f32>,
+    /// Facing (degrees clockwise from the audience) of the front sign that closes the path, if any.
+    front_after_deg: Option<f64>,
+    /// Step groups that start inside the path.
+    steps: usize,
+    /// A step has used it (it counts once as interpreted).
+    used: bool,
 }
 
 impl Walker<'_> {
@@ -235,11 +254,11 @@ impl Walker<'_> {
     }
 }
 
-fn plan_staff(
+fn plan_staff<'a>(
     score: &Score,
-    staff: &Staff,
+    staff: &'a Staff,
     origin: Vec3,
-    opts: &MotionOptions,
+    opts: &'a MotionOptions,
     report: &mut Interpretation,
 ) -> DancerPlan {
     let tempo = score.tempo;
@@ -252,6 +271,7 @@ fn plan_staff(
         yaw: yaw0,
         planted: BTreeMap::new(),
         level_offset: 0.0,
+        circles: Vec::new(),
     };
     w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
     w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
@@ -282,9 +302,17 @@ fn plan_staff(
 
     // Events in time order: supports grouped by start, gestures, flights.
     let mut supports: Vec<(Side, &Entry)> = Vec::new();
+    let mut fronts: Vec<&Entry> = Vec::new();
     for ch in &staff.channels {
         match ch.kind {
             ChannelKind::Support(side) => supports.extend(ch.entries.iter().map(|e| (side, e))),
+            // Front signs are checked once the turns are known; path signs shape the steps.
+            ChannelKind::Front => fronts.extend(ch.entries.iter()),
+            ChannelKind::Path => {
+                for e in &ch.entries {
+                    path_sign(&mut w, staff.index, e, report);
+                }
+            }
             kind => {
                 for e in &ch.entries {
                     let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
@@ -294,6 +322,7 @@ fn plan_staff(
         }
     }
     supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
+    count_circle_steps(&mut w.circles, &supports, &fronts);
     let flights: Vec<&SupportGap> = staff.gaps.iter().collect();
     for g in &flights {
         w.plan.flights.push(Flight {
@@ -333,6 +362,17 @@ fn plan_staff(
         }
         let landing = flights.iter().find(|g| (g.end_beats - start).abs() < 1e-6).copied();
         support_group(&mut w, staff.index, &group, landing, tempo, report);
+    }
+    for c in &w.circles {
+        if c.steps == 0 && !c.used {
+            report.skipped.push(Diagnostic::warning(
+                c.entry.span,
+                place(c.entry, staff.index, "circular path sign spans no step; nothing to circle"),
+            ));
+        }
+    }
+    for e in fronts {
+        check_front(&w, staff.index, e, report);
     }
     // A leg gesture takes the weight off that leg (T8).
     for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
@@ -435,6 +475,14 @@ fn support_group(
     }
     let t0 = steps.iter().map(|s| s.3.start_secs).fold(f64::INFINITY, f64::min);
     let t1 = steps.iter().map(|s| s.3.start_secs + s.3.duration_secs).fold(0.0, f64::max);
+    // On a circular path each step turns the facing by its share of the circle and travels
+    // along the chord, so the steps trace a regular polygon round the centre.
+    let mut travel_yaw = w.yaw;
+    if let Some(delta) = circle_turn_for_step(w, staff, t0, report) {
+        travel_yaw = w.yaw + 0.5 * delta;
+        w.yaw += delta;
+        w.plan.yaw.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0 + 1e-3), value: w.yaw });
+    }
     let air_secs = landing.map(|g| tempo.secs_from_beats(g.end_beats - g.start_beats)).unwrap_or(0.0);
     let form = landing.and_then(|g| g.form);
     let level = steps[0].2;
@@ -452,7 +500,7 @@ fn support_group(
     for (foot, direction, level, e) in &steps {
         let len = both_scale * w.opts.steps.length_m(w.opts.height_m, *direction, *level, form, air_secs, &e.modifiers);
         let d = step_dir_in_body(*direction);
-        let v = right_of(w.yaw) * d.x * len + forward_of(w.yaw) * d.y * len;
+        let v = right_of(travel_yaw) * d.x * len + forward_of(travel_yaw) * d.y * len;
         let target = if *direction == Direction::Place && steps.len() == 1 {
             // Closing: beside the other foot, or under the body when it is in the air.
             match w.planted_pos(foot.other()) {
@@ -510,29 +558,13 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         ChannelKind::Part(BodyPart::Wrist(s)) => (arm(s), Part::Lower),
         ChannelKind::Part(BodyPart::Leg(s)) => (leg(s), Part::Whole),
         ChannelKind::Front => {
-            if let EntryKind::Front { facing_deg } = e.kind {
-                let facing_now = -w.plan.yaw.value_at(t0, w.yaw).to_degrees() as f64;
-                let diff = (facing_now - facing_deg).rem_euclid(360.0);
-                let diff = diff.min(360.0 - diff);
-                if diff > 22.5 {
-                    report.skipped.push(Diagnostic::warning(
-                        e.span,
-                        place(
-                            e,
-                            staff,
-                            &format!("front sign says {facing_deg:.0}° but the turns so far give {facing_now:.0}°"),
-                        ),
-                    ));
-                }
-            }
-            report.interpreted += 1;
+            check_front(w, staff, e, report);
             return;
         }
         ChannelKind::Path => {
-            report.skipped.push(Diagnostic::warning(
-                e.span,
-                place(e, staff, "path sign not animated yet (the dancer travels straight)"),
-            ));
+            report
+                .skipped
+                .push(Diagnostic::warning(e.span, place(e, staff, "path sign in the starting position ignored")));
             return;
         }
         ChannelKind::BodyTurn => {
@@ -588,6 +620,129 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         }
         _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
     }
+}
+
+/// A path sign: circular ones are kept for the steps they span; straight ones change nothing.
+fn path_sign<'a>(w: &mut Walker<'a>, staff: usize, e: &'a Entry, report: &mut Interpretation) {
+    let EntryKind::Path { sign, amount_deg } = e.kind else {
+        report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in the path column")));
+        return;
+    };
+    match sign {
+        PathSign::Straight => report.interpreted += 1,
+        PathSign::Circular { clockwise } => {
+            let total_rad = amount_deg.map(|a| (a as f32).to_radians() * if clockwise { -1.0 } else { 1.0 });
+            w.circles.push(Circle {
+                entry: e,
+                t0_secs: e.start_secs,
+                t1_secs: e.start_secs + e.duration_secs,
+                clockwise,
+                total_rad,
+                front_after_deg: None,
+                steps: 0,
+                used: false,
+            });
+        }
+        PathSign::Other(_) => report.skipped.push(Diagnostic::warning(
+            e.span,
+            place(e, staff, &format!("`{}` is not a known path sign; the steps travel straight", e.code)),
+        )),
+    }
+}
+
+/// Counts the step groups inside each circular path and finds the front sign that closes it.
+fn count_circle_steps(circles: &mut [Circle], supports: &[(Side, &Entry)], fronts: &[&Entry]) {
+    const EPS: f64 = 1e-6;
+    for c in circles.iter_mut() {
+        let mut starts: Vec<f64> = supports
+            .iter()
+            .filter(|(_, e)| matches!(e.kind, EntryKind::Direction { .. }))
+            .map(|(_, e)| e.start_secs)
+            .filter(|t| *t >= c.t0_secs - EPS && *t < c.t1_secs - EPS)
+            .collect();
+        starts.dedup_by(|a, b| (*a - *b).abs() < EPS);
+        c.steps = starts.len();
+        // A front sign written at the end of the path (up to a beat's worth of slack after it).
+        let slack = (c.t1_secs - c.t0_secs).max(0.0) * 0.25 + 0.5;
+        c.front_after_deg = fronts
+            .iter()
+            .filter(|f| f.start_secs >= c.t0_secs && f.start_secs <= c.t1_secs + slack)
+            .filter_map(|f| match f.kind {
+                EntryKind::Front { facing_deg } => Some(facing_deg),
+                _ => None,
+            })
+            .next_back();
+    }
+}
+
+/// The facing change for the step group starting at `t0_secs` when it lies on a circular path.
+fn circle_turn_for_step(w: &mut Walker, staff: usize, t0_secs: f64, report: &mut Interpretation) -> Option<f32> {
+    let yaw_now = w.yaw;
+    let c = w.circles.iter_mut().find(|c| t0_secs >= c.t0_secs - 1e-6 && t0_secs < c.t1_secs - 1e-6)?;
+    if c.steps == 0 {
+        return None;
+    }
+    if c.total_rad.is_none() {
+        // No pin: circle until the closing front sign's facing is reached.
+        let Some(facing_deg) = c.front_after_deg else {
+            report.skipped.push(Diagnostic::warning(
+                c.entry.span,
+                place(
+                    c.entry,
+                    staff,
+                    "circular path without a pin or a closing front sign; amount unknown, no circling",
+                ),
+            ));
+            c.steps = 0;
+            c.used = true;
+            return None;
+        };
+        let target = -(facing_deg as f32).to_radians();
+        let tau = std::f32::consts::TAU;
+        let mut turn =
+            if c.clockwise { -(yaw_now - target).rem_euclid(tau) } else { (target - yaw_now).rem_euclid(tau) };
+        if turn.abs() < 1e-3 {
+            turn = if c.clockwise { -tau } else { tau };
+        }
+        c.total_rad = Some(turn);
+    }
+    if !c.used {
+        c.used = true;
+        report.interpreted += 1;
+    }
+    Some(c.total_rad? / c.steps as f32)
+}
+
+/// Compares a front sign with the facing the turns give at its time (a check, §4.2).
+fn check_front(w: &Walker, staff: usize, e: &Entry, report: &mut Interpretation) {
+    if let EntryKind::Front { facing_deg } = e.kind {
+        // Written beside a turn, the sign gives the facing once that turn is over.
+        let t_check = w
+            .plan
+            .yaw
+            .keys
+            .iter()
+            .filter(|k| k.t_start_secs <= e.start_secs + 1e-6 && k.t_end_secs > e.start_secs)
+            .map(|k| k.t_end_secs)
+            .fold(e.start_secs + e.duration_secs, f64::max);
+        let facing_now = -w.plan.yaw.value_at(t_check, w.yaw).to_degrees() as f64;
+        let diff = (facing_now - facing_deg).rem_euclid(360.0);
+        let diff = diff.min(360.0 - diff);
+        if diff > 22.5 {
+            report.skipped.push(Diagnostic::warning(
+                e.span,
+                place(
+                    e,
+                    staff,
+                    &format!(
+                        "front sign says {facing_deg:.0}° but the turns so far give {:.0}°",
+                        facing_now.round().rem_euclid(360.0).abs()
+                    ),
+                ),
+            ));
+        }
+    }
+    report.interpreted += 1;
 }
 
 #[derive(Clone, Copy)]

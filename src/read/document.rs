@@ -207,8 +207,8 @@ pub enum SymbolKind {
     Area(i32),
     /// A flexion/extension sign (`Volm`): relaxed, straight, bent, stretched, …
     Volume(VolumeSign),
-    /// A path sign (`Ways`).
-    Path(i32),
+    /// A path sign: straight, circular, or a format item of unknown meaning.
+    Path(PathSign),
     /// A front (facing) sign (`Face`), facing = (item−1)·45° clockwise from the audience.
     Front(u8),
     /// A miscellaneous sign (`Misc`): bows, release signs, hooks.
@@ -240,6 +240,20 @@ pub enum VolumeSign {
     /// A hold sign.
     Hold,
     /// Another `Volm` item, kept as read.
+    Other(i32),
+}
+
+/// Path signs (long vertical signs right of the staff: the floor pattern of the steps they span).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum PathSign {
+    /// A straight path (the default; no change to the steps).
+    Straight,
+    /// A circular path; a pin inside gives the fraction of the circle.
+    Circular {
+        /// Clockwise seen from above (the centre of the circle on the dancer's right).
+        clockwise: bool,
+    },
+    /// An item of the format's path menu whose meaning is not known (kept with its number).
     Other(i32),
 }
 

@@ -5,7 +5,7 @@
 //! Every malformed line gets a line:col error and reading goes on with the next line.
 
 use super::document::{
-    BodyPart, Direction, Document, Format, Level, PageSymbol, Side, SymbolKind, TurnSign, VolumeSign,
+    BodyPart, Direction, Document, Format, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign,
 };
 use crate::diag::{Diagnostic, Diagnostics, Severity, Span};
 use nom::bytes::complete::{tag, take_till, take_while_m_n};
@@ -192,7 +192,9 @@ pub fn kind_of(line: &LbnLine) -> Option<SymbolKind> {
             5 | 6 => VolumeSign::Other(item),
             _ => return None,
         }),
-        "Ways" if (1..=7).contains(&item) => SymbolKind::Path(item),
+        // LED draws Ways 1..7 as ⊥, ⊤, a plain line, V, Λ and two vertical bows: none is a
+        // circular-path sign, and LINTEL ignores the whole group (led.c `setsymbol`, lintel `laction`).
+        "Ways" if (1..=7).contains(&item) => SymbolKind::Path(PathSign::Other(item)),
         "Face" if (1..=8).contains(&item) => SymbolKind::Front((item - 1) as u8),
         "Misc" if (0..=9).contains(&item) => SymbolKind::Misc(item),
         "Pins" if (1..=8).contains(&item) => {

@@ -5,7 +5,7 @@
 //! Sources: [S1] "LabanWriter 4 file format" (OSU, 2003), only its opening section;
 //! [S2] the LabanWriter 4.7.2 distribution's help text. See `docs/lw4-format.md`.
 
-use super::document::{Direction, Level, PageSymbol, SymbolKind, TurnSign};
+use super::document::{Direction, Level, PageSymbol, PathSign, SymbolKind, TurnSign};
 use super::lw::RawRecord;
 use crate::diag::Span;
 
@@ -74,6 +74,8 @@ pub enum Emit {
     Turn,
     /// A [`SymbolKind::Pin`] from fields `orientation` and `colour` (`B` / `W`).
     Pin,
+    /// A [`SymbolKind::Path`] from field `sense` (`S` straight, `R` clockwise, `L` counter-clockwise).
+    Path,
     /// A [`SymbolKind::Text`] from field `text`.
     Text,
 }
@@ -203,6 +205,25 @@ pub const TABLE: &[ClassRow] = &[
         ],
         emit: Emit::Turn,
         meaning: "a turn sign (a stretch symbol [S1])",
+        evidence: CLASS_SEEN,
+    },
+    ClassRow {
+        class: "Path",
+        aliases: &[],
+        fields: &[
+            X,
+            Y,
+            W,
+            H,
+            Field {
+                name: "sense",
+                ty: FieldType::Choice(&["S", "R", "L"]),
+                meaning: "S = straight, R = circular clockwise, L = circular counter-clockwise",
+                evidence: "INFERRED: LW's path encoding is UNKNOWN; letters follow the Turn row",
+            },
+        ],
+        emit: Emit::Path,
+        meaning: "a path sign beside the staff (a stretch symbol [S1]); a pin inside gives the circle's fraction",
         evidence: CLASS_SEEN,
     },
     ClassRow {
@@ -404,10 +425,19 @@ pub fn decode(record: &RawRecord) -> Result<Vec<PageSymbol>, NotDecoded> {
             };
             one(SymbolKind::Direction { direction, left_form })
         }
-        Emit::Turn => one(SymbolKind::Turn(if v.word("side") == "L" { TurnSign::Left } else { TurnSign::Right })),
+        Emit::Turn => one(SymbolKind::Turn(if v.word("side").eq_ignore_ascii_case("L") {
+            TurnSign::Left
+        } else {
+            TurnSign::Right
+        })),
+        Emit::Path => one(SymbolKind::Path(match v.word("sense").to_ascii_uppercase().as_str() {
+            "R" => PathSign::Circular { clockwise: true },
+            "L" => PathSign::Circular { clockwise: false },
+            _ => PathSign::Straight,
+        })),
         Emit::Pin => {
             let orientation = u8::try_from(v.int("orientation")).unwrap_or(1);
-            one(SymbolKind::Pin { orientation, black: v.word("colour") == "B" })
+            one(SymbolKind::Pin { orientation, black: v.word("colour").eq_ignore_ascii_case("B") })
         }
         Emit::Text => one(SymbolKind::Text(v.word("text").to_string())),
     }
@@ -436,6 +466,7 @@ mod tests {
                 Emit::StaffLines | Emit::BarLine => &["x", "y", "w", "h"],
                 Emit::Direction => &["x", "y", "w", "h", "dir", "level"],
                 Emit::Turn => &["x", "y", "w", "h", "side"],
+                Emit::Path => &["x", "y", "w", "h", "sense"],
                 Emit::Pin => &["x", "y", "orientation", "colour"],
                 Emit::Text => &["x", "y", "text"],
             };

@@ -8,7 +8,7 @@ use super::staves::{ColumnConvention, StaffGeometry, Zone, column_of, find_stave
 use super::timeline::{BarMark, Timeline};
 use super::types::*;
 use crate::diag::Diagnostic;
-use crate::read::{BodyPart, Document, Format, Level, PageSymbol, SymbolKind, TurnSign, VolumeSign};
+use crate::read::{BodyPart, Document, Format, Level, PageSymbol, PathSign, SymbolKind, TurnSign, VolumeSign};
 use std::collections::BTreeMap;
 
 /// Knobs of the page interpretation, chosen per format.
@@ -210,12 +210,21 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     // Turn signs first, so pins can find them.
     let turns: Vec<&Placed> = placed.iter().filter(|p| matches!(p.sym.kind, SymbolKind::Turn(_))).collect();
     let mut turn_pins: BTreeMap<usize, u8> = BTreeMap::new();
+    // Circular path signs, so pins inside them give the circle's fraction.
+    let paths: Vec<&Placed> =
+        placed.iter().filter(|p| matches!(p.sym.kind, SymbolKind::Path(PathSign::Circular { .. }))).collect();
+    let mut path_pins: BTreeMap<usize, u8> = BTreeMap::new();
     for (pi, p) in placed.iter().enumerate() {
         let SymbolKind::Pin { orientation, black } = p.sym.kind else { continue };
         // Inside a turn sign?
         let inside = turns.iter().position(|t| t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6));
         if let Some(ti) = inside {
             turn_pins.entry(ti).or_insert(orientation);
+            continue;
+        }
+        let inside_path = paths.iter().position(|t| t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6));
+        if let Some(ti) = inside_path {
+            path_pins.entry(ti).or_insert(orientation);
             continue;
         }
         // Dancer sign: under the staff's centre line before the music starts.
@@ -319,17 +328,39 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 let entry = make_entry(p, EntryKind::Front { facing_deg }, &measures, tempo);
                 b.push(ChannelKind::Front, entry, pi);
             }
-            SymbolKind::Path(item) => {
-                let entry = make_entry(p, EntryKind::Path { item: *item }, &measures, tempo);
+            SymbolKind::Path(sign) => {
+                let pin = match sign {
+                    PathSign::Circular { .. } => {
+                        paths.iter().position(|t| std::ptr::eq(t.sym, p.sym)).and_then(|ti| path_pins.get(&ti).copied())
+                    }
+                    _ => None,
+                };
+                let amount_deg = match (sign, pin) {
+                    (PathSign::Circular { clockwise }, Some(k)) => Some(pin_turn_degrees(*clockwise, k)),
+                    _ => None,
+                };
+                let mut entry = make_entry(p, EntryKind::Path { sign: *sign, amount_deg }, &measures, tempo);
+                if let Some(k) = pin {
+                    entry.modifiers.push(Modifier::TurnPin { orientation: k });
+                }
+                if let PathSign::Other(item) = sign {
+                    warnings.push(Diagnostic::warning(
+                        p.sym.span,
+                        format!(
+                            "{}: `{}` is not a circular or straight path sign ({}); no effect on the motion",
+                            place_text(p, &measures),
+                            p.sym.code,
+                            match item {
+                                1 => "LED draws it as ⊥, the foot of a vertical line",
+                                2 => "LED draws it as ⊤, the head of a vertical line",
+                                3 => "LED draws it as a plain vertical line",
+                                4 | 5 => "LED draws it as a V / Λ",
+                                _ => "LED draws it as a vertical bow",
+                            }
+                        ),
+                    ));
+                }
                 b.push(ChannelKind::Path, entry, pi);
-                warnings.push(Diagnostic::warning(
-                    p.sym.span,
-                    format!(
-                        "{}: path sign `{}` recorded but not yet interpreted",
-                        place_text(p, &measures),
-                        p.sym.code
-                    ),
-                ));
             }
             SymbolKind::Area(item) => warnings.push(Diagnostic::warning(
                 p.sym.span,

@@ -3,6 +3,7 @@
 //! Numbers are rounded (beats to 1/1000, seconds to 1 ms) so the output is stable for golden tests.
 
 use super::types::*;
+use crate::read::PathSign;
 use std::fmt::Write as _;
 
 fn r3(x: f64) -> f64 {
@@ -24,7 +25,16 @@ fn kind_text(kind: &EntryKind) -> (String, String) {
         }
         EntryKind::Hold => ("hold".into(), "-".into()),
         EntryKind::Front { facing_deg } => (format!("front {facing_deg:.0}°"), "-".into()),
-        EntryKind::Path { item } => (format!("path {item}"), "-".into()),
+        EntryKind::Path { sign, amount_deg } => {
+            let amount = amount_deg.map(|d| format!(" {d:.0}°")).unwrap_or_default();
+            let text = match sign {
+                PathSign::Straight => "path straight".to_string(),
+                PathSign::Circular { clockwise: true } => format!("path circle-R{amount}"),
+                PathSign::Circular { clockwise: false } => format!("path circle-L{amount}"),
+                PathSign::Other(item) => format!("path {item}"),
+            };
+            (text, "-".into())
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! columns, front, path) whose [`Entry`]s are ordered by time and carry their modifiers.
 
 use crate::diag::{Diagnostic, Span};
-use crate::read::{BodyPart, Direction, Format, Level, Side, VolumeSign};
+use crate::read::{BodyPart, Direction, Format, Level, PathSign, Side, VolumeSign};
 use serde::Serialize;
 
 /// Beat ↔ seconds conversion. The score's tempo is constant (a metronome marking or a default).
@@ -145,10 +145,13 @@ pub enum EntryKind {
         /// 0, 45, …, 315.
         facing_deg: f64,
     },
-    /// A path sign (`Ways` item), kept for later interpretation.
+    /// A path sign: the floor pattern of the steps it spans.
     Path {
-        /// The format's item number.
-        item: i32,
+        /// Straight, circular (with its sense) or unknown.
+        sign: PathSign,
+        /// For a circular path, degrees of the circle (and of the facing change) from the pin
+        /// inside; `None` when no pin was found.
+        amount_deg: Option<f64>,
     },
 }
 
