@@ -34,7 +34,7 @@ fn angle_deg(a: f32, b: f32) -> f32 {
 /// Centre-of-weight targets (one per step) landing inside `[t0, t1]`, plus the one before.
 fn com_keys(anim: &Animation, t0: f64, t1: f64) -> Vec<Vec3> {
     let keys = &anim.dancers[0].plan.com_ground.keys;
-    let before = keys.iter().filter(|k| k.t_end_secs <= t0 + 1e-6).next_back().map(|k| k.value);
+    let before = keys.iter().rfind(|k| k.t_end_secs <= t0 + 1e-6).map(|k| k.value);
     before
         .into_iter()
         .chain(keys.iter().filter(|k| k.t_end_secs > t0 + 1e-6 && k.t_end_secs <= t1 + 1e-6).map(|k| k.value))
