@@ -6,6 +6,7 @@
 
 use super::DancerAnimation;
 use super::feet::{FootState, planted_state, ramp, swing_state};
+use super::pelvis_tilt::{TiltRule, pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
@@ -19,7 +20,12 @@ pub struct SampleReport {
     pub clamped_limbs: u8,
     /// How far the pelvis was lowered so planted feet could reach the floor, metres.
     pub pelvis_drop_m: f32,
+    /// Whether the left and right leg's target was out of reach (clamped), in that order.
+    pub legs_clamped: [bool; 2],
 }
+
+/// How far a gesturing foot points (ankle plantar flexion), radians.
+const GESTURE_POINT_RAD: f32 = 1.0;
 
 /// A body-frame vector (right, up, forward) in the skeleton's local axes (right = −X).
 fn local_from_body(v: Vec3) -> Vec3 {
@@ -247,7 +253,43 @@ impl DancerAnimation {
         self.plan.yaw.value_at(t, 0.0)
     }
 
-    /// Where a leg gesture puts the ankle at `t`, if one is active: blended in from `base`.
+    /// The leg gesture of `foot` active at `t`, if any: (direction in the body frame, knee
+    /// bend, reach scale, how far it has blended in from the foot's own keys, 0..1).
+    fn active_leg_gesture(&self, foot: Foot, t: f64) -> Option<(Vec3, f32, f32, f32)> {
+        let limb = leg_limb(foot);
+        let intervals = self.plan.leg_gestures.get(&limb)?;
+        let track = self.plan.limbs.get(&limb)?;
+        // The gesture run that covers t: gestures that follow one another without a pause form
+        // one run, which started before t; it lasts until the foot begins its next step.
+        let mut start = intervals.iter().map(|g| g.0).filter(|g0| *g0 <= t).fold(f64::NEG_INFINITY, f64::max);
+        if !start.is_finite() {
+            return None;
+        }
+        while let Some(earlier) =
+            intervals.iter().filter(|g| g.0 < start && g.1 >= start - 1e-6).map(|g| g.0).reduce(f64::min)
+        {
+            start = earlier;
+        }
+        // The foot's next step: one that lands after the gesture began (the footprint it stood
+        // on when the gesture started does not end it).
+        let next_step = self
+            .prints(foot)
+            .filter(|f| f.t_land_secs > start + 1e-9)
+            .map(|f| f.t_step_start_secs)
+            .find(|s| *s >= start - 1e-9);
+        if let Some(ns) = next_step
+            && t >= ns
+        {
+            return None;
+        }
+        let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
+        let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
+        let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05)));
+        Some((dir, bend, reach_scale, blend))
+    }
+
+    /// Where a leg gesture puts the ankle at `t`, if one is active: blended in from `base`, with
+    /// the blend factor.
     fn gesture_ankle(
         &self,
         skeleton: &Skeleton,
@@ -256,30 +298,30 @@ impl DancerAnimation {
         hip: Vec3,
         yaw: f32,
         base: &FootState,
-    ) -> Option<Vec3> {
-        let limb = leg_limb(foot);
-        let intervals = self.plan.leg_gestures.get(&limb)?;
-        let track = self.plan.limbs.get(&limb)?;
-        // The gesture run that covers t: started, and the foot has not begun its next step.
-        let start = intervals.iter().map(|g| g.0).filter(|g0| *g0 <= t).fold(f64::NEG_INFINITY, f64::max);
-        if !start.is_finite() {
-            return None;
-        }
-        let next_step = self.prints(foot).map(|f| f.t_step_start_secs).find(|s| *s >= start - 1e-9);
-        if let Some(ns) = next_step
-            && t >= ns
-        {
-            return None;
-        }
+    ) -> Option<(Vec3, f32)> {
+        let (dir, bend, reach_scale, blend) = self.active_leg_gesture(foot, t)?;
         let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
         let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
-        let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
         let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
         let mut target = hip + world_from_body(dir, yaw) * reach;
         target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
-        let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
-        let blend = ramp(t, start, first_key_end.max(start + 0.05));
-        Some(base.ankle_in_world.lerp(target, smoothstep(blend)))
+        Some((base.ankle_in_world.lerp(target, blend), blend))
+    }
+
+    /// The pelvis tilt (local axes, after the yaw) for the leg gestures active at `t`, and the
+    /// side of the standing hip it turns about (`None`: about the pelvis centre).
+    fn gesture_tilt(&self, t: f64, feet: &[(Side, FootState); 2]) -> (Quat, Option<Side>) {
+        let rule = TiltRule::default();
+        let mut tilt = Quat::IDENTITY;
+        let mut pivot = None;
+        for (side, _) in feet {
+            let foot = foot_of(*side);
+            let Some((dir, _, _, blend)) = self.active_leg_gesture(foot, t) else { continue };
+            let q = pelvis_tilt_for_gesture(&rule, dir, foot == Foot::Right);
+            tilt = tilt * Quat::IDENTITY.slerp(q, blend);
+            pivot = feet.iter().find(|(s, st)| s != side && st.planted).map(|(s, _)| *s);
+        }
+        (tilt, pivot)
     }
 
     /// Samples the pose of this dancer at `t_secs` into `pose`.
@@ -290,7 +332,18 @@ impl DancerAnimation {
         let yaw = self.yaw_at(t);
         let yaw_rot = Quat::from_rotation_y(yaw);
         let mut pelvis = self.pelvis_at(t);
-        pose.set_local(JointId::Pelvis, yaw_rot);
+        let feet: [(Side, FootState); 2] = [
+            (Side::Left, self.foot_state(skeleton, Foot::Left, t)),
+            (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
+        ];
+        // A gesturing leg tilts the pelvis about the standing hip; the spine gives most back.
+        let (tilt, pivot) = self.gesture_tilt(t, &feet);
+        let pelvis_rot = yaw_rot * tilt;
+        if let Some(side) = pivot {
+            let hip = skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
+            pelvis += yaw_rot * hip - pelvis_rot * hip;
+        }
+        pose.set_local(JointId::Pelvis, pelvis_rot);
 
         // Torso and head tilts (body frame; gravity up).
         for (limb, joints, max_deg) in [
@@ -311,19 +364,21 @@ impl DancerAnimation {
                 }
             }
         }
+        if tilt != Quat::IDENTITY {
+            let counter = spine_counter(&TiltRule::default(), tilt);
+            for j in [JointId::Spine, JointId::Chest] {
+                pose.set_local(j, skeleton.limits(j).clamp(counter * pose.local(j)));
+            }
+        }
 
         // Feet: keys, gestures, and the pelvis drop that keeps planted feet reachable.
-        let feet: [(Side, FootState); 2] = [
-            (Side::Left, self.foot_state(skeleton, Foot::Left, t)),
-            (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
-        ];
         let leg_len = |side: Side| {
             let (k, a) =
                 if side == Side::Left { (JointId::KneeL, JointId::AnkleL) } else { (JointId::KneeR, JointId::AnkleR) };
             skeleton.bone_length_m(k) + skeleton.bone_length_m(a)
         };
         let hip_of = |pelvis: Vec3, side: Side| {
-            pelvis + yaw_rot * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR })
+            pelvis + pelvis_rot * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR })
         };
         let drop_for = |pelvis: Vec3, goals: &[(Side, FootState, LimbGoal); 2]| {
             let mut drop = 0.0f32;
@@ -355,6 +410,8 @@ impl DancerAnimation {
             )
         });
         let mut clamped_legs = 0u8;
+        // Ankle pointing of each gesturing leg (radians of plantar flexion), from pass 0 on.
+        let mut gesture_point: [Option<f32>; 2] = [None, None];
         for pass in 0..3 {
             let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals);
             pelvis.y = base_y - drop.max(0.0);
@@ -366,17 +423,20 @@ impl DancerAnimation {
                 let foot = foot_of(*side);
                 if pass == 0 {
                     let hip = hip_of(pelvis, *side);
-                    if let Some(ankle) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
+                    if let Some((ankle, blend)) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
                         state.ankle_in_world = ankle;
                         state.planted = false;
                         state.pitch_rad = 0.5;
                         state.toe_bend_rad = 0.0;
                         self.foot_geometry.keep_above_floor(state);
+                        // A gesturing foot points in line with the shin rather than holding a
+                        // world pitch: the ankle's own rotation is set after each solve.
                         *goal = LimbGoal {
                             end_in_world: state.ankle_in_world,
                             pole_in_world: None,
-                            end_rot_in_world: Some(state.rot_in_world()),
+                            end_rot_in_world: None,
                         };
+                        gesture_point[usize::from(*side == Side::Right)] = Some(blend * GESTURE_POINT_RAD);
                     }
                 }
                 let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
@@ -399,6 +459,10 @@ impl DancerAnimation {
                     match solve_leg(skeleton, pose, *side, goal) {
                         Ok(sol) => clamped = sol.clamped,
                         Err(_) => clamped = true,
+                    }
+                    if let Some(point_rad) = gesture_point[usize::from(*side == Side::Right)] {
+                        let limits = skeleton.limits(ankle_joint);
+                        pose.set_local(ankle_joint, limits.clamp(Quat::from_rotation_x(point_rad)));
                     }
                     if !state.planted {
                         // In the air: if the foot the leg could reach dips below the floor, lift
@@ -437,13 +501,21 @@ impl DancerAnimation {
                     planted_clamped |= state.planted;
                 }
                 if !state.planted {
+                    // Limits that move the foot by more than a millimetre count as out of reach.
+                    let before = joint_world(skeleton, pose, ankle_joint).1;
                     clamped_legs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
+                    clamped |= joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
                 }
+                report.legs_clamped[usize::from(*side == Side::Right)] = clamped;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
-                // Keep the toes on (or off) the floor for the pitch the foot actually took.
-                let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
+                // Keep the toes on (or off) the floor for the pitch the foot actually took; a foot
+                // well off the floor keeps its toes straight.
+                let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
                 let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
-                let toe_bend = self.foot_geometry.toe_bend_for((-toe_dir.y).atan2(toe_dir.z));
+                let pitch = (-toe_dir.y).atan2(toe_dir.z);
+                let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
+                let off_floor = !state.planted && geo.lowest_sole_y_turned(&straight, got_rot) > 0.01;
+                let toe_bend = if off_floor { 0.0 } else { self.foot_geometry.toe_bend_for(pitch) };
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {
