@@ -1,4 +1,4 @@
-//! Debug tool, not a check: with `LABANPLAY_BODY_PNG=1` renders every built-in body to
+//! Debug tool, not a check (ignored; run with `--ignored`): renders every built-in body to
 //! `target-images/body-<model>.png` (orthographic front, side, dominant-joint colours and a
 //! posed front view; flat shading, CPU z-buffer) and prints mesh statistics.
 
@@ -129,11 +129,8 @@ fn pose_palette(rest: &[Vec3], parents: &[Option<usize>], rotations: &[(usize, Q
 }
 
 #[test]
+#[ignore = "a look-at-it tool: `cargo test --test body_png -- --ignored` renders target-images/body-*.png"]
 fn render_bodies_to_png() {
-    if std::env::var("LABANPLAY_BODY_PNG").as_deref() != Ok("1") {
-        println!("skipped: set LABANPLAY_BODY_PNG=1 to render target-images/body-*.png");
-        return;
-    }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target-images");
     std::fs::create_dir_all(&dir).unwrap();
     for model in builtin_models() {

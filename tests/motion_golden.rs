@@ -1,6 +1,6 @@
 //! Golden motion tables of the demo scores: every ¼ beat, the pelvis, facing, ankles, wrists and
 //! head of each dancer, rounded to 0.1 mm and 0.01°. Accepted after looking at the stick-figure
-//! sheets (`LABANPLAY_PLOT=DIR cargo test --test motion_plot`): walk-arms-turn steps forward
+//! sheets (`cargo test --test motion_plot -- --ignored`): walk-arms-turn steps forward
 //! 0.70 m a beat with the arms opening sideways, turns half right on the left foot with the right
 //! foot tucked, raises the arms forward-high, pliés and rises; jumps leaves the floor five times
 //! with feet under the body; the duet's dancers box-step, travel and make four quarter turns.

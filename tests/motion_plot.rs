@@ -1,5 +1,5 @@
-//! A look at the motion without a GPU: with `LABANPLAY_PLOT=DIR`, draws stick-figure contact
-//! sheets of the demo scores (side and front views over time) as PNGs into DIR.
+//! A look at the motion without a GPU (run with `--ignored`): draws stick-figure contact sheets of
+//! the demo scores (side and front views over time) as PNGs into `LABANPLAY_PLOT` or target-images.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use image::{Rgb, RgbImage};
@@ -63,9 +63,11 @@ fn sheet(bytes: &[u8], name: &str, dir: &std::path::Path) {
 }
 
 #[test]
-fn plot_demo_motion_when_asked() {
-    let Some(dir) = std::env::var_os("LABANPLAY_PLOT") else { return };
-    let dir = std::path::PathBuf::from(dir);
+#[ignore = "a look-at-it tool: `cargo test --test motion_plot -- --ignored` draws target-images/motion-*.png"]
+fn plot_demo_motion() {
+    let dir = std::env::var_os("LABANPLAY_PLOT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target-images"));
     std::fs::create_dir_all(&dir).unwrap();
     sheet(labanplay::demo::WALK_ARMS_TURN_LBN, "walk-arms-turn", &dir);
     sheet(labanplay::demo::JUMPS_LBN, "jumps", &dir);

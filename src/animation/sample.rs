@@ -318,7 +318,7 @@ impl DancerAnimation {
             let foot = foot_of(*side);
             let Some((dir, _, _, blend)) = self.active_leg_gesture(foot, t) else { continue };
             let q = pelvis_tilt_for_gesture(&rule, dir, foot == Foot::Right);
-            tilt = tilt * Quat::IDENTITY.slerp(q, blend);
+            tilt *= Quat::IDENTITY.slerp(q, blend);
             pivot = feet.iter().find(|(s, st)| s != side && st.planted).map(|(s, _)| *s);
         }
         (tilt, pivot)
