@@ -49,3 +49,48 @@ fn jumps_demo_has_five_flights_with_feet_in_the_air() {
         assert_eq!(planted, 0, "a foot is planted in the flight at {mid}");
     }
 }
+
+/// P10: a bent arm forward middle, then a back-to-normal sign in that arm's column straightens
+/// the arm while its direction stays forward middle. No readable format is known to encode the
+/// sign yet, so the entry is added to the composed score.
+#[test]
+fn back_to_normal_straightens_a_bent_arm_and_keeps_its_direction() {
+    use glam::Vec3;
+    use labanplay::animation::compile;
+    use labanplay::motion::plan::world_from_body;
+    use labanplay::pose::fk::{Pose, joint_world};
+    use labanplay::pose::skeleton::{JointId, Proportions};
+    use labanplay::score::{ChannelKind, EntryKind};
+    let bent = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\nVolm 3 171 108 1 12 12 B\nDirn 1 171 121 4 10 23 M\n";
+    let mut score = Score::from_document(&read(bent.as_bytes(), Some("lbn")).unwrap());
+    let arm =
+        score.staves[0].channels.iter_mut().find(|c| c.kind == ChannelKind::Arm(labanplay::read::Side::Right)).unwrap();
+    let mut normal = arm.entries[0].clone();
+    normal.kind = EntryKind::BackToNormal;
+    normal.modifiers.clear();
+    normal.start_beats = normal.end_beats();
+    normal.start_secs += normal.duration_secs;
+    arm.entries.push(normal.clone());
+    score.duration_beats = score.duration_beats.max(normal.end_beats() + 1.0);
+
+    let anim = compile(&score, &MotionOptions::default(), &Proportions::default());
+    assert!(anim.interpretation.skipped.is_empty(), "{:?}", anim.interpretation.skipped);
+    let (sk, d) = (&anim.skeleton, &anim.dancers[0]);
+    let mut pose = Pose::rest(sk);
+    let elbow_deg = |pose: &Pose| {
+        let s = joint_world(sk, pose, JointId::ShoulderR).1;
+        let e = joint_world(sk, pose, JointId::ElbowR).1;
+        let w = joint_world(sk, pose, JointId::WristR).1;
+        (e - s).angle_between(w - e).to_degrees()
+    };
+    d.sample_into(sk, normal.start_secs, &mut pose);
+    assert!((elbow_deg(&pose) - 90.0).abs() < 3.0, "bent: elbow {}°", elbow_deg(&pose));
+    let t = normal.start_secs + normal.duration_secs;
+    d.sample_into(sk, t, &mut pose);
+    assert!(elbow_deg(&pose) < 3.0, "back to normal: elbow {}°", elbow_deg(&pose));
+    let got = joint_world(sk, &pose, JointId::WristR).1 - joint_world(sk, &pose, JointId::ShoulderR).1;
+    let want = world_from_body(Vec3::Z, d.yaw_at(t));
+    assert!(got.angle_between(want).to_degrees() < 3.0, "{got:?}");
+}

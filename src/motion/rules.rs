@@ -615,6 +615,26 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             report.interpreted += 1;
         }
         EntryKind::Hold => report.interpreted += 1, // gestures are retained anyway (T6)
+        EntryKind::BackToNormal => {
+            let track = w.plan.limbs.entry(limb).or_default();
+            let previous = track.keys.last().map(|k| k.value);
+            let value = match limb {
+                // Head and torso return upright.
+                LimbId::Head | LimbId::Chest => {
+                    LimbTarget { dir_in_body: Vec3::Y, bend_rad: 0.0, upper_dir_in_body: None, lower_dir_in_body: None }
+                }
+                // A limb loses its bends and keeps its direction (whole-limb direction when the
+                // score gave the segments separately).
+                _ => LimbTarget {
+                    dir_in_body: previous.map(|p| p.upper_dir_in_body.unwrap_or(p.dir_in_body)).unwrap_or(-Vec3::Y),
+                    bend_rad: 0.0,
+                    upper_dir_in_body: None,
+                    lower_dir_in_body: None,
+                },
+            };
+            track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
+            report.interpreted += 1;
+        }
         EntryKind::Turn { .. } => {
             report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "rotation of a limb not animated yet")))
         }

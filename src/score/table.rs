@@ -24,6 +24,7 @@ fn kind_text(kind: &EntryKind) -> (String, String) {
             (format!("{sense}{amount}{feet}"), "-".into())
         }
         EntryKind::Hold => ("hold".into(), "-".into()),
+        EntryKind::BackToNormal => ("back-to-normal".into(), "-".into()),
         EntryKind::Front { facing_deg } => (format!("front {facing_deg:.0}°"), "-".into()),
         EntryKind::Path { sign, amount_deg } => {
             let amount = amount_deg.map(|d| format!(" {d:.0}°")).unwrap_or_default();

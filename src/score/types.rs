@@ -140,6 +140,10 @@ pub enum EntryKind {
     },
     /// A hold sign: keep the weight (support) or the position (gesture).
     Hold,
+    /// A back-to-normal sign: a limb loses its bends and keeps its direction; head and torso
+    /// return upright (labanotation-rules §5.5). None of the readable formats is known to encode
+    /// it yet (LED has no such item; LW layouts are unknown), so only built scores carry it.
+    BackToNormal,
     /// A front sign: facing in degrees clockwise from the audience.
     Front {
         /// 0, 45, …, 315.

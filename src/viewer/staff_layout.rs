@@ -292,6 +292,7 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
             (GlyphKind::Turn { clockwise: *clockwise }, span)
         }
         EntryKind::Hold => (GlyphKind::Hold, column_px),
+        EntryKind::BackToNormal => (GlyphKind::Text("N".into()), column_px),
         EntryKind::Front { facing_deg } => (GlyphKind::Front { facing_deg: finite_or(*facing_deg, 0.0) }, column_px),
         EntryKind::Path { .. } => (GlyphKind::Path, column_px),
     };
