@@ -87,14 +87,14 @@ fn cost(job: &WristJob, a: Vec3) -> f32 {
 }
 
 /// Pattern search over the limit box of swing–twist components from `start`: the closest
-/// allowed rotation. Deterministic and bounded (at most 300 rounds of 6 evaluations).
+/// allowed rotation. Deterministic and bounded (at most 80 rounds of 6 evaluations).
 fn refine(job: &WristJob, start: Vec3) -> (Vec3, f32) {
     let (lo, hi) = (job.limits.min_rad, job.limits.max_rad);
     let mut a = start.clamp(lo, hi);
     let mut best = cost(job, a);
     let mut step = 0.25f32;
-    for _ in 0..300 {
-        if step < 2e-4 {
+    for _ in 0..80 {
+        if step < 1e-3 {
             break;
         }
         let mut improved = false;
@@ -137,7 +137,7 @@ pub fn solve_wrist(job: &WristJob) -> WristSolution {
         .hand_dir_in_forearm
         .try_normalize()
         .map_or(Quat::IDENTITY, |h| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, h));
-    let starts = [swing_twist_angles(exact.unwrap_or(swing_only)), swing_twist_angles(swing_only), Vec3::ZERO];
+    let starts = [swing_twist_angles(exact.unwrap_or(swing_only)), Vec3::ZERO];
     let mut best = (Vec3::ZERO, f32::INFINITY);
     for start in starts {
         let found = refine(job, start);
@@ -161,66 +161,207 @@ fn segment_from_rest(track: &Track<LimbTarget>, t: f64) -> Option<(LimbTarget, L
     Some((rest, first.value, smoothstep(s)))
 }
 
-/// The joints of one hand: (elbow, wrist, knuckles, hand track, palm track).
-fn hand_joints(side: Side) -> (JointId, JointId, JointId, LimbId, LimbId) {
+/// What one hand key asks for, world space: the hand direction (`None` = in line with the
+/// forearm) and the palm facing (`None` = untwisted, its natural facing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct HandGoal {
+    hand_in_world: Option<Vec3>,
+    palm_in_world: Option<Vec3>,
+}
+
+/// The placed arm the hand hangs from: the swivel about the shoulder → wrist axis turns the
+/// forearm without moving the wrist (for a straight arm it is the forearm's own twist, which the
+/// skeleton models at the shoulder).
+struct ArmFrame {
+    shoulder: JointId,
+    shoulder_parent_rot: Quat,
+    shoulder_world: Quat,
+    forearm_world: Quat,
+    axis_in_world: Vec3,
+    max_swivel_rad: f32,
+    shoulder_violation_rad: f32,
+}
+
+impl ArmFrame {
+    fn new(skeleton: &Skeleton, pose: &Pose, side: Side) -> ArmFrame {
+        let (clavicle, shoulder, elbow, wrist) = match side {
+            Side::Left => (JointId::ClavicleL, JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
+            Side::Right => (JointId::ClavicleR, JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
+        };
+        let (parent_rot, _) = joint_world(skeleton, pose, clavicle);
+        let (shoulder_world, shoulder_pos) = joint_world(skeleton, pose, shoulder);
+        let (forearm_world, _) = joint_world(skeleton, pose, elbow);
+        let (_, wrist_pos) = joint_world(skeleton, pose, wrist);
+        let hinge_rad = crate::pose::limits::rotation_angle_between(pose.local(elbow), Quat::IDENTITY);
+        // A bent arm swivelling swings the elbow about: allow less of it.
+        let straightness = (1.0 - hinge_rad / 60f32.to_radians()).clamp(0.25, 1.0);
+        ArmFrame {
+            shoulder,
+            shoulder_parent_rot: normalized_or_identity(parent_rot),
+            shoulder_world: normalized_or_identity(shoulder_world),
+            forearm_world: normalized_or_identity(forearm_world),
+            axis_in_world: (wrist_pos - shoulder_pos).try_normalize().unwrap_or(Vec3::NEG_Y),
+            max_swivel_rad: 90f32.to_radians() * straightness,
+            shoulder_violation_rad: skeleton.limits(shoulder).violation_rad(pose.local(shoulder)),
+        }
+    }
+
+    fn shoulder_local(&self, swivel_rad: f32) -> Quat {
+        let turn = Quat::from_axis_angle(self.axis_in_world, swivel_rad);
+        normalized_or_identity(self.shoulder_parent_rot.inverse() * turn * self.shoulder_world)
+    }
+
+    fn swivel_allowed(&self, skeleton: &Skeleton, swivel_rad: f32) -> bool {
+        swivel_rad.abs() <= self.max_swivel_rad + 1e-6
+            && skeleton.limits(self.shoulder).violation_rad(self.shoulder_local(swivel_rad))
+                <= self.shoulder_violation_rad.max(1e-5)
+    }
+
+    fn wrist_job(
+        &self,
+        skeleton: &Skeleton,
+        side: Side,
+        goal: &HandGoal,
+        weights: (f32, f32),
+        swivel: f32,
+    ) -> WristJob {
+        let forearm = Quat::from_axis_angle(self.axis_in_world, swivel) * self.forearm_world;
+        let to_forearm = |v: Vec3| (forearm.inverse() * v).try_normalize();
+        WristJob {
+            hand_dir_in_forearm: goal.hand_in_world.and_then(to_forearm).unwrap_or(HAND_AXIS_IN_WRIST),
+            hand_weight: weights.0,
+            palm_normal_in_forearm: goal.palm_in_world.and_then(to_forearm),
+            palm_weight: weights.1,
+            side,
+            limits: *skeleton.limits(wrist_of(side)),
+        }
+    }
+}
+
+fn wrist_of(side: Side) -> JointId {
+    if side == Side::Left { JointId::WristL } else { JointId::WristR }
+}
+
+/// Swivel steps tried on each side (5° apart) and bisection steps towards the smallest swivel.
+const SWIVEL_STEPS: i32 = 18;
+const SWIVEL_BISECT_STEPS: usize = 10;
+
+/// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
+/// the goal; else the smallest swivel that lets it; else the closest allowed answer.
+fn solve_hand(
+    skeleton: &Skeleton,
+    arm: &ArmFrame,
+    side: Side,
+    goal: &HandGoal,
+    weights: (f32, f32),
+) -> (f32, Quat, bool) {
+    let limits = *skeleton.limits(wrist_of(side));
+    let exact_at = |swivel: f32| {
+        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+        exact_rotation(&job).filter(|q| limits.violation_rad(*q) <= 1e-5)
+    };
+    if let Some(q) = exact_at(0.0) {
+        return (0.0, q, false);
+    }
+    let step = arm.max_swivel_rad / SWIVEL_STEPS as f32;
+    if step > 1e-4 {
+        for k in 1..=SWIVEL_STEPS {
+            for sign in [1.0f32, -1.0] {
+                let swivel = sign * step * k as f32;
+                if !arm.swivel_allowed(skeleton, swivel) || exact_at(swivel).is_none() {
+                    continue;
+                }
+                let (mut bad, mut good) = (sign * step * (k - 1) as f32, swivel);
+                for _ in 0..SWIVEL_BISECT_STEPS {
+                    let mid = 0.5 * (bad + good);
+                    if arm.swivel_allowed(skeleton, mid) && exact_at(mid).is_some() {
+                        good = mid;
+                    } else {
+                        bad = mid;
+                    }
+                }
+                if let Some(q) = exact_at(good) {
+                    return (good, q, false);
+                }
+            }
+        }
+    }
+    // Out of reach: the allowed swivel whose clamped exact answer is closest, then refined.
+    let mut best = (0.0f32, f32::INFINITY);
+    for k in -SWIVEL_STEPS..=SWIVEL_STEPS {
+        let swivel = step * k as f32;
+        if k != 0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
+            continue;
+        }
+        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+        let start = exact_rotation(&job)
+            .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
+        let c = cost(&job, swing_twist_angles(limits.clamp(start))) + 1e-3 * swivel * swivel;
+        if c < best.1 - 1e-9 {
+            best = (swivel, c);
+        }
+    }
+    let solution = solve_wrist(&arm.wrist_job(skeleton, side, goal, weights, best.0));
+    (best.0, solution.wrist_local, solution.clamped)
+}
+
+/// The joints and tracks of one hand: (knuckles, hand track, palm track).
+fn hand_parts(side: Side) -> (JointId, LimbId, LimbId) {
     match side {
-        Side::Left => (JointId::ElbowL, JointId::WristL, JointId::HandL, LimbId::HandLeft, LimbId::PalmLeft),
-        Side::Right => (JointId::ElbowR, JointId::WristR, JointId::HandR, LimbId::HandRight, LimbId::PalmRight),
+        Side::Left => (JointId::HandL, LimbId::HandLeft, LimbId::PalmLeft),
+        Side::Right => (JointId::HandR, LimbId::HandRight, LimbId::PalmRight),
     }
 }
 
 impl DancerAnimation {
-    /// Turns the wrist and curls the fingers of the hand on `side` towards the hand and palm
-    /// keys at `t` (the forearm must already be placed; `yaw` is the dancer's facing). Leaves the
-    /// hand at rest when the score has no hand or palm sign for it. Returns 1 when the wrist's
-    /// limits stopped it short of the notated direction.
+    /// Turns the wrist (swivelling the arm about the shoulder → wrist axis when the wrist alone
+    /// cannot) and curls the fingers of the hand on `side` towards the hand and palm keys at `t`.
+    /// The arm must already be placed; `yaw` is the dancer's facing. Leaves the hand at rest when
+    /// the score has no hand or palm sign for it. Each key's answer is solved on its own and the
+    /// wrist slerps between them over the symbol. Returns 1 when the limits stopped the hand
+    /// short of the notated direction.
     pub(super) fn pose_hand(&self, skeleton: &Skeleton, pose: &mut Pose, side: Side, t: f64, yaw: f32) -> u8 {
-        let (elbow, wrist, knuckles, hand_id, palm_id) = hand_joints(side);
+        let (knuckles, hand_id, palm_id) = hand_parts(side);
         let hand = self.plan.limbs.get(&hand_id).and_then(|tr| segment_from_rest(tr, t));
         let palm = self.plan.limbs.get(&palm_id).and_then(|tr| segment_from_rest(tr, t));
         if hand.is_none() && palm.is_none() {
             return 0;
         }
-        let (forearm_rot, _) = joint_world(skeleton, pose, elbow);
-        let forearm_from_world = normalized_or_identity(forearm_rot).inverse();
-        let in_forearm = |d_in_body: Vec3| -> Option<Vec3> {
-            let d = world_from_body(d_in_body, yaw);
-            if d.length_squared() < 1e-8 { None } else { (forearm_from_world * d).try_normalize() }
+        let in_world = |d_in_body: Vec3| world_from_body(d_in_body, yaw).try_normalize();
+        let goal = |h: Option<LimbTarget>, p: Option<LimbTarget>| HandGoal {
+            hand_in_world: h.and_then(|v| in_world(v.dir_in_body)),
+            palm_in_world: p.and_then(|v| in_world(v.dir_in_body)),
         };
-        let (hand_dir, bend_rad) = match hand {
-            Some((from, to, s)) => {
-                let a = in_forearm(from.dir_in_body).unwrap_or(HAND_AXIS_IN_WRIST);
-                let b = in_forearm(to.dir_in_body).unwrap_or(HAND_AXIS_IN_WRIST);
-                (slerp_dir(a, b, s), from.bend_rad + (to.bend_rad - from.bend_rad) * s)
-            }
-            None => (HAND_AXIS_IN_WRIST, 0.0),
+        let from = goal(hand.map(|h| h.0), palm.map(|p| p.0));
+        let to = goal(hand.map(|h| h.1), palm.map(|p| p.1));
+        let moving = |seg: Option<(LimbTarget, LimbTarget, f32)>| seg.filter(|(a, b, _)| a != b).map(|(_, _, s)| s);
+        let s = match (moving(hand), moving(palm)) {
+            (Some(a), Some(b)) => 0.5 * (a + b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => 1.0,
         };
-        // Without a palm sign the palm faces the way an untwisted wrist leaves it.
-        let natural = Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, hand_dir) * palm_normal_in_wrist(side);
-        let palm_dir = palm.and_then(|(from, to, s)| {
-            let (a, b) = (in_forearm(from.dir_in_body), in_forearm(to.dir_in_body));
-            if a.is_none() && b.is_none() {
-                return None;
-            }
-            Some(slerp_dir(a.unwrap_or(natural), b.unwrap_or(natural), s))
-        });
         // A notated hand direction wins over the palm; a palm sign alone may bend the wrist,
         // though it would rather keep the hand in line.
-        let (hand_weight, palm_weight) = if hand.is_some() { (1.0, 0.5) } else { (0.3, 1.0) };
-        let solution = solve_wrist(&WristJob {
-            hand_dir_in_forearm: hand_dir,
-            hand_weight,
-            palm_normal_in_forearm: palm_dir,
-            palm_weight,
-            side,
-            limits: *skeleton.limits(wrist),
-        });
-        pose.set_local(wrist, solution.wrist_local);
+        let weights = if hand.is_some() { (1.0, 0.5) } else { (0.3, 1.0) };
+        let arm = ArmFrame::new(skeleton, pose, side);
+        let (swivel_to, q_to, clamped_to) = solve_hand(skeleton, &arm, side, &to, weights);
+        let (swivel, wrist_local, clamped) = if s >= 1.0 || from == to {
+            (swivel_to, q_to, clamped_to)
+        } else {
+            let (swivel_from, q_from, clamped_from) = solve_hand(skeleton, &arm, side, &from, weights);
+            (swivel_from + (swivel_to - swivel_from) * s, q_from.slerp(q_to, s), clamped_from && clamped_to)
+        };
+        if swivel.abs() > 1e-6 && arm.swivel_allowed(skeleton, swivel) {
+            pose.set_local(arm.shoulder, arm.shoulder_local(swivel));
+        }
+        let wrist = wrist_of(side);
+        pose.set_local(wrist, skeleton.limits(wrist).clamp(normalized_or_identity(wrist_local)));
+        let bend_rad = hand.map_or(0.0, |(a, b, s)| a.bend_rad + (b.bend_rad - a.bend_rad) * s);
         if bend_rad.is_finite() && bend_rad.abs() > 1e-6 {
             // Finger flexion towards the palm is −z on the left, +z on the right.
             let curl = Quat::from_rotation_z(-bend_rad * side.sign_x());
             pose.set_local(knuckles, skeleton.limits(knuckles).clamp(curl));
         }
-        u8::from(solution.clamped)
+        u8::from(clamped)
     }
 }

@@ -654,8 +654,12 @@ fn hands_follow_arms(plan: &mut DancerPlan) {
                 if accompanied || held.is_none_or(|v| v.dir_in_body == Vec3::ZERO && v.bend_rad == 0.0) {
                     continue;
                 }
-                let value =
-                    LimbTarget { dir_in_body: Vec3::ZERO, bend_rad: 0.0, upper_dir_in_body: None, lower_dir_in_body: None };
+                let value = LimbTarget {
+                    dir_in_body: Vec3::ZERO,
+                    bend_rad: 0.0,
+                    upper_dir_in_body: None,
+                    lower_dir_in_body: None,
+                };
                 track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
             }
         }
