@@ -53,13 +53,6 @@ fn angle_between(a: Vec3, b: Vec3) -> f32 {
     a.cross(b).length().atan2(a.dot(b))
 }
 
-/// Unit `a` turned towards unit `b` by the fraction `s` of the angle between them.
-pub fn slerp_dir(a: Vec3, b: Vec3, s: f32) -> Vec3 {
-    let turn = Quat::IDENTITY.slerp(Quat::from_rotation_arc(a, b), s.clamp(0.0, 1.0));
-    let d = (turn * a).normalize_or_zero();
-    if d == Vec3::ZERO { b } else { d }
-}
-
 /// The rotation meeting both goals exactly (twist 0 without a palm goal); `None` when the palm
 /// faces (nearly) along the hand, which needs a compromise.
 fn exact_rotation(job: &WristJob) -> Option<Quat> {
@@ -363,5 +356,57 @@ impl DancerAnimation {
             pose.set_local(knuckles, skeleton.limits(knuckles).clamp(curl));
         }
         u8::from(clamped)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    fn job(hand: Vec3, palm: Option<Vec3>, side: Side) -> WristJob {
+        WristJob {
+            hand_dir_in_forearm: hand,
+            hand_weight: 1.0,
+            palm_normal_in_forearm: palm,
+            palm_weight: 0.5,
+            side,
+            limits: *Skeleton::default().limits(wrist_of(side)),
+        }
+    }
+
+    #[test]
+    fn reachable_goals_are_met_exactly() {
+        for side in [Side::Left, Side::Right] {
+            // Hand flexed 45° towards the palm, palm twisted 30° about the hand.
+            let n = palm_normal_in_wrist(side);
+            let flex = Quat::from_rotation_z(-side.sign_x() * 45f32.to_radians());
+            let twist = Quat::from_rotation_y(30f32.to_radians());
+            let want = flex * twist;
+            let sol = solve_wrist(&job(want * HAND_AXIS_IN_WRIST, Some(want * n), side));
+            assert!(!sol.clamped);
+            assert!(angle_between(sol.wrist_local * HAND_AXIS_IN_WRIST, want * HAND_AXIS_IN_WRIST) < 1e-3);
+            assert!(angle_between(sol.wrist_local * n, want * n) < 1e-3);
+        }
+    }
+
+    #[test]
+    fn any_goal_gives_a_finite_rotation_inside_the_limits() {
+        let dirs: Vec<Vec3> = (0..26)
+            .map(|i| Vec3::new((i % 3) as f32 - 1.0, ((i / 3) % 3) as f32 - 1.0, (i / 9) as f32 - 1.0))
+            .filter(|v| *v != Vec3::ZERO)
+            .map(Vec3::normalize)
+            .chain([Vec3::NAN, Vec3::ZERO])
+            .collect();
+        for side in [Side::Left, Side::Right] {
+            for h in &dirs {
+                for p in dirs.iter().map(|p| Some(*p)).chain([None]) {
+                    let j = job(*h, p, side);
+                    let sol = solve_wrist(&j);
+                    assert!(sol.wrist_local.is_finite(), "{h:?} {p:?}");
+                    assert!(j.limits.violation_rad(sol.wrist_local) < 1e-4, "{h:?} {p:?}");
+                }
+            }
+        }
     }
 }
