@@ -6,6 +6,7 @@
 
 pub mod com_job;
 pub mod feet;
+pub mod hands;
 pub mod pelvis_tilt;
 pub mod sample;
 pub mod simple_path;

@@ -563,6 +563,7 @@ impl DancerAnimation {
                 Err(_) => report.clamped_limbs += 1,
             }
             report.clamped_limbs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
+            report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
         }
         report
     }

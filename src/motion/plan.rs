@@ -197,6 +197,15 @@ pub enum LimbId {
     Head,
     /// Chest / torso tilt.
     Chest,
+    /// Left hand: where it points (wrist → fingertips); zero = in line with the forearm;
+    /// `bend_rad` curls the fingers.
+    HandLeft,
+    /// Right hand.
+    HandRight,
+    /// Left palm: the direction it faces; zero = its natural facing for the arm's position.
+    PalmLeft,
+    /// Right palm.
+    PalmRight,
 }
 
 /// Where a limb points, in the dancer's body frame (right, up, forward), gravity up.

@@ -321,6 +321,7 @@ fn plan_staff<'a>(
             }
         }
     }
+    hands_follow_arms(&mut w.plan);
     supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
     count_circle_steps(&mut w.circles, &supports, &fronts);
     let flights: Vec<&SupportGap> = staff.gaps.iter().collect();
@@ -557,6 +558,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         ChannelKind::Part(BodyPart::Elbow(s)) => (arm(s), Part::Upper),
         ChannelKind::Part(BodyPart::Wrist(s)) => (arm(s), Part::Lower),
         ChannelKind::Part(BodyPart::Leg(s)) => (leg(s), Part::Whole),
+        ChannelKind::Part(BodyPart::Hand(s)) => (hand(s), Part::Whole),
+        // The palm pre-sign has no side: the column's side of the staff gives it.
+        ChannelKind::Part(BodyPart::Palm) => (palm(if e.column < 0 { Side::Left } else { Side::Right }), Part::Whole),
         ChannelKind::Front => {
             check_front(w, staff, e, report);
             return;
@@ -614,7 +618,17 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             }
             report.interpreted += 1;
         }
-        EntryKind::Hold => report.interpreted += 1, // gestures are retained anyway (T6)
+        EntryKind::Hold => {
+            // Gestures are retained anyway (T6); a hold in a hand or palm column also says the
+            // next arm gesture keeps that hand shape (see `hands_follow_arms`).
+            if is_hand_or_palm(limb)
+                && let Some(track) = w.plan.limbs.get_mut(&limb)
+                && let Some(last) = track.keys.last().map(|k| k.value)
+            {
+                track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value: last });
+            }
+            report.interpreted += 1
+        }
         EntryKind::BackToNormal => {
             let track = w.plan.limbs.entry(limb).or_default();
             let previous = track.keys.last().map(|k| k.value);
@@ -778,4 +792,51 @@ fn arm(side: Side) -> LimbId {
 
 fn leg(side: Side) -> LimbId {
     if side == Side::Left { LimbId::LegLeft } else { LimbId::LegRight }
+}
+
+fn hand(side: Side) -> LimbId {
+    if side == Side::Left { LimbId::HandLeft } else { LimbId::HandRight }
+}
+
+fn palm(side: Side) -> LimbId {
+    if side == Side::Left { LimbId::PalmLeft } else { LimbId::PalmRight }
+}
+
+fn is_hand_or_palm(limb: LimbId) -> bool {
+    matches!(limb, LimbId::HandLeft | LimbId::HandRight | LimbId::PalmLeft | LimbId::PalmRight)
+}
+
+/// Retention of hand and palm signs: a hand direction or palm facing holds until the next sign
+/// in its column, or until an arm gesture on that side that no hand (palm) sign accompanies —
+/// one overlapping it in time — which brings the hand back in line with the forearm (the palm
+/// back to its natural facing) over that gesture.
+fn hands_follow_arms(plan: &mut DancerPlan) {
+    const EPS_SECS: f64 = 1e-6;
+    for (arm, parts) in [
+        (LimbId::ArmLeft, [LimbId::HandLeft, LimbId::PalmLeft]),
+        (LimbId::ArmRight, [LimbId::HandRight, LimbId::PalmRight]),
+    ] {
+        let arm_keys: Vec<(f64, f64)> = match plan.limbs.get(&arm) {
+            Some(track) => track.keys.iter().map(|k| (k.t_start_secs, k.t_end_secs)).collect(),
+            None => continue,
+        };
+        for part in parts {
+            let Some(track) = plan.limbs.get_mut(&part) else { continue };
+            for &(t0, t1) in &arm_keys {
+                let accompanied =
+                    track.keys.iter().any(|k| k.t_start_secs < t1 + EPS_SECS && k.t_end_secs > t0 - EPS_SECS);
+                let held = track.keys.iter().rev().find(|k| k.t_end_secs <= t0 + EPS_SECS).map(|k| k.value);
+                if accompanied || held.is_none_or(|v| v.dir_in_body == Vec3::ZERO && v.bend_rad == 0.0) {
+                    continue;
+                }
+                let value = LimbTarget {
+                    dir_in_body: Vec3::ZERO,
+                    bend_rad: 0.0,
+                    upper_dir_in_body: None,
+                    lower_dir_in_body: None,
+                };
+                track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
+            }
+        }
+    }
 }

@@ -1,0 +1,412 @@
+//! Hands: the wrist's local rotation from the notated hand direction (wrist → knuckles) and palm
+//! facing, kept inside the wrist's joint limits, and the finger curl of a bent hand.
+//!
+//! Runs after the arm IK has placed the forearm; only the wrist and knuckle joints turn here.
+
+use super::DancerAnimation;
+use crate::motion::plan::{Key, LimbId, LimbTarget, Track, smoothstep, world_from_body};
+use crate::pose::fk::{Pose, joint_world};
+use crate::pose::limits::{JointLimits, from_swing_twist_angles, normalized_or_identity, swing_twist_angles};
+use crate::pose::skeleton::{JointId, Side, Skeleton};
+use glam::{Mat3, Quat, Vec3};
+
+/// The hand (wrist → knuckles) at rest, in the wrist's local frame: in line with the forearm.
+pub const HAND_AXIS_IN_WRIST: Vec3 = Vec3::NEG_Y;
+
+/// The palm's normal (the way the palm faces) at rest, in the wrist's local frame: the hanging
+/// hand's palm faces the thigh, towards the midline (−X for the left hand, +X for the right).
+/// This matches the wrist limits' convention that +z (left) extends the hand towards the back of
+/// the hand.
+pub fn palm_normal_in_wrist(side: Side) -> Vec3 {
+    Vec3::new(-side.sign_x(), 0.0, 0.0)
+}
+
+/// Inputs of one wrist solve. Directions are in the wrist's parent frame (the forearm, i.e. the
+/// elbow joint's frame), unit length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WristJob {
+    /// Wanted hand direction (wrist → knuckles); [`HAND_AXIS_IN_WRIST`] is in line.
+    pub hand_dir_in_forearm: Vec3,
+    /// Weight of the hand direction when both goals cannot be met (≥ 0).
+    pub hand_weight: f32,
+    /// Wanted palm facing, if any; `None` leaves the wrist untwisted.
+    pub palm_normal_in_forearm: Option<Vec3>,
+    /// Weight of the palm facing when both goals cannot be met (≥ 0).
+    pub palm_weight: f32,
+    /// Which hand (for the palm's rest normal).
+    pub side: Side,
+    /// The wrist's limits.
+    pub limits: JointLimits,
+}
+
+/// Output of [`solve_wrist`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WristSolution {
+    /// The wrist's local rotation, inside its limits.
+    pub wrist_local: Quat,
+    /// The exact answer broke the limits (or there was none): this is the closest allowed.
+    pub clamped: bool,
+}
+
+/// Angle between two directions, radians, in [0, π]; precise near 0 and π.
+fn angle_between(a: Vec3, b: Vec3) -> f32 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// The rotation meeting both goals exactly (twist 0 without a palm goal); `None` when the palm
+/// faces (nearly) along the hand, which needs a compromise.
+fn exact_rotation(job: &WristJob) -> Option<Quat> {
+    let hand = job.hand_dir_in_forearm.try_normalize()?;
+    let swing = Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, hand);
+    let Some(palm) = job.palm_normal_in_forearm else { return Some(swing) };
+    let across = palm - hand * hand.dot(palm);
+    if across.length() < 0.2 {
+        return None;
+    }
+    let n = across.normalize();
+    let n_rest = palm_normal_in_wrist(job.side);
+    let rest = Mat3::from_cols(HAND_AXIS_IN_WRIST, n_rest, HAND_AXIS_IN_WRIST.cross(n_rest));
+    let now = Mat3::from_cols(hand, n, hand.cross(n));
+    Some(normalized_or_identity(Quat::from_mat3(&(now * rest.transpose()))))
+}
+
+/// Weighted squared angular errors of the rotation with swing–twist components `a`, plus a small
+/// pull towards rest (so the twist stays 0 when nothing asks for it).
+fn cost(job: &WristJob, a: Vec3) -> f32 {
+    let q = from_swing_twist_angles(a);
+    let hand_err = angle_between(q * HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm);
+    let palm_err = job.palm_normal_in_forearm.map_or(0.0, |p| angle_between(q * palm_normal_in_wrist(job.side), p));
+    job.hand_weight * hand_err * hand_err + job.palm_weight * palm_err * palm_err + 1e-3 * a.length_squared()
+}
+
+/// Pattern search over the limit box of swing–twist components from `start`: the closest
+/// allowed rotation. Deterministic and bounded (at most 80 rounds of 6 evaluations).
+fn refine(job: &WristJob, start: Vec3) -> (Vec3, f32) {
+    let (lo, hi) = (job.limits.min_rad, job.limits.max_rad);
+    let mut a = start.clamp(lo, hi);
+    let mut best = cost(job, a);
+    let mut step = 0.25f32;
+    for _ in 0..80 {
+        if step < 1e-3 {
+            break;
+        }
+        let mut improved = false;
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            for sign in [1.0f32, -1.0] {
+                let candidate = (a + axis * (sign * step)).clamp(lo, hi);
+                let c = cost(job, candidate);
+                if c < best - 1e-10 {
+                    a = candidate;
+                    best = c;
+                    improved = true;
+                }
+            }
+        }
+        if !improved {
+            step *= 0.5;
+        }
+    }
+    (a, best)
+}
+
+/// The wrist rotation that points the hand along `hand_dir_in_forearm` and turns the palm to
+/// `palm_normal_in_forearm`: exact when that lies inside the limits, else the allowed rotation
+/// with the least weighted angular error. Never NaN (non-finite inputs give the rest rotation).
+pub fn solve_wrist(job: &WristJob) -> WristSolution {
+    let finite = job.hand_dir_in_forearm.is_finite()
+        && job.palm_normal_in_forearm.is_none_or(|p| p.is_finite())
+        && job.hand_weight.is_finite()
+        && job.palm_weight.is_finite();
+    if !finite {
+        return WristSolution { wrist_local: Quat::IDENTITY, clamped: true };
+    }
+    let exact = exact_rotation(job);
+    if let Some(q) = exact
+        && job.limits.violation_rad(q) <= 1e-5
+    {
+        return WristSolution { wrist_local: q, clamped: false };
+    }
+    let swing_only = job
+        .hand_dir_in_forearm
+        .try_normalize()
+        .map_or(Quat::IDENTITY, |h| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, h));
+    let starts = [swing_twist_angles(exact.unwrap_or(swing_only)), Vec3::ZERO];
+    let mut best = (Vec3::ZERO, f32::INFINITY);
+    for start in starts {
+        let found = refine(job, start);
+        if found.1 < best.1 {
+            best = found;
+        }
+    }
+    WristSolution { wrist_local: job.limits.clamp(from_swing_twist_angles(best.0)), clamped: true }
+}
+
+/// A hand or palm track at `t`: (from, to, blend). Before its first key the part is at rest
+/// (in line / natural facing) and moves to the first key over that key's symbol.
+fn segment_from_rest(track: &Track<LimbTarget>, t: f64) -> Option<(LimbTarget, LimbTarget, f32)> {
+    let first: Key<LimbTarget> = *track.keys.first()?;
+    if t >= first.t_end_secs {
+        return track.segment_at(t);
+    }
+    let rest = LimbTarget { dir_in_body: Vec3::ZERO, bend_rad: 0.0, upper_dir_in_body: None, lower_dir_in_body: None };
+    let span = first.t_end_secs - first.t_start_secs;
+    let s = if span > 1e-9 { ((t - first.t_start_secs) / span).clamp(0.0, 1.0) as f32 } else { 0.0 };
+    Some((rest, first.value, smoothstep(s)))
+}
+
+/// What one hand key asks for, world space: the hand direction (`None` = in line with the
+/// forearm) and the palm facing (`None` = untwisted, its natural facing).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct HandGoal {
+    hand_in_world: Option<Vec3>,
+    palm_in_world: Option<Vec3>,
+}
+
+/// The placed arm the hand hangs from: the swivel about the shoulder → wrist axis turns the
+/// forearm without moving the wrist (for a straight arm it is the forearm's own twist, which the
+/// skeleton models at the shoulder).
+struct ArmFrame {
+    shoulder: JointId,
+    shoulder_parent_rot: Quat,
+    shoulder_world: Quat,
+    forearm_world: Quat,
+    axis_in_world: Vec3,
+    max_swivel_rad: f32,
+    shoulder_violation_rad: f32,
+}
+
+impl ArmFrame {
+    fn new(skeleton: &Skeleton, pose: &Pose, side: Side) -> ArmFrame {
+        let (clavicle, shoulder, elbow, wrist) = match side {
+            Side::Left => (JointId::ClavicleL, JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
+            Side::Right => (JointId::ClavicleR, JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
+        };
+        let (parent_rot, _) = joint_world(skeleton, pose, clavicle);
+        let (shoulder_world, shoulder_pos) = joint_world(skeleton, pose, shoulder);
+        let (forearm_world, _) = joint_world(skeleton, pose, elbow);
+        let (_, wrist_pos) = joint_world(skeleton, pose, wrist);
+        let hinge_rad = crate::pose::limits::rotation_angle_between(pose.local(elbow), Quat::IDENTITY);
+        // A bent arm swivelling swings the elbow about: allow less of it.
+        let straightness = (1.0 - hinge_rad / 60f32.to_radians()).clamp(0.25, 1.0);
+        ArmFrame {
+            shoulder,
+            shoulder_parent_rot: normalized_or_identity(parent_rot),
+            shoulder_world: normalized_or_identity(shoulder_world),
+            forearm_world: normalized_or_identity(forearm_world),
+            axis_in_world: (wrist_pos - shoulder_pos).try_normalize().unwrap_or(Vec3::NEG_Y),
+            max_swivel_rad: 90f32.to_radians() * straightness,
+            shoulder_violation_rad: skeleton.limits(shoulder).violation_rad(pose.local(shoulder)),
+        }
+    }
+
+    fn shoulder_local(&self, swivel_rad: f32) -> Quat {
+        let turn = Quat::from_axis_angle(self.axis_in_world, swivel_rad);
+        normalized_or_identity(self.shoulder_parent_rot.inverse() * turn * self.shoulder_world)
+    }
+
+    fn swivel_allowed(&self, skeleton: &Skeleton, swivel_rad: f32) -> bool {
+        swivel_rad.abs() <= self.max_swivel_rad + 1e-6
+            && skeleton.limits(self.shoulder).violation_rad(self.shoulder_local(swivel_rad))
+                <= self.shoulder_violation_rad.max(1e-5)
+    }
+
+    fn wrist_job(
+        &self,
+        skeleton: &Skeleton,
+        side: Side,
+        goal: &HandGoal,
+        weights: (f32, f32),
+        swivel: f32,
+    ) -> WristJob {
+        let forearm = Quat::from_axis_angle(self.axis_in_world, swivel) * self.forearm_world;
+        let to_forearm = |v: Vec3| (forearm.inverse() * v).try_normalize();
+        WristJob {
+            hand_dir_in_forearm: goal.hand_in_world.and_then(to_forearm).unwrap_or(HAND_AXIS_IN_WRIST),
+            hand_weight: weights.0,
+            palm_normal_in_forearm: goal.palm_in_world.and_then(to_forearm),
+            palm_weight: weights.1,
+            side,
+            limits: *skeleton.limits(wrist_of(side)),
+        }
+    }
+}
+
+fn wrist_of(side: Side) -> JointId {
+    if side == Side::Left { JointId::WristL } else { JointId::WristR }
+}
+
+/// Swivel steps tried on each side (5° apart) and bisection steps towards the smallest swivel.
+const SWIVEL_STEPS: i32 = 18;
+const SWIVEL_BISECT_STEPS: usize = 10;
+
+/// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
+/// the goal; else the smallest swivel that lets it; else the closest allowed answer.
+fn solve_hand(
+    skeleton: &Skeleton,
+    arm: &ArmFrame,
+    side: Side,
+    goal: &HandGoal,
+    weights: (f32, f32),
+) -> (f32, Quat, bool) {
+    let limits = *skeleton.limits(wrist_of(side));
+    let exact_at = |swivel: f32| {
+        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+        exact_rotation(&job).filter(|q| limits.violation_rad(*q) <= 1e-5)
+    };
+    if let Some(q) = exact_at(0.0) {
+        return (0.0, q, false);
+    }
+    let step = arm.max_swivel_rad / SWIVEL_STEPS as f32;
+    if step > 1e-4 {
+        for k in 1..=SWIVEL_STEPS {
+            for sign in [1.0f32, -1.0] {
+                let swivel = sign * step * k as f32;
+                if !arm.swivel_allowed(skeleton, swivel) || exact_at(swivel).is_none() {
+                    continue;
+                }
+                let (mut bad, mut good) = (sign * step * (k - 1) as f32, swivel);
+                for _ in 0..SWIVEL_BISECT_STEPS {
+                    let mid = 0.5 * (bad + good);
+                    if arm.swivel_allowed(skeleton, mid) && exact_at(mid).is_some() {
+                        good = mid;
+                    } else {
+                        bad = mid;
+                    }
+                }
+                if let Some(q) = exact_at(good) {
+                    return (good, q, false);
+                }
+            }
+        }
+    }
+    // Out of reach: the allowed swivel whose clamped exact answer is closest, then refined.
+    let mut best = (0.0f32, f32::INFINITY);
+    for k in -SWIVEL_STEPS..=SWIVEL_STEPS {
+        let swivel = step * k as f32;
+        if k != 0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
+            continue;
+        }
+        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+        let start = exact_rotation(&job)
+            .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
+        let c = cost(&job, swing_twist_angles(limits.clamp(start))) + 1e-3 * swivel * swivel;
+        if c < best.1 - 1e-9 {
+            best = (swivel, c);
+        }
+    }
+    let solution = solve_wrist(&arm.wrist_job(skeleton, side, goal, weights, best.0));
+    (best.0, solution.wrist_local, solution.clamped)
+}
+
+/// The joints and tracks of one hand: (knuckles, hand track, palm track).
+fn hand_parts(side: Side) -> (JointId, LimbId, LimbId) {
+    match side {
+        Side::Left => (JointId::HandL, LimbId::HandLeft, LimbId::PalmLeft),
+        Side::Right => (JointId::HandR, LimbId::HandRight, LimbId::PalmRight),
+    }
+}
+
+impl DancerAnimation {
+    /// Turns the wrist (swivelling the arm about the shoulder → wrist axis when the wrist alone
+    /// cannot) and curls the fingers of the hand on `side` towards the hand and palm keys at `t`.
+    /// The arm must already be placed; `yaw` is the dancer's facing. Leaves the hand at rest when
+    /// the score has no hand or palm sign for it. Each key's answer is solved on its own and the
+    /// wrist slerps between them over the symbol. Returns 1 when the limits stopped the hand
+    /// short of the notated direction.
+    pub(super) fn pose_hand(&self, skeleton: &Skeleton, pose: &mut Pose, side: Side, t: f64, yaw: f32) -> u8 {
+        let (knuckles, hand_id, palm_id) = hand_parts(side);
+        let hand = self.plan.limbs.get(&hand_id).and_then(|tr| segment_from_rest(tr, t));
+        let palm = self.plan.limbs.get(&palm_id).and_then(|tr| segment_from_rest(tr, t));
+        if hand.is_none() && palm.is_none() {
+            return 0;
+        }
+        let in_world = |d_in_body: Vec3| world_from_body(d_in_body, yaw).try_normalize();
+        let goal = |h: Option<LimbTarget>, p: Option<LimbTarget>| HandGoal {
+            hand_in_world: h.and_then(|v| in_world(v.dir_in_body)),
+            palm_in_world: p.and_then(|v| in_world(v.dir_in_body)),
+        };
+        let from = goal(hand.map(|h| h.0), palm.map(|p| p.0));
+        let to = goal(hand.map(|h| h.1), palm.map(|p| p.1));
+        let moving = |seg: Option<(LimbTarget, LimbTarget, f32)>| seg.filter(|(a, b, _)| a != b).map(|(_, _, s)| s);
+        let s = match (moving(hand), moving(palm)) {
+            (Some(a), Some(b)) => 0.5 * (a + b),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => 1.0,
+        };
+        // A notated hand direction wins over the palm; a palm sign alone may bend the wrist,
+        // though it would rather keep the hand in line.
+        let weights = if hand.is_some() { (1.0, 0.5) } else { (0.3, 1.0) };
+        let arm = ArmFrame::new(skeleton, pose, side);
+        let (swivel_to, q_to, clamped_to) = solve_hand(skeleton, &arm, side, &to, weights);
+        let (swivel, wrist_local, clamped) = if s >= 1.0 || from == to {
+            (swivel_to, q_to, clamped_to)
+        } else {
+            let (swivel_from, q_from, clamped_from) = solve_hand(skeleton, &arm, side, &from, weights);
+            (swivel_from + (swivel_to - swivel_from) * s, q_from.slerp(q_to, s), clamped_from && clamped_to)
+        };
+        if swivel.abs() > 1e-6 && arm.swivel_allowed(skeleton, swivel) {
+            pose.set_local(arm.shoulder, arm.shoulder_local(swivel));
+        }
+        let wrist = wrist_of(side);
+        pose.set_local(wrist, skeleton.limits(wrist).clamp(normalized_or_identity(wrist_local)));
+        let bend_rad = hand.map_or(0.0, |(a, b, s)| a.bend_rad + (b.bend_rad - a.bend_rad) * s);
+        if bend_rad.is_finite() && bend_rad.abs() > 1e-6 {
+            // Finger flexion towards the palm is −z on the left, +z on the right.
+            let curl = Quat::from_rotation_z(-bend_rad * side.sign_x());
+            pose.set_local(knuckles, skeleton.limits(knuckles).clamp(curl));
+        }
+        u8::from(clamped)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    fn job(hand: Vec3, palm: Option<Vec3>, side: Side) -> WristJob {
+        WristJob {
+            hand_dir_in_forearm: hand,
+            hand_weight: 1.0,
+            palm_normal_in_forearm: palm,
+            palm_weight: 0.5,
+            side,
+            limits: *Skeleton::default().limits(wrist_of(side)),
+        }
+    }
+
+    #[test]
+    fn reachable_goals_are_met_exactly() {
+        for side in [Side::Left, Side::Right] {
+            // Hand flexed 45° towards the palm, palm twisted 30° about the hand.
+            let n = palm_normal_in_wrist(side);
+            let flex = Quat::from_rotation_z(-side.sign_x() * 45f32.to_radians());
+            let twist = Quat::from_rotation_y(30f32.to_radians());
+            let want = flex * twist;
+            let sol = solve_wrist(&job(want * HAND_AXIS_IN_WRIST, Some(want * n), side));
+            assert!(!sol.clamped);
+            assert!(angle_between(sol.wrist_local * HAND_AXIS_IN_WRIST, want * HAND_AXIS_IN_WRIST) < 1e-3);
+            assert!(angle_between(sol.wrist_local * n, want * n) < 1e-3);
+        }
+    }
+
+    #[test]
+    fn any_goal_gives_a_finite_rotation_inside_the_limits() {
+        let dirs: Vec<Vec3> = (0..26)
+            .map(|i| Vec3::new((i % 3) as f32 - 1.0, ((i / 3) % 3) as f32 - 1.0, (i / 9) as f32 - 1.0))
+            .filter(|v| *v != Vec3::ZERO)
+            .map(Vec3::normalize)
+            .chain([Vec3::NAN, Vec3::ZERO])
+            .collect();
+        for side in [Side::Left, Side::Right] {
+            for h in &dirs {
+                for p in dirs.iter().map(|p| Some(*p)).chain([None]) {
+                    let j = job(*h, p, side);
+                    let sol = solve_wrist(&j);
+                    assert!(sol.wrist_local.is_finite(), "{h:?} {p:?}");
+                    assert!(j.limits.violation_rad(sol.wrist_local) < 1e-4, "{h:?} {p:?}");
+                }
+            }
+        }
+    }
+}
