@@ -79,13 +79,13 @@ pub enum KickStyle {
 }
 
 /// The style of a leg that `takes_off` (left the floor at take-off) and/or `lands` (touches down
-/// at the landing) in a flight of `form`.
+/// at the landing) in a flight of `form`. In a leap or run the landing leg reaches, even when the
+/// plan also had it on the floor at take-off (a free foot left down until the jump).
 pub fn kick_style(form: Option<JumpForm>, takes_off: bool, lands: bool) -> KickStyle {
     let leap_like = matches!(form, Some(JumpForm::Leap) | None);
     match (takes_off, lands) {
-        (true, true) => KickStyle::Tuck,
+        (_, true) if leap_like => KickStyle::Reach,
         (true, false) if leap_like => KickStyle::KickBack,
-        (false, true) if leap_like => KickStyle::Reach,
         (false, false) => KickStyle::Free,
         _ => KickStyle::Tuck,
     }
@@ -280,6 +280,7 @@ mod tests {
     fn styles_follow_the_form() {
         assert_eq!(kick_style(Some(JumpForm::Leap), true, false), KickStyle::KickBack);
         assert_eq!(kick_style(None, false, true), KickStyle::Reach);
+        assert_eq!(kick_style(Some(JumpForm::Leap), true, true), KickStyle::Reach);
         assert_eq!(kick_style(Some(JumpForm::Hop), true, true), KickStyle::Tuck);
         assert_eq!(kick_style(Some(JumpForm::Assemble), false, true), KickStyle::Tuck);
         assert_eq!(kick_style(Some(JumpForm::Sissonne), true, false), KickStyle::Tuck);
