@@ -237,7 +237,8 @@ fn without_keys(anim: &Animation) -> Animation {
 
 #[test]
 fn nothing_changes_outside_flights() {
-    let walk = "Dirn 1 134 97 4 10 23 M\nDirn 10 122 121 4 10 23 M\nDirn 9 134 145 4 10 23 M\nDirn 11 122 169 4 10 23 M\n";
+    let walk =
+        "Dirn 1 134 97 4 10 23 M\nDirn 10 122 121 4 10 23 M\nDirn 9 134 145 4 10 23 M\nDirn 11 122 169 4 10 23 M\n";
     for body in [walk, form_body(JumpForm::Leap), form_body(JumpForm::Jump)] {
         let anim = score(60, body);
         let off = without_keys(&anim);
@@ -258,4 +259,3 @@ fn nothing_changes_outside_flights() {
         assert_eq!(differs, !d.plan.flights.is_empty());
     }
 }
-

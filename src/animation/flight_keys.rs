@@ -6,6 +6,7 @@ use super::feet::{FootState, wrap_angle};
 use crate::motion::plan::{smoothstep, world_from_body};
 use crate::score::JumpForm;
 use glam::Vec3;
+use std::cmp::Ordering;
 
 /// Gravity used for the apex of a flight, m/s² (labanotation-rules §4.5: h = g·T²/8).
 const GRAVITY_M_PER_S2: f64 = 9.81;
@@ -94,7 +95,7 @@ pub fn kick_style(form: Option<JumpForm>, takes_off: bool, lands: bool) -> KickS
 impl FlightKeys {
     /// The lift of the ankle (metres) at the height of a flight of `air_secs` for `style`.
     pub fn lift_m(&self, air_secs: f64, style: KickStyle) -> f32 {
-        if !(air_secs >= self.min_air_secs) {
+        if matches!(air_secs.partial_cmp(&self.min_air_secs), Some(Ordering::Less) | None) {
             return 0.0;
         }
         let apex = |t: f64| GRAVITY_M_PER_S2 * t * t / 8.0;
@@ -110,7 +111,7 @@ impl FlightKeys {
     /// How pointed the feet get in a flight of `air_secs` (0..1): none below `min_air_secs`, full
     /// from twice that.
     pub fn point_strength(&self, air_secs: f64) -> f32 {
-        if !(air_secs > 0.0) {
+        if matches!(air_secs.partial_cmp(&0.0), Some(Ordering::Less | Ordering::Equal) | None) {
             return 0.0;
         }
         if self.min_air_secs <= 0.0 {

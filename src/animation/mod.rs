@@ -134,7 +134,13 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
                     }
                 }
             };
-            DancerAnimation { plan, path, foot_geometry: geo, foot_angles: FootAngles::default(), flight_keys: FlightKeys::default() }
+            DancerAnimation {
+                plan,
+                path,
+                foot_geometry: geo,
+                foot_angles: FootAngles::default(),
+                flight_keys: FlightKeys::default(),
+            }
         })
         .collect();
     Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes }
