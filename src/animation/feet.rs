@@ -67,6 +67,26 @@ impl FootGeometry {
         lo - pitch_rad
     }
 
+    /// Toe bend of a foot in the air (ankle frame at `ankle_in_world`, turned by `rot`): `wanted_rad`
+    /// where that keeps the toe tip at least 0.5 mm above the floor, else the bend closest to it
+    /// (toes curled up) that does; `None` when no bend within 1.5 rad of it does.
+    pub fn toe_bend_clear(&self, ankle_in_world: Vec3, rot: Quat, wanted_rad: f32) -> Option<f32> {
+        let ball = ankle_in_world + rot * self.ball_in_ankle;
+        let tip_y = |bend: f32| (ball + rot * Quat::from_rotation_x(bend) * self.toe_tip_in_ball).y;
+        if tip_y(wanted_rad) >= 5e-4 {
+            return Some(wanted_rad);
+        }
+        let (mut lo, mut hi) = (wanted_rad - 1.5, wanted_rad);
+        if tip_y(lo) < 5e-4 {
+            return None;
+        }
+        for _ in 0..30 {
+            let mid = 0.5 * (lo + hi);
+            if tip_y(mid) >= 5e-4 { lo = mid } else { hi = mid }
+        }
+        Some(lo)
+    }
+
     /// The floor point under the ball joint, relative to the ankle (the pivot when the heel is up).
     pub fn ball_contact_in_ankle(&self) -> Vec3 {
         Vec3::new(self.ball_in_ankle.x, -self.ankle_height_m, self.ball_in_ankle.z)

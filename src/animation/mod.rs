@@ -6,6 +6,7 @@
 
 pub mod com_job;
 pub mod feet;
+pub mod flight_keys;
 pub mod hands;
 pub mod pelvis_tilt;
 pub mod sample;
@@ -17,6 +18,7 @@ use crate::pose::fk::Pose;
 use crate::pose::skeleton::{JointId, Proportions, Skeleton};
 use crate::score::Score;
 use feet::{FootAngles, FootGeometry};
+use flight_keys::FlightKeys;
 use glam::Vec3;
 use simple_path::SimplePath;
 
@@ -53,6 +55,8 @@ pub struct DancerAnimation {
     pub foot_geometry: FootGeometry,
     /// Foot pitch angles.
     pub foot_angles: FootAngles,
+    /// Kick, tuck and pointing of the feet in flights.
+    pub flight_keys: FlightKeys,
 }
 
 impl DancerAnimation {
@@ -132,7 +136,13 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
                     }
                 }
             };
-            DancerAnimation { plan, path, foot_geometry: geo, foot_angles: FootAngles::default() }
+            DancerAnimation {
+                plan,
+                path,
+                foot_geometry: geo,
+                foot_angles: FootAngles::default(),
+                flight_keys: FlightKeys::default(),
+            }
         })
         .collect();
     Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes }

@@ -6,8 +6,9 @@
 
 use super::DancerAnimation;
 use super::feet::{FootState, planted_state, ramp, swing_state};
+use super::flight_keys::{FlightFootJob, flight_foot_state};
 use super::pelvis_tilt::{TiltRule, pelvis_tilt_for_gesture, spine_counter};
-use crate::motion::plan::{Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
+use crate::motion::plan::{Flight, Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
@@ -123,6 +124,53 @@ impl DancerAnimation {
     }
 
     fn foot_state_raw(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
+        match self.plan.flights.iter().find(|f| t > f.t_takeoff_secs && t < f.t_land_secs) {
+            Some(flight) => self.foot_in_flight(skeleton, foot, flight, t),
+            None => self.foot_state_ground(skeleton, foot, t),
+        }
+    }
+
+    /// A foot during `flight` (`t` strictly inside it): the flight keys between the foot's states
+    /// at take-off and at landing, so both ends join the ground keys without a jump.
+    fn foot_in_flight(&self, skeleton: &Skeleton, foot: Foot, flight: &Flight, t: f64) -> FootState {
+        let (t0, t1) = (flight.t_takeoff_secs, flight.t_land_secs);
+        if self.prints(foot).any(|f| f.planted_at(t)) {
+            // The plan has this foot down (it should not in a flight): keep it planted.
+            return self.foot_state_ground(skeleton, foot, t);
+        }
+        const SAME_SECS: f64 = 1e-3;
+        let takes_off = self.prints(foot).any(|f| (f.t_lift_secs - t0).abs() < SAME_SECS);
+        let lands = self.prints(foot).any(|f| (f.t_land_secs - t1).abs() < SAME_SECS);
+        let yaw = self.yaw_at(t);
+        let (hip_joint, knee, ankle) = match foot {
+            Foot::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL),
+            Foot::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR),
+        };
+        // The toes at the ends as the pose has them there (kept to the floor), so they blend in.
+        let floor_toes = |mut s: FootState| {
+            s.toe_bend_rad = self.foot_geometry.toe_bend_for(s.pitch_rad);
+            s
+        };
+        let job = FlightFootJob {
+            t_takeoff_secs: t0,
+            t_land_secs: t1,
+            t_secs: t,
+            form: flight.form,
+            takes_off,
+            lands,
+            at_takeoff: floor_toes(self.foot_state_ground(skeleton, foot, t0)),
+            at_land: floor_toes(self.foot_state_ground(skeleton, foot, t1)),
+            rise_m: self.rise_between(t, t0, t1),
+            hip_in_world: self.pelvis_at(t) + Quat::from_rotation_y(yaw) * skeleton.rest_offset(hip_joint),
+            yaw_rad: yaw,
+            thigh_m: skeleton.bone_length_m(knee),
+            shin_m: skeleton.bone_length_m(ankle),
+        };
+        flight_foot_state(&self.flight_keys, &job)
+    }
+
+    /// Where the foot is at `t` from the footprints alone (outside flights, and at their ends).
+    fn foot_state_ground(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
         let geo = &self.foot_geometry;
         let angles = &self.foot_angles;
         let end = self.plan.end_secs;
@@ -242,6 +290,15 @@ impl DancerAnimation {
         let ya = self.pelvis_at(a).y;
         let yb = self.pelvis_at(b).y;
         (self.pelvis_at(t).y - (ya + (yb - ya) * s)).max(0.0)
+    }
+
+    /// In a flight the toes follow the foot keys (in line with a pointed foot) as far as the
+    /// floor allows; `None` elsewhere (the toes then keep to the floor).
+    fn flight_toe_bend(&self, t: f64, state: &FootState, ankle_in_world: Vec3, rot: Quat) -> Option<f32> {
+        if state.planted || !self.in_flight(t) {
+            return None;
+        }
+        self.foot_geometry.toe_bend_clear(ankle_in_world, rot, state.toe_bend_rad)
     }
 
     fn in_flight(&self, t: f64) -> bool {
@@ -508,14 +565,16 @@ impl DancerAnimation {
                 }
                 report.legs_clamped[usize::from(*side == Side::Right)] = clamped;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
-                // Keep the toes on (or off) the floor for the pitch the foot actually took; a foot
-                // well off the floor keeps its toes straight.
+                // Keep the toes on (or off) the floor for the pitch the foot actually took: in a
+                // flight the flight keys say; a foot well off the floor keeps its toes straight.
                 let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
                 let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
                 let pitch = (-toe_dir.y).atan2(toe_dir.z);
                 let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
                 let off_floor = !state.planted && geo.lowest_sole_y_turned(&straight, got_rot) > 0.01;
-                let toe_bend = if off_floor { 0.0 } else { self.foot_geometry.toe_bend_for(pitch) };
+                let toe_bend = self
+                    .flight_toe_bend(t, state, got_pos, got_rot)
+                    .unwrap_or_else(|| if off_floor { 0.0 } else { self.foot_geometry.toe_bend_for(pitch) });
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {
