@@ -68,6 +68,22 @@ fn bench(c: &mut Criterion) {
             b.iter(|| corpus.iter().map(|s| compile(black_box(s), &opts, &props).dancers.len()).sum::<usize>())
         });
     }
+    if !corpus.is_empty() {
+        // Every dancer of every real score, cycling through time: leg gestures with the pelvis
+        // tilt, hand and palm columns, flights with their kick keys.
+        let anims: Vec<_> = corpus.iter().map(|s| compile(s, &opts, &props)).collect();
+        let dancers: Vec<_> = anims.iter().flat_map(|a| a.dancers.iter().map(move |d| (a, d))).collect();
+        let mut pose = Pose::rest(&anims[0].skeleton);
+        let (mut i, mut t) = (0usize, 0.0f64);
+        c.bench_function("sample one pose, real corpus dancers in turn", |b| {
+            b.iter(|| {
+                i = (i + 1) % dancers.len();
+                let (a, d) = dancers[i];
+                t = (t + 0.137) % a.duration_secs.max(0.01);
+                d.sample_into(&a.skeleton, black_box(t), &mut pose)
+            })
+        });
+    }
     let solo = Score::from_document(&read(generated_solo(100).as_bytes(), Some("lbn")).unwrap());
     c.bench_function("compile motion, generated 100-measure solo", |b| {
         b.iter(|| compile(black_box(&solo), &opts, &props))
