@@ -238,34 +238,50 @@ fn real_scores_keep_every_invariant() {
 
 #[test]
 fn arm_gestures_reach_their_notated_direction_at_their_end() {
-    for (name, anim) in demos() {
+    // Every straight-arm gesture that arrives before the next one leaves, in the demos and the
+    // real scores; gestures the arm cannot reach (the IK flags them) are counted, not checked.
+    let (mut checked, mut unreachable) = (0usize, 0usize);
+    let mut all: Vec<(String, Animation)> = demos().into_iter().map(|(n, a)| (n.to_string(), a)).collect();
+    all.extend(real_lbn());
+    for (name, anim) in &all {
         let sk = &anim.skeleton;
         let mut pose = Pose::rest(sk);
         for d in &anim.dancers {
-            for (limb, (shoulder, wrist)) in [
-                (LimbId::ArmLeft, (JointId::ShoulderL, JointId::WristL)),
-                (LimbId::ArmRight, (JointId::ShoulderR, JointId::WristR)),
+            for (limb, i, (shoulder, wrist)) in [
+                (LimbId::ArmLeft, 0, (JointId::ShoulderL, JointId::WristL)),
+                (LimbId::ArmRight, 1, (JointId::ShoulderR, JointId::WristR)),
             ] {
                 let Some(track) = d.plan.limbs.get(&limb) else { continue };
                 for (k, key) in track.keys.iter().enumerate() {
                     let next_starts = track.keys.get(k + 1).map(|n| n.t_start_secs).unwrap_or(f64::INFINITY);
                     if key.value.dir_in_body == Vec3::ZERO
                         || key.value.bend_rad != 0.0
-                        || next_starts < key.t_end_secs + 1.0 / 60.0
+                        || key.value.upper_dir_in_body.is_some()
+                        || key.value.lower_dir_in_body.is_some()
+                        || next_starts < key.t_end_secs - 1e-9
                     {
                         continue;
                     }
                     let t = key.t_end_secs;
-                    d.sample_into(sk, t, &mut pose);
+                    if d.sample_into(sk, t, &mut pose).arms_clamped[i] {
+                        unreachable += 1;
+                        continue;
+                    }
                     let yaw = d.yaw_at(t);
                     let want = world_from_body(key.value.dir_in_body, yaw).normalize();
                     let got = (joint_world(sk, &pose, wrist).1 - joint_world(sk, &pose, shoulder).1).normalize();
                     let err = want.angle_between(got).to_degrees();
                     assert!(err < 3.0, "{name}: {limb:?} at t={t} is {err:.2}° off {want:?}");
+                    checked += 1;
                 }
             }
         }
     }
+    // Out of reach on the real scores (measured: 47 of 257): arms straight across the body or
+    // straight back (beyond the shoulder's adduction / extension), and straight up while the torso
+    // leans.
+    eprintln!("{checked} arm gestures reached within 3°, {unreachable} out of reach");
+    assert!(checked >= 10 && unreachable <= checked / 2, "{checked} checked, {unreachable} out of reach");
 }
 
 #[test]

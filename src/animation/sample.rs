@@ -23,6 +23,8 @@ pub struct SampleReport {
     pub pelvis_drop_m: f32,
     /// Whether the left and right leg's target was out of reach (clamped), in that order.
     pub legs_clamped: [bool; 2],
+    /// Whether the left and right arm's target was out of reach (clamped), in that order.
+    pub arms_clamped: [bool; 2],
 }
 
 /// How far a gesturing foot points (ankle plantar flexion), radians.
@@ -616,12 +618,17 @@ impl DancerAnimation {
                     }
                 }
             };
-            match solve_arm(skeleton, pose, side, &goal) {
-                Ok(sol) if sol.clamped => report.clamped_limbs += 1,
-                Ok(_) => {}
-                Err(_) => report.clamped_limbs += 1,
-            }
-            report.clamped_limbs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
+            // A straight arm's target lies on the edge of its reach: out of reach means missed.
+            let mut clamped = match solve_arm(skeleton, pose, side, &goal) {
+                Ok(sol) => !sol.reached,
+                Err(_) => true,
+            };
+            // Limits that move the hand by more than a millimetre count as out of reach.
+            let before = joint_world(skeleton, pose, wrist).1;
+            let limited = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
+            clamped |= joint_world(skeleton, pose, wrist).1.distance(before) > 1e-3;
+            report.clamped_limbs += u8::from(clamped) + limited;
+            report.arms_clamped[usize::from(side == Side::Right)] = clamped;
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
         }
         report
