@@ -48,6 +48,17 @@ fn jumps_demo_has_five_flights_with_feet_in_the_air() {
         let planted = p.footprints.iter().filter(|f| f.planted_at(mid)).count();
         assert_eq!(planted, 0, "a foot is planted in the flight at {mid}");
     }
+    // P4 hop: the right foot takes off alone (its support is the beat before the one-beat
+    // flight), so the left is free from early in that support until the hop is over.
+    let hop = p.flights.iter().find(|f| f.form == Some(labanplay::score::JumpForm::Hop)).unwrap();
+    let beat = hop.t_land_secs - hop.t_takeoff_secs;
+    let left_down = |t: f64| p.footprints.iter().any(|f| f.foot == Foot::Left && f.planted_at(t));
+    assert!(left_down(hop.t_takeoff_secs - 1.1 * beat), "the left foot stood in the sauté's landing");
+    let free_from = hop.t_takeoff_secs - 0.3 * beat;
+    for k in 0..=10 {
+        let t = free_from + (hop.t_land_secs - free_from) * k as f64 / 10.0;
+        assert!(!left_down(t), "the left foot is down at {t} s in the hop");
+    }
 }
 
 /// P10: a bent arm forward middle, then a back-to-normal sign in that arm's column straightens

@@ -530,8 +530,10 @@ fn support_group(
         w.land_after(*foot, *target, swing_start, t_touch, contact, level == Level::High);
     }
     // One foot travelling: once the new foot has taken the weight (shortly after it lands),
-    // the other foot lets go; closing steps in place keep both feet down.
-    if steps.len() == 1 && landing.is_none() && steps[0].1 != Direction::Place {
+    // the other foot lets go; closing steps in place keep both feet down, unless the body takes
+    // off from this one foot right after (a hop or leap): then the other foot is free already.
+    let takes_off_after = w.plan.flights.iter().any(|f| (f.t_takeoff_secs - t1).abs() < 1e-6);
+    if steps.len() == 1 && landing.is_none() && (steps[0].1 != Direction::Place || takes_off_after) {
         let other = steps[0].0.other();
         let release = t_touch + (t1 - t0) * w.opts.release_after_touch_fraction;
         if w.planted.contains_key(&other) {
