@@ -267,3 +267,21 @@ fn path_and_turn_letters_decode_in_either_case() {
     let kinds: Vec<&SymbolKind> = doc.symbols.iter().map(|s| &s.kind).collect();
     assert_eq!(kinds, [&SymbolKind::Turn(TurnSign::Left), &SymbolKind::Turn(TurnSign::Right)]);
 }
+
+#[test]
+fn bundled_lw_scores_read_and_compose_without_warnings() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("lw") {
+            continue;
+        }
+        let (_, doc) = read_fixture(&path);
+        assert!(doc.warnings.is_empty(), "{}: {:?}", path.display(), doc.warnings);
+        let score = labanplay::score::Score::from_document(&doc);
+        assert!(score.warnings.is_empty(), "{}: {:?}", path.display(), score.warnings);
+        n += 1;
+    }
+    assert!(n >= 2, "only {n} .lw scores in scores/");
+}

@@ -91,8 +91,11 @@ pub enum GlyphKind {
         /// Facing, degrees clockwise from the audience (up the page).
         facing_deg: f64,
     },
-    /// A path sign: a long vertical bracket.
-    Path,
+    /// A path sign: a long vertical bracket; circular ones curl at the top towards their sense.
+    Path {
+        /// `Some(true)` clockwise circle, `Some(false)` counter-clockwise, `None` straight/other.
+        circle_clockwise: Option<bool>,
+    },
     /// A body-part pre-sign claiming a column, as a short label.
     BodyPart(String),
     /// Text: measure numbers, meter, dancer numbers, flexion signs.
@@ -294,7 +297,13 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
         EntryKind::Hold => (GlyphKind::Hold, column_px),
         EntryKind::BackToNormal => (GlyphKind::Text("N".into()), column_px),
         EntryKind::Front { facing_deg } => (GlyphKind::Front { facing_deg: finite_or(*facing_deg, 0.0) }, column_px),
-        EntryKind::Path { .. } => (GlyphKind::Path, column_px),
+        EntryKind::Path { sign, .. } => {
+            let circle_clockwise = match sign {
+                crate::read::PathSign::Circular { clockwise } => Some(*clockwise),
+                _ => None,
+            };
+            (GlyphKind::Path { circle_clockwise }, column_px)
+        }
     };
     for modifier in &entry.modifiers {
         match modifier {

@@ -137,12 +137,25 @@ pub fn paint_glyph(painter: &Painter, kind: &GlyphKind, r: Rect) {
             painter.line_segment([c, c + dir * (0.5 * side - 1.0)], Stroke::new(1.5, INK));
             painter.circle_filled(c, 1.5, INK);
         }
-        GlyphKind::Path => {
+        GlyphKind::Path { circle_clockwise } => {
             let x = r.left() + 2.0;
             let tick = (r.width() - 4.0).clamp(2.0, 6.0);
             let points =
                 vec![pos2(x + tick, r.top()), pos2(x, r.top()), pos2(x, r.bottom()), pos2(x + tick, r.bottom())];
             painter.add(Shape::line(points, ink));
+            if let Some(clockwise) = circle_clockwise {
+                // A small arc above the bracket, curling right for clockwise, left otherwise.
+                let sense = if *clockwise { 1.0 } else { -1.0 };
+                let radius = tick.max(3.0);
+                let centre = pos2(x + sense * radius, r.top());
+                let arc: Vec<Pos2> = (0..=8)
+                    .map(|i| {
+                        let a = std::f32::consts::PI * i as f32 / 8.0;
+                        pos2(centre.x - sense * radius * a.cos(), centre.y - radius * a.sin())
+                    })
+                    .collect();
+                painter.add(Shape::line(arc, ink));
+            }
         }
         GlyphKind::BodyPart(label) => {
             painter.text(r.center(), Align2::CENTER_CENTER, label, FontId::proportional(9.0), INK);
