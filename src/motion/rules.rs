@@ -83,6 +83,28 @@ pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
     .normalize_or_zero()
 }
 
+/// How far past straight forward an arm reaches across the body, degrees.
+pub const ARM_CROSS_MAX_DEG: f32 = 35.0;
+
+/// An arm direction that points across the body (towards the other side, or behind it) passes
+/// in front of the body instead of through it **[impl. choice]**: its horizontal part turns to at
+/// most [`ARM_CROSS_MAX_DEG`] past forward, keeping its level. Other directions are unchanged.
+pub fn cross_in_front(dir_in_body: Vec3, right_arm: bool) -> Vec3 {
+    let horizontal = Vec2::new(dir_in_body.x, dir_in_body.z);
+    let h = horizontal.length();
+    if h < 1e-4 {
+        return dir_in_body;
+    }
+    let across_sign = if right_arm { -1.0 } else { 1.0 };
+    let across = dir_in_body.x * across_sign;
+    let azimuth = across.atan2(dir_in_body.z);
+    let max = ARM_CROSS_MAX_DEG.to_radians();
+    if across <= 0.0 || azimuth <= max {
+        return dir_in_body;
+    }
+    Vec3::new(across_sign * h * max.sin(), dir_in_body.y, h * max.cos())
+}
+
 /// Horizontal unit step direction (right, forward) for a direction; zero for place.
 pub fn step_dir_in_body(direction: Direction) -> Vec2 {
     match direction.azimuth_cw_rad() {
@@ -593,7 +615,10 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
     };
     match &e.kind {
         EntryKind::Direction { direction, level } => {
-            let dir = gesture_dir_in_body(*direction, *level);
+            let mut dir = gesture_dir_in_body(*direction, *level);
+            if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::ArmLeft | LimbId::ArmRight) {
+                dir = cross_in_front(dir, limb == LimbId::ArmRight);
+            }
             let bend = bend_of(&e.modifiers);
             let track = w.plan.limbs.entry(limb).or_default();
             let previous = track.keys.last().map(|k| k.value);
@@ -840,5 +865,36 @@ fn hands_follow_arms(plan: &mut DancerPlan) {
                 track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arms_cross_in_front_of_the_body() {
+        // Right arm to the left side, middle: turned to 35° left of forward, still horizontal.
+        let d = cross_in_front(Vec3::new(-1.0, 0.0, 0.0), true);
+        assert!((d.angle_between(Vec3::Z).to_degrees() - ARM_CROSS_MAX_DEG).abs() < 1e-3 && d.x < 0.0, "{d:?}");
+        assert!((d.length() - 1.0).abs() < 1e-5 && d.y.abs() < 1e-6);
+        // Left arm to the right side, low: in front, still 45° down.
+        let low = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let d = cross_in_front(low, false);
+        assert!(d.z > 0.0 && d.x > 0.0 && (d.y - low.y).abs() < 1e-6, "{d:?}");
+        // Its own side, forward, back, up and down are untouched; so is a slight crossing.
+        for (v, right) in [
+            (Vec3::X, true),
+            (-Vec3::X, false),
+            (Vec3::Z, true),
+            (-Vec3::Z, true),
+            (Vec3::Y, false),
+            (-Vec3::Y, true),
+            (Vec3::new(-0.3, 0.0, 1.0).normalize(), true),
+        ] {
+            assert_eq!(cross_in_front(v, right), v);
+        }
+        // Back across (right arm, left-back) comes round to the front too.
+        assert!(cross_in_front(Vec3::new(-0.7, 0.0, -0.7).normalize(), true).z > 0.0);
     }
 }

@@ -528,8 +528,9 @@ fn default_limits(joint: JointId) -> JointLimits {
         Head => deg((-30.0, 30.0), (-35.0, 35.0), (-20.0, 20.0)),
         // Clavicle: +y retracts, +z elevates.
         ClavicleL | ClavicleR => deg((-15.0, 15.0), (-25.0, 20.0), (-10.0, 35.0)),
-        // Shoulder: −x flexes (arm forward and up), +z abducts, y twists the arm.
-        ShoulderL | ShoulderR => deg((-180.0, 60.0), (-90.0, 90.0), (-40.0, 180.0)),
+        // Shoulder: −x flexes (arm forward and up), +z abducts, y twists the arm. Adduction to
+        // −60° lets a raised arm reach 35° across the front (rules::cross_in_front).
+        ShoulderL | ShoulderR => deg((-180.0, 60.0), (-90.0, 90.0), (-60.0, 180.0)),
         // Elbow: a hinge; flexion is a negative rotation about X (forearm forward).
         ElbowL | ElbowR => deg((-150.0, 0.0), (0.0, 0.0), (0.0, 0.0)),
         // Wrist: x is ulnar (+)/radial (−) deviation, y is pronation/supination, +z extends.
