@@ -2,12 +2,18 @@
 //! [`DancerPlan`] per staff: footprints from supports, turns, jumps and holds; limb keys from
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
 
+mod limbs;
+mod paths;
+
 use super::plan::*;
 use super::steps::StepTable;
 use crate::diag::Diagnostic;
-use crate::read::{BodyPart, Direction, Level, PathSign, Side, VolumeSign};
+use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
 use glam::{Vec2, Vec3};
+pub use limbs::{ARM_CROSS_MAX_DEG, cross_in_front};
+use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm};
+use paths::{Circle, check_front, circle_turn_for_step, count_circle_steps, path_sign, report_unused_circles};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -83,28 +89,6 @@ pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
     .normalize_or_zero()
 }
 
-/// How far past straight forward an arm reaches across the body, degrees.
-pub const ARM_CROSS_MAX_DEG: f32 = 35.0;
-
-/// An arm direction that points across the body (towards the other side, or behind it) passes
-/// in front of the body instead of through it **[impl. choice]**: its horizontal part turns to at
-/// most [`ARM_CROSS_MAX_DEG`] past forward, keeping its level. Other directions are unchanged.
-pub fn cross_in_front(dir_in_body: Vec3, right_arm: bool) -> Vec3 {
-    let horizontal = Vec2::new(dir_in_body.x, dir_in_body.z);
-    let h = horizontal.length();
-    if h < 1e-4 {
-        return dir_in_body;
-    }
-    let across_sign = if right_arm { -1.0 } else { 1.0 };
-    let across = dir_in_body.x * across_sign;
-    let azimuth = across.atan2(dir_in_body.z);
-    let max = ARM_CROSS_MAX_DEG.to_radians();
-    if across <= 0.0 || azimuth <= max {
-        return dir_in_body;
-    }
-    Vec3::new(across_sign * h * max.sin(), dir_in_body.y, h * max.cos())
-}
-
 /// Horizontal unit step direction (right, forward) for a direction; zero for place.
 pub fn step_dir_in_body(direction: Direction) -> Vec2 {
     match direction.azimuth_cw_rad() {
@@ -172,23 +156,6 @@ struct Walker<'a> {
     level_offset: f32,
     /// Circular path signs of this staff.
     circles: Vec<Circle<'a>>,
-}
-
-/// A circular path sign: the steps that start inside `[t0, t1)` travel on a circle and the
-/// facing turns by the path's amount, shared equally among them (labanotation-rules §4.3).
-struct Circle<'a> {
-    entry: &'a Entry,
-    t0_secs: f64,
-    t1_secs: f64,
-    clockwise: bool,
-    /// Signed facing change over the whole path (radians), once known.
-    total_rad: Option<f32>,
-    /// Facing (degrees clockwise from the audience) of the front sign that closes the path, if any.
-    front_after_deg: Option<f64>,
-    /// Step groups that start inside the path.
-    steps: usize,
-    /// A step has used it (it counts once as interpreted).
-    used: bool,
 }
 
 impl Walker<'_> {
@@ -386,14 +353,7 @@ fn plan_staff<'a>(
         let landing = flights.iter().find(|g| (g.end_beats - start).abs() < 1e-6).copied();
         support_group(&mut w, staff.index, &group, landing, tempo, report);
     }
-    for c in &w.circles {
-        if c.steps == 0 && !c.used {
-            report.skipped.push(Diagnostic::warning(
-                c.entry.span,
-                place(c.entry, staff.index, "circular path sign spans no step; nothing to circle"),
-            ));
-        }
-    }
+    report_unused_circles(&w.circles, staff.index, report);
     for e in fronts {
         check_front(&w, staff.index, e, report);
     }
@@ -683,218 +643,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
     }
 }
 
-/// A path sign: circular ones are kept for the steps they span; straight ones change nothing.
-fn path_sign<'a>(w: &mut Walker<'a>, staff: usize, e: &'a Entry, report: &mut Interpretation) {
-    let EntryKind::Path { sign, amount_deg } = e.kind else {
-        report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in the path column")));
-        return;
-    };
-    match sign {
-        PathSign::Straight => report.interpreted += 1,
-        PathSign::Circular { clockwise } => {
-            let total_rad = amount_deg.map(|a| (a as f32).to_radians() * if clockwise { -1.0 } else { 1.0 });
-            w.circles.push(Circle {
-                entry: e,
-                t0_secs: e.start_secs,
-                t1_secs: e.start_secs + e.duration_secs,
-                clockwise,
-                total_rad,
-                front_after_deg: None,
-                steps: 0,
-                used: false,
-            });
-        }
-        PathSign::Other(_) => report.skipped.push(Diagnostic::warning(
-            e.span,
-            place(e, staff, &format!("`{}` is not a known path sign; the steps travel straight", e.code)),
-        )),
-    }
-}
-
-/// Counts the step groups inside each circular path and finds the front sign that closes it.
-fn count_circle_steps(circles: &mut [Circle], supports: &[(Side, &Entry)], fronts: &[&Entry]) {
-    const EPS: f64 = 1e-6;
-    for c in circles.iter_mut() {
-        let mut starts: Vec<f64> = supports
-            .iter()
-            .filter(|(_, e)| matches!(e.kind, EntryKind::Direction { .. }))
-            .map(|(_, e)| e.start_secs)
-            .filter(|t| *t >= c.t0_secs - EPS && *t < c.t1_secs - EPS)
-            .collect();
-        starts.dedup_by(|a, b| (*a - *b).abs() < EPS);
-        c.steps = starts.len();
-        // A front sign written at the end of the path (up to a beat's worth of slack after it).
-        let slack = (c.t1_secs - c.t0_secs).max(0.0) * 0.25 + 0.5;
-        c.front_after_deg = fronts
-            .iter()
-            .filter(|f| f.start_secs >= c.t0_secs && f.start_secs <= c.t1_secs + slack)
-            .filter_map(|f| match f.kind {
-                EntryKind::Front { facing_deg } => Some(facing_deg),
-                _ => None,
-            })
-            .next_back();
-    }
-}
-
-/// The facing change for the step group starting at `t0_secs` when it lies on a circular path.
-fn circle_turn_for_step(w: &mut Walker, staff: usize, t0_secs: f64, report: &mut Interpretation) -> Option<f32> {
-    let yaw_now = w.yaw;
-    let c = w.circles.iter_mut().find(|c| t0_secs >= c.t0_secs - 1e-6 && t0_secs < c.t1_secs - 1e-6)?;
-    if c.steps == 0 {
-        return None;
-    }
-    if c.total_rad.is_none() {
-        // No pin: circle until the closing front sign's facing is reached.
-        let Some(facing_deg) = c.front_after_deg else {
-            report.skipped.push(Diagnostic::warning(
-                c.entry.span,
-                place(
-                    c.entry,
-                    staff,
-                    "circular path without a pin or a closing front sign; amount unknown, no circling",
-                ),
-            ));
-            c.steps = 0;
-            c.used = true;
-            return None;
-        };
-        let target = -(facing_deg as f32).to_radians();
-        let tau = std::f32::consts::TAU;
-        let mut turn =
-            if c.clockwise { -(yaw_now - target).rem_euclid(tau) } else { (target - yaw_now).rem_euclid(tau) };
-        if turn.abs() < 1e-3 {
-            turn = if c.clockwise { -tau } else { tau };
-        }
-        c.total_rad = Some(turn);
-    }
-    if !c.used {
-        c.used = true;
-        report.interpreted += 1;
-    }
-    Some(c.total_rad? / c.steps as f32)
-}
-
-/// Compares a front sign with the facing the turns give at its time (a check, §4.2).
-fn check_front(w: &Walker, staff: usize, e: &Entry, report: &mut Interpretation) {
-    if let EntryKind::Front { facing_deg } = e.kind {
-        // Written beside a turn, the sign gives the facing once that turn is over.
-        let t_check = w
-            .plan
-            .yaw
-            .keys
-            .iter()
-            .filter(|k| k.t_start_secs <= e.start_secs + 1e-6 && k.t_end_secs > e.start_secs)
-            .map(|k| k.t_end_secs)
-            .fold(e.start_secs + e.duration_secs, f64::max);
-        let facing_now = -w.plan.yaw.value_at(t_check, w.yaw).to_degrees() as f64;
-        let diff = (facing_now - facing_deg).rem_euclid(360.0);
-        let diff = diff.min(360.0 - diff);
-        if diff > 22.5 {
-            report.skipped.push(Diagnostic::warning(
-                e.span,
-                place(
-                    e,
-                    staff,
-                    &format!(
-                        "front sign says {facing_deg:.0}° but the turns so far give {:.0}°",
-                        facing_now.round().rem_euclid(360.0).abs()
-                    ),
-                ),
-            ));
-        }
-    }
-    report.interpreted += 1;
-}
-
 #[derive(Clone, Copy)]
 enum Part {
     Whole,
     Upper,
     Lower,
-}
-
-fn arm(side: Side) -> LimbId {
-    if side == Side::Left { LimbId::ArmLeft } else { LimbId::ArmRight }
-}
-
-fn leg(side: Side) -> LimbId {
-    if side == Side::Left { LimbId::LegLeft } else { LimbId::LegRight }
-}
-
-fn hand(side: Side) -> LimbId {
-    if side == Side::Left { LimbId::HandLeft } else { LimbId::HandRight }
-}
-
-fn palm(side: Side) -> LimbId {
-    if side == Side::Left { LimbId::PalmLeft } else { LimbId::PalmRight }
-}
-
-fn is_hand_or_palm(limb: LimbId) -> bool {
-    matches!(limb, LimbId::HandLeft | LimbId::HandRight | LimbId::PalmLeft | LimbId::PalmRight)
-}
-
-/// Retention of hand and palm signs: a hand direction or palm facing holds until the next sign
-/// in its column, or until an arm gesture on that side that no hand (palm) sign accompanies —
-/// one overlapping it in time — which brings the hand back in line with the forearm (the palm
-/// back to its natural facing) over that gesture.
-fn hands_follow_arms(plan: &mut DancerPlan) {
-    const EPS_SECS: f64 = 1e-6;
-    for (arm, parts) in [
-        (LimbId::ArmLeft, [LimbId::HandLeft, LimbId::PalmLeft]),
-        (LimbId::ArmRight, [LimbId::HandRight, LimbId::PalmRight]),
-    ] {
-        let arm_keys: Vec<(f64, f64)> = match plan.limbs.get(&arm) {
-            Some(track) => track.keys.iter().map(|k| (k.t_start_secs, k.t_end_secs)).collect(),
-            None => continue,
-        };
-        for part in parts {
-            let Some(track) = plan.limbs.get_mut(&part) else { continue };
-            for &(t0, t1) in &arm_keys {
-                let accompanied =
-                    track.keys.iter().any(|k| k.t_start_secs < t1 + EPS_SECS && k.t_end_secs > t0 - EPS_SECS);
-                let held = track.keys.iter().rev().find(|k| k.t_end_secs <= t0 + EPS_SECS).map(|k| k.value);
-                if accompanied || held.is_none_or(|v| v.dir_in_body == Vec3::ZERO && v.bend_rad == 0.0) {
-                    continue;
-                }
-                let value = LimbTarget {
-                    dir_in_body: Vec3::ZERO,
-                    bend_rad: 0.0,
-                    upper_dir_in_body: None,
-                    lower_dir_in_body: None,
-                };
-                track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn arms_cross_in_front_of_the_body() {
-        // Right arm to the left side, middle: turned to 35° left of forward, still horizontal.
-        let d = cross_in_front(Vec3::new(-1.0, 0.0, 0.0), true);
-        assert!((d.angle_between(Vec3::Z).to_degrees() - ARM_CROSS_MAX_DEG).abs() < 1e-3 && d.x < 0.0, "{d:?}");
-        assert!((d.length() - 1.0).abs() < 1e-5 && d.y.abs() < 1e-6);
-        // Left arm to the right side, low: in front, still 45° down.
-        let low = Vec3::new(1.0, -1.0, 0.0).normalize();
-        let d = cross_in_front(low, false);
-        assert!(d.z > 0.0 && d.x > 0.0 && (d.y - low.y).abs() < 1e-6, "{d:?}");
-        // Its own side, forward, back, up and down are untouched; so is a slight crossing.
-        for (v, right) in [
-            (Vec3::X, true),
-            (-Vec3::X, false),
-            (Vec3::Z, true),
-            (-Vec3::Z, true),
-            (Vec3::Y, false),
-            (-Vec3::Y, true),
-            (Vec3::new(-0.3, 0.0, 1.0).normalize(), true),
-        ] {
-            assert_eq!(cross_in_front(v, right), v);
-        }
-        // Back across (right arm, left-back) comes round to the front too.
-        assert!(cross_in_front(Vec3::new(-0.7, 0.0, -0.7).normalize(), true).z > 0.0);
-    }
 }
