@@ -20,6 +20,7 @@ use crate::score::Score;
 use feet::{FootAngles, FootGeometry};
 use flight_keys::FlightKeys;
 use glam::Vec3;
+use pelvis_tilt::TiltRule;
 use simple_path::SimplePath;
 
 pub use sample::SampleReport;
@@ -57,6 +58,8 @@ pub struct DancerAnimation {
     pub foot_angles: FootAngles,
     /// Kick, tuck and pointing of the feet in flights.
     pub flight_keys: FlightKeys,
+    /// How much of a leg gesture the pelvis and spine take.
+    pub tilt_rule: TiltRule,
 }
 
 impl DancerAnimation {
@@ -142,6 +145,7 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
                 foot_geometry: geo,
                 foot_angles: FootAngles::default(),
                 flight_keys: FlightKeys::default(),
+                tilt_rule: TiltRule::default(),
             }
         })
         .collect();

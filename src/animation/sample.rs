@@ -7,7 +7,7 @@
 use super::DancerAnimation;
 use super::feet::{FootState, planted_state, ramp, swing_state};
 use super::flight_keys::{FlightFootJob, flight_foot_state};
-use super::pelvis_tilt::{TiltRule, pelvis_tilt_for_gesture, spine_counter};
+use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Flight, Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
@@ -26,6 +26,10 @@ pub struct SampleReport {
     /// Whether the left and right arm's target was out of reach (clamped), in that order.
     pub arms_clamped: [bool; 2],
 }
+
+/// An active leg gesture: (direction in the body frame, knee bend, reach scale, how far it has
+/// blended in from the foot's own keys, 0..1).
+type LegGesture = (Vec3, f32, f32, f32);
 
 /// How far a gesturing foot points (ankle plantar flexion), radians.
 const GESTURE_POINT_RAD: f32 = 1.0;
@@ -312,9 +316,8 @@ impl DancerAnimation {
         self.plan.yaw.value_at(t, 0.0)
     }
 
-    /// The leg gesture of `foot` active at `t`, if any: (direction in the body frame, knee
-    /// bend, reach scale, how far it has blended in from the foot's own keys, 0..1).
-    fn active_leg_gesture(&self, foot: Foot, t: f64) -> Option<(Vec3, f32, f32, f32)> {
+    /// The leg gesture of `foot` active at `t`, if any.
+    fn active_leg_gesture(&self, foot: Foot, t: f64) -> Option<LegGesture> {
         let limb = leg_limb(foot);
         let intervals = self.plan.leg_gestures.get(&limb)?;
         let track = self.plan.limbs.get(&limb)?;
@@ -347,36 +350,34 @@ impl DancerAnimation {
         Some((dir, bend, reach_scale, blend))
     }
 
-    /// Where a leg gesture puts the ankle at `t`, if one is active: blended in from `base`, with
-    /// the blend factor.
+    /// Where the active leg gesture `gesture` (from [`Self::active_leg_gesture`]) puts the ankle:
+    /// blended in from `base`.
     fn gesture_ankle(
         &self,
         skeleton: &Skeleton,
         foot: Foot,
-        t: f64,
+        gesture: LegGesture,
         hip: Vec3,
         yaw: f32,
         base: &FootState,
-    ) -> Option<(Vec3, f32)> {
-        let (dir, bend, reach_scale, blend) = self.active_leg_gesture(foot, t)?;
+    ) -> Vec3 {
+        let (dir, bend, reach_scale, blend) = gesture;
         let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
         let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
         let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
         let mut target = hip + world_from_body(dir, yaw) * reach;
         target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
-        Some((base.ankle_in_world.lerp(target, blend), blend))
+        base.ankle_in_world.lerp(target, blend)
     }
 
-    /// The pelvis tilt (local axes, after the yaw) for the leg gestures active at `t`, and the
-    /// side of the standing hip it turns about (`None`: about the pelvis centre).
-    fn gesture_tilt(&self, t: f64, feet: &[(Side, FootState); 2]) -> (Quat, Option<Side>) {
-        let rule = TiltRule::default();
+    /// The pelvis tilt (local axes, after the yaw) for the active leg `gestures` (left, right),
+    /// and the side of the standing hip it turns about (`None`: about the pelvis centre).
+    fn gesture_tilt(&self, gestures: &[Option<LegGesture>; 2], feet: &[(Side, FootState); 2]) -> (Quat, Option<Side>) {
         let mut tilt = Quat::IDENTITY;
         let mut pivot = None;
         for (side, _) in feet {
-            let foot = foot_of(*side);
-            let Some((dir, _, _, blend)) = self.active_leg_gesture(foot, t) else { continue };
-            let q = pelvis_tilt_for_gesture(&rule, dir, foot == Foot::Right);
+            let Some((dir, _, _, blend)) = gestures[side.index()] else { continue };
+            let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, *side == Side::Right);
             tilt *= Quat::IDENTITY.slerp(q, blend);
             pivot = feet.iter().find(|(s, st)| s != side && st.planted).map(|(s, _)| *s);
         }
@@ -396,7 +397,8 @@ impl DancerAnimation {
             (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
         ];
         // A gesturing leg tilts the pelvis about the standing hip; the spine gives most back.
-        let (tilt, pivot) = self.gesture_tilt(t, &feet);
+        let gestures = [Foot::Left, Foot::Right].map(|foot| self.active_leg_gesture(foot, t));
+        let (tilt, pivot) = self.gesture_tilt(&gestures, &feet);
         let pelvis_rot = yaw_rot * tilt;
         if let Some(side) = pivot {
             let hip = skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
@@ -424,7 +426,7 @@ impl DancerAnimation {
             }
         }
         if tilt != Quat::IDENTITY {
-            let counter = spine_counter(&TiltRule::default(), tilt);
+            let counter = spine_counter(&self.tilt_rule, tilt);
             for j in [JointId::Spine, JointId::Chest] {
                 pose.set_local(j, skeleton.limits(j).clamp(counter * pose.local(j)));
             }
@@ -482,8 +484,9 @@ impl DancerAnimation {
                 let foot = foot_of(*side);
                 if pass == 0 {
                     let hip = hip_of(pelvis, *side);
-                    if let Some((ankle, blend)) = self.gesture_ankle(skeleton, foot, t, hip, yaw, state) {
-                        state.ankle_in_world = ankle;
+                    if let Some(gesture) = gestures[side.index()] {
+                        let blend = gesture.3;
+                        state.ankle_in_world = self.gesture_ankle(skeleton, foot, gesture, hip, yaw, state);
                         state.planted = false;
                         state.pitch_rad = 0.5;
                         state.toe_bend_rad = 0.0;
@@ -495,7 +498,7 @@ impl DancerAnimation {
                             pole_in_world: None,
                             end_rot_in_world: None,
                         };
-                        gesture_point[usize::from(*side == Side::Right)] = Some(blend * GESTURE_POINT_RAD);
+                        gesture_point[side.index()] = Some(blend * GESTURE_POINT_RAD);
                     }
                 }
                 let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
@@ -519,7 +522,7 @@ impl DancerAnimation {
                         Ok(sol) => clamped = sol.clamped,
                         Err(_) => clamped = true,
                     }
-                    if let Some(point_rad) = gesture_point[usize::from(*side == Side::Right)] {
+                    if let Some(point_rad) = gesture_point[side.index()] {
                         let limits = skeleton.limits(ankle_joint);
                         pose.set_local(ankle_joint, limits.clamp(Quat::from_rotation_x(point_rad)));
                     }
@@ -565,7 +568,7 @@ impl DancerAnimation {
                     clamped_legs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
                     clamped |= joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
                 }
-                report.legs_clamped[usize::from(*side == Side::Right)] = clamped;
+                report.legs_clamped[side.index()] = clamped;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
                 // Keep the toes on (or off) the floor for the pitch the foot actually took: in a
                 // flight the flight keys say; a foot well off the floor keeps its toes straight.
@@ -628,7 +631,7 @@ impl DancerAnimation {
             let limited = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
             clamped |= joint_world(skeleton, pose, wrist).1.distance(before) > 1e-3;
             report.clamped_limbs += u8::from(clamped) + limited;
-            report.arms_clamped[usize::from(side == Side::Right)] = clamped;
+            report.arms_clamped[side.index()] = clamped;
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
         }
         report

@@ -75,6 +75,14 @@ pub enum Side {
 }
 
 impl Side {
+    /// 0 for left, 1 for right: the index of per-side arrays (left first).
+    pub fn index(self) -> usize {
+        match self {
+            Side::Left => 0,
+            Side::Right => 1,
+        }
+    }
+
     /// +1 for left, −1 for right: the sign of x on this side at rest.
     pub fn sign_x(self) -> f32 {
         match self {
