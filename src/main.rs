@@ -116,31 +116,13 @@ fn main() -> Result<ExitCode> {
         }
         Some(Command::Export { file, bvh, gltf, model, fps, dancer, toe }) => {
             let opts = labanplay::cli::export::ExportOptions { bvh, gltf, model, fps, dancer, toe_first: toe };
-            match labanplay::cli::export::export(&file, &opts) {
-                Ok(text) => {
-                    print!("{text}");
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(text) => {
-                    eprintln!("{text}");
-                    Ok(ExitCode::FAILURE)
-                }
-            }
+            Ok(report(labanplay::cli::export::export(&file, &opts)))
         }
         Some(Command::Models) => {
             print!("{}", labanplay::cli::export::models_text());
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Inspect { file, json }) => match labanplay::cli::inspect::inspect(&file, json) {
-            Ok(text) => {
-                print!("{text}");
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(text) => {
-                eprintln!("{text}");
-                Ok(ExitCode::FAILURE)
-            }
-        },
+        Some(Command::Inspect { file, json }) => Ok(report(labanplay::cli::inspect::inspect(&file, json))),
         #[cfg(feature = "viewer")]
         Some(Command::Play { file }) => Ok(play(file.or(cli.file))),
         #[cfg(feature = "viewer")]
@@ -210,6 +192,20 @@ fn play(file: Option<PathBuf>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(text) => {
             eprintln!("error: {text}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Prints a command's text to stdout (success) or stderr (failure) and gives the exit code.
+fn report(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(text) => {
+            eprintln!("{text}");
             ExitCode::FAILURE
         }
     }

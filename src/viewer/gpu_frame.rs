@@ -2,6 +2,7 @@
 //! drawn into (shown by egui as an image), painting egui output into any texture view, reading
 //! a texture back into an `image::RgbaImage`, and rendering a whole egui UI offscreen.
 
+pub use crate::render::offscreen::{offscreen_colour_texture, read_texture};
 use crate::render::{Gpu, OrbitCamera, RenderError, Renderer, RendererConfig, Scene};
 
 /// Colour format of the stage texture: gamma-encoded RGBA, what egui expects of user textures
@@ -160,91 +161,6 @@ impl EguiPainter {
             .forget_lifetime();
         self.renderer.render(&mut pass, jobs, screen);
     }
-}
-
-/// An offscreen colour texture of one 8-bit RGBA/BGRA format with COPY_SRC, for screenshots.
-pub fn offscreen_colour_texture(
-    device: &wgpu::Device,
-    format: wgpu::TextureFormat,
-    size_px: [u32; 2],
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("labanplay offscreen ui target"),
-        size: wgpu::Extent3d { width: size_px[0].max(1), height: size_px[1].max(1), depth_or_array_layers: 1 },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
-}
-
-/// Copies `texture` (an 8-bit RGBA or BGRA format, sRGB or not) to the CPU: RGBA8 as stored
-/// (gamma-encoded for sRGB and for egui-painted targets), row 0 at the top.
-pub fn read_texture(gpu: &Gpu, texture: &wgpu::Texture) -> Result<image::RgbaImage, RenderError> {
-    let format = texture.format();
-    let swap_red_blue = match format {
-        wgpu::TextureFormat::Rgba8UnormSrgb | wgpu::TextureFormat::Rgba8Unorm => false,
-        wgpu::TextureFormat::Bgra8UnormSrgb | wgpu::TextureFormat::Bgra8Unorm => true,
-        _ => return Err(RenderError::UnsupportedReadbackFormat { format }),
-    };
-    let (width, height) = (texture.width(), texture.height());
-    let padded_bytes_per_row = (width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("labanplay texture read-back"),
-        size: u64::from(padded_bytes_per_row) * u64::from(height),
-        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-        mapped_at_creation: false,
-    });
-    let mut encoder =
-        gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("labanplay read-back") });
-    encoder.copy_texture_to_buffer(
-        wgpu::TexelCopyTextureInfo {
-            texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        wgpu::TexelCopyBufferInfo {
-            buffer: &buffer,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded_bytes_per_row),
-                rows_per_image: Some(height),
-            },
-        },
-        wgpu::Extent3d { width, height, depth_or_array_layers: 1 },
-    );
-    gpu.queue.submit([encoder.finish()]);
-    let (sender, receiver) = std::sync::mpsc::channel();
-    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
-        // Nobody listening only means the caller gave up.
-        let _ = sender.send(result);
-    });
-    let readback_error = |reason: String| RenderError::Readback { reason };
-    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| readback_error(e.to_string()))?;
-    match receiver.recv() {
-        Ok(Ok(())) => {}
-        Ok(Err(error)) => return Err(readback_error(error.to_string())),
-        Err(_) => return Err(readback_error("map callback never ran".to_owned())),
-    }
-    let row_bytes = width as usize * 4;
-    let mut pixels = Vec::with_capacity(row_bytes * height as usize);
-    {
-        let mapped = buffer.get_mapped_range(..).map_err(|e| readback_error(e.to_string()))?;
-        for row in mapped.chunks(padded_bytes_per_row as usize).take(height as usize) {
-            pixels.extend_from_slice(row.get(..row_bytes).unwrap_or(row));
-        }
-    }
-    buffer.unmap();
-    if swap_red_blue {
-        for pixel in pixels.chunks_exact_mut(4) {
-            pixel.swap(0, 2);
-        }
-    }
-    image::RgbaImage::from_raw(width, height, pixels)
-        .ok_or_else(|| readback_error("read-back buffer too short".to_owned()))
 }
 
 /// Input for one offscreen egui pass of `size_px` at `pixels_per_point`, at a fixed time.
