@@ -207,24 +207,19 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     claims.sort_by(|a, b| a.2.total_cmp(&b.2));
 
     let measures = timeline.measures.clone();
-    // Turn signs first, so pins can find them.
-    let turns: Vec<&Placed> = placed.iter().filter(|p| matches!(p.sym.kind, SymbolKind::Turn(_))).collect();
-    let mut turn_pins: BTreeMap<usize, u8> = BTreeMap::new();
-    // Circular path signs, so pins inside them give the circle's fraction.
-    let paths: Vec<&Placed> =
-        placed.iter().filter(|p| matches!(p.sym.kind, SymbolKind::Path(PathSign::Circular { .. }))).collect();
-    let mut path_pins: BTreeMap<usize, u8> = BTreeMap::new();
+    // Signs that hold a pin inside: turn signs (the amount) and circular path signs (the
+    // circle's fraction). Pins are keyed by the holder's index in `placed`.
+    let holders: Vec<(usize, &Placed)> = placed
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.sym.kind, SymbolKind::Turn(_) | SymbolKind::Path(PathSign::Circular { .. })))
+        .collect();
+    let mut inner_pins: BTreeMap<usize, u8> = BTreeMap::new();
     for (pi, p) in placed.iter().enumerate() {
         let SymbolKind::Pin { orientation, black } = p.sym.kind else { continue };
-        // Inside a turn sign?
-        let inside = turns.iter().position(|t| t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6));
-        if let Some(ti) = inside {
-            turn_pins.entry(ti).or_insert(orientation);
-            continue;
-        }
-        let inside_path = paths.iter().position(|t| t.staff == p.staff && contains_centre(t.sym, p.sym, 0.6));
-        if let Some(ti) = inside_path {
-            path_pins.entry(ti).or_insert(orientation);
+        let inside = holders.iter().find(|(_, h)| h.staff == p.staff && contains_centre(h.sym, p.sym, 0.6));
+        if let Some((hi, _)) = inside {
+            inner_pins.entry(*hi).or_insert(orientation);
             continue;
         }
         // Dancer sign: under the staff's centre line before the music starts.
@@ -262,8 +257,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                     TurnSign::Left => Some(false),
                     TurnSign::Other(_) => None,
                 };
-                let ti = turns.iter().position(|t| std::ptr::eq(t.sym, p.sym));
-                let pin = ti.and_then(|ti| turn_pins.get(&ti).copied());
+                let pin = inner_pins.get(&pi).copied();
                 let amount_deg = match (clockwise, pin) {
                     (Some(cw), Some(k)) => Some(pin_turn_degrees(cw, k)),
                     _ => None,
@@ -329,12 +323,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 b.push(ChannelKind::Front, entry, pi);
             }
             SymbolKind::Path(sign) => {
-                let pin = match sign {
-                    PathSign::Circular { .. } => {
-                        paths.iter().position(|t| std::ptr::eq(t.sym, p.sym)).and_then(|ti| path_pins.get(&ti).copied())
-                    }
-                    _ => None,
-                };
+                let pin = inner_pins.get(&pi).copied();
                 let amount_deg = match (sign, pin) {
                     (PathSign::Circular { clockwise }, Some(k)) => Some(pin_turn_degrees(*clockwise, k)),
                     _ => None,
