@@ -3,6 +3,8 @@
 //! amount, shared among the steps. Also: front signs are checked against the finished turns.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};
 use labanplay::motion::plan::{forward_of, right_of};
@@ -169,14 +171,8 @@ fn a_circular_path_without_pin_or_front_sign_is_reported_and_walks_straight() {
 
 #[test]
 fn lbn_ways_items_are_reported_not_guessed() {
-    let Some(dir) = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/scores/real/laban-tk"))
-        .is_dir()
-        .then_some(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/scores/real/laban-tk"))
-    else {
-        eprintln!("skipping: ../shared/scores/real is absent");
-        return;
-    };
-    let bytes = std::fs::read(format!("{dir}/floor_paths.lbn")).unwrap();
+    let Some(dir) = support::real_scores_dir("LED Ways items") else { return };
+    let bytes = std::fs::read(dir.join("laban-tk/floor_paths.lbn")).unwrap();
     let score = Score::from_document(&read(&bytes, Some("lbn")).unwrap());
     let anim = animate(&score);
     let ways: Vec<&str> = anim
