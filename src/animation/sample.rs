@@ -10,7 +10,7 @@ use super::flight_keys::{FlightFootJob, flight_foot_state};
 use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Flight, Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
-use crate::pose::ik::{LimbGoal, solve_arm, solve_leg};
+use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -339,14 +339,26 @@ impl DancerAnimation {
             .filter(|f| f.t_land_secs > start + 1e-9)
             .map(|f| f.t_step_start_secs)
             .find(|s| *s >= start - 1e-9);
-        if let Some(ns) = next_step
-            && t >= ns
-        {
-            return None;
+        // The run ends with that step: the foot leaves the gesture over the step, arriving at its
+        // landing, so it never jumps from where the gesture held it.
+        // A step with no swing (a landing from a flight) takes the foot out of the gesture over
+        // the gesture's last part instead.
+        let mut blend_out = 1.0;
+        if let Some(ns) = next_step {
+            let land = self
+                .prints(foot)
+                .find(|f| f.t_step_start_secs >= ns - 1e-9 && f.t_land_secs > start + 1e-9)
+                .map_or(ns, |f| f.t_land_secs);
+            const MIN_OUT_SECS: f64 = 0.1;
+            let out_from = if land - ns >= MIN_OUT_SECS { ns } else { land - (0.5 * (land - start)).min(0.25) };
+            if t >= land {
+                return None;
+            }
+            blend_out = 1.0 - smoothstep(ramp(t, out_from, land));
         }
         let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
         let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
-        let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05)));
+        let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
         Some((dir, bend, reach_scale, blend))
     }
 
@@ -472,7 +484,9 @@ impl DancerAnimation {
         });
         let mut clamped_legs = 0u8;
         // Ankle pointing of each gesturing leg (radians of plantar flexion), from pass 0 on.
+        // (how far the gesture has blended in, 0..1), and the foot's world rotation it leaves.
         let mut gesture_point: [Option<f32>; 2] = [None, None];
+        let mut foot_rot_before_gesture = [Quat::IDENTITY; 2];
         for pass in 0..3 {
             let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals);
             pelvis.y = base_y - drop.max(0.0);
@@ -488,8 +502,9 @@ impl DancerAnimation {
                         let blend = gesture.3;
                         state.ankle_in_world = self.gesture_ankle(skeleton, foot, gesture, hip, yaw, state);
                         state.planted = false;
-                        state.pitch_rad = 0.5;
-                        state.toe_bend_rad = 0.0;
+                        foot_rot_before_gesture[side.index()] = state.rot_in_world();
+                        state.pitch_rad += (0.5 - state.pitch_rad) * blend;
+                        state.toe_bend_rad *= 1.0 - blend;
                         self.foot_geometry.keep_above_floor(state);
                         // A gesturing foot points in line with the shin rather than holding a
                         // world pitch: the ankle's own rotation is set after each solve.
@@ -498,7 +513,7 @@ impl DancerAnimation {
                             pole_in_world: None,
                             end_rot_in_world: None,
                         };
-                        gesture_point[side.index()] = Some(blend * GESTURE_POINT_RAD);
+                        gesture_point[side.index()] = Some(blend);
                     }
                 }
                 let ankle_joint = if *side == Side::Left { JointId::AnkleL } else { JointId::AnkleR };
@@ -518,13 +533,25 @@ impl DancerAnimation {
                 let ankle_flat = pivot_now - yaw_rot * pivot_local_flat;
                 let mut clamped = false;
                 for _ in 0..6 {
-                    match solve_leg(skeleton, pose, *side, goal) {
+                    // The knee points over the toes: the least-twist pole of a leg whose rest
+                    // frame is the pelvis turned to the foot's heading.
+                    let hip = hip_of(pelvis, *side);
+                    let turn = Quat::from_rotation_y(super::feet::wrap_angle(state.yaw_rad - yaw));
+                    let axis = (goal.end_in_world - hip).normalize_or(Vec3::NEG_Y);
+                    goal.pole_in_world =
+                        Some(least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis));
+                    match solve_leg_at_pole(skeleton, pose, *side, goal) {
                         Ok(sol) => clamped = sol.clamped,
                         Err(_) => clamped = true,
                     }
-                    if let Some(point_rad) = gesture_point[side.index()] {
+                    if let Some(blend) = gesture_point[side.index()] {
+                        // From the foot's own rotation to pointing in line with the shin.
+                        let knee = if *side == Side::Left { JointId::KneeL } else { JointId::KneeR };
+                        let shin = joint_world(skeleton, pose, knee).0;
+                        let pointed = shin * Quat::from_rotation_x(GESTURE_POINT_RAD);
+                        let wanted = foot_rot_before_gesture[side.index()].slerp(pointed, blend);
                         let limits = skeleton.limits(ankle_joint);
-                        pose.set_local(ankle_joint, limits.clamp(Quat::from_rotation_x(point_rad)));
+                        pose.set_local(ankle_joint, limits.clamp(shin.inverse() * wanted));
                     }
                     if !state.planted {
                         // In the air: if the foot the leg could reach dips below the floor, lift
@@ -636,6 +663,30 @@ impl DancerAnimation {
         }
         report
     }
+}
+
+/// Solves a leg towards `goal`. With a foot rotation (a foot on or near the floor) the knee goes
+/// exactly towards the goal's pole, with no swivel search, so the knee is a continuous function
+/// of the goal (a search for the swivel nearest the pole inside the limits jumps whenever the
+/// feasible range changes shape); the ankle's limits then clamp the foot's rotation and the caller
+/// rolls the foot about its contact. A gesturing leg (no foot rotation) still searches, which
+/// keeps the hip inside its limits.
+fn solve_leg_at_pole(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    side: Side,
+    goal: &LimbGoal,
+) -> Result<crate::pose::ik::LimbIkSolution, crate::pose::ik::IkError> {
+    let limb = crate::pose::skeleton::Limb::leg(side);
+    let mut job = crate::pose::ik::limb_job(skeleton, pose, limb, goal);
+    job.search_swivel = goal.end_rot_in_world.is_none();
+    let solution = crate::pose::ik::solve_limb(&job)?;
+    pose.set_local(limb.root, solution.root_local);
+    pose.set_local(limb.mid, solution.mid_local);
+    if let Some(end_local) = solution.end_local {
+        pose.set_local(limb.end, end_local);
+    }
+    Ok(solution)
 }
 
 /// Brings a limb's root and hinge inside their joint limits (the target was not reachable

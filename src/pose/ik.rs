@@ -447,6 +447,20 @@ pub fn solve_limb(job: &LimbIkJob) -> Result<LimbIkSolution, IkError> {
     })
 }
 
+/// The direction a hinge joint sticks out when a limb whose straight direction is `rest_dir` and
+/// whose hinge joint points along `rest_out` (⟂ `rest_dir`) swings to `axis` without twisting
+/// (the minimal rotation taking `rest_dir` to `axis`, applied to `rest_out`). All world space,
+/// unit length. Continuous in its inputs except at `axis = −rest_dir`, where it falls back to
+/// the hinge-fixed direction `axis × (rest_dir × rest_out)`.
+pub fn least_twist_pole(rest_dir: Vec3, rest_out: Vec3, axis: Vec3) -> Vec3 {
+    let one_plus_cos = 1.0 + rest_dir.dot(axis);
+    if one_plus_cos > 1e-6 {
+        rest_out - (rest_out.dot(axis) / one_plus_cos) * (rest_dir + axis)
+    } else {
+        axis.cross(rest_dir.cross(rest_out))
+    }
+}
+
 /// Where a limb of a [`Pose`] should go.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct LimbGoal {

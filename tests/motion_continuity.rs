@@ -1,0 +1,293 @@
+//! Continuity of the sampled motion: over every real `.lbn` score and every demo, each dancer
+//! sampled at 60 fps, no joint (or end site) may "pop": move more than 3 cm in one frame and
+//! more than 4× as far as in the frames before and after. Plus a look-at-it tool (`--ignored`)
+//! that plots the worst former cases into `target/continuity/`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use glam::Vec3;
+use labanplay::animation::{Animation, compile};
+use labanplay::motion::rules::MotionOptions;
+use labanplay::pose::fk::{Pose, world_rot_pos};
+use labanplay::pose::skeleton::{JointId, Proportions};
+use labanplay::read::read;
+use labanplay::score::Score;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+const FPS: f64 = 60.0;
+/// A frame pops when a point moves more than this in it, metres…
+const POP_MIN_M: f32 = 0.03;
+/// …and more than this many times the larger of its neighbouring frames' displacements.
+const POP_RATIO: f32 = 4.0;
+/// Pops still left over the corpus and demos (1002 before the continuity work).
+const MAX_POPS: usize = 660;
+
+fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
+    let doc = read(bytes, Some(ext)).ok()?;
+    let score = Score::from_document(&doc);
+    Some(compile(&score, &MotionOptions::default(), &Proportions::default()))
+}
+
+/// Every demo in `scores/` and every real `.lbn` score, by name.
+fn corpus() -> Vec<(String, Animation)> {
+    let demo_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scores"));
+    let mut dirs = vec![demo_dir];
+    dirs.extend(support::real_scores_dir("motion continuity on real scores"));
+    labanplay::cli::check::collect_files(&dirs)
+        .into_iter()
+        .filter_map(|p| {
+            let ext = labanplay::cli::score_extension(&p)?;
+            let real = !p.starts_with(&dirs[0]);
+            if real && ext != "lbn" {
+                return None;
+            }
+            let bytes = std::fs::read(&p).ok()?;
+            let name = p.strip_prefix(p.ancestors().nth(2)?).unwrap_or(&p).display().to_string();
+            animation(&bytes, &ext).map(|a| (name, a))
+        })
+        .collect()
+}
+
+/// Names of the tracked points: the joints, then the end sites.
+fn point_names(anim: &Animation) -> Vec<String> {
+    JointId::ALL
+        .iter()
+        .map(|j| j.name().to_string())
+        .chain(anim.skeleton.end_sites().iter().map(|s| format!("{}End", s.parent.name())))
+        .collect()
+}
+
+/// World positions of every joint and end site of `pose`.
+fn points(anim: &Animation, pose: &Pose, out: &mut Vec<Vec3>) {
+    out.clear();
+    let (rot, pos) = world_rot_pos(&anim.skeleton, pose);
+    out.extend_from_slice(&pos);
+    for site in anim.skeleton.end_sites() {
+        let i = site.parent.index();
+        out.push(pos[i] + rot[i] * site.offset_in_parent);
+    }
+}
+
+/// Every point of dancer `d` at every frame: `[frame][point]`.
+fn trajectory(anim: &Animation, d: usize) -> Vec<Vec<Vec3>> {
+    let frames = (anim.duration_secs * FPS).floor() as usize + 1;
+    let mut pose = Pose::rest(&anim.skeleton);
+    let mut out = Vec::with_capacity(frames);
+    let mut pts = Vec::new();
+    for f in 0..frames {
+        anim.dancers[d].sample_into(&anim.skeleton, f as f64 / FPS, &mut pose);
+        points(anim, &pose, &mut pts);
+        out.push(pts.clone());
+    }
+    out
+}
+
+/// One pop: frame (its displacement is from frame − 1), point index, displacement, neighbours'.
+#[derive(Clone, Debug)]
+struct Pop {
+    frame: usize,
+    point: usize,
+    moved_m: f32,
+    neighbours_m: f32,
+}
+
+/// Steps (a point jumps in one frame and stays) and spikes (it jumps out for one frame and comes
+/// back: two such displacements in a row, judged against the frames around both).
+fn pops(traj: &[Vec<Vec3>]) -> Vec<Pop> {
+    let mut out = Vec::new();
+    if traj.len() < 2 {
+        return out;
+    }
+    let n = traj[0].len();
+    for p in 0..n {
+        // disp[i] = movement from frame i to i + 1.
+        let disp: Vec<f32> = traj.windows(2).map(|w| w[0][p].distance(w[1][p])).collect();
+        let at = |i: usize| disp.get(i).copied().unwrap_or(0.0);
+        let before = |i: usize| if i > 0 { at(i - 1) } else { 0.0 };
+        for (i, &d) in disp.iter().enumerate() {
+            let neighbours = before(i).max(at(i + 1));
+            if d > POP_MIN_M && d > POP_RATIO * neighbours {
+                out.push(Pop { frame: i + 1, point: p, moved_m: d, neighbours_m: neighbours });
+                continue;
+            }
+            // A spike: out at i, back at i + 1 (to near where it was).
+            let back = at(i + 1);
+            let returns = i + 2 < traj.len() && traj[i][p].distance(traj[i + 2][p]) < 0.5 * d.min(back);
+            let around = before(i).max(at(i + 2));
+            if returns && d.min(back) > POP_MIN_M && d.min(back) > POP_RATIO * around {
+                out.push(Pop { frame: i + 1, point: p, moved_m: d, neighbours_m: around });
+            }
+        }
+    }
+    out
+}
+
+/// Joint kind for the summary: the name without its side.
+fn kind(name: &str) -> String {
+    name.trim_start_matches("Left").trim_start_matches("Right").to_string()
+}
+
+#[test]
+fn no_joint_pops_at_60_fps_over_the_corpus_and_demos() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 5, "the demos alone are five scores");
+    let mut dancers = 0;
+    let mut popping = Vec::new();
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut total = 0;
+    let mut frames = 0;
+    for (name, anim) in &corpus {
+        let names = point_names(anim);
+        for d in 0..anim.dancers.len() {
+            dancers += 1;
+            let traj = trajectory(anim, d);
+            frames += traj.len();
+            let found = pops(&traj);
+            if found.is_empty() {
+                continue;
+            }
+            total += found.len();
+            for p in &found {
+                *by_kind.entry(kind(&names[p.point])).or_default() += 1;
+            }
+            let worst = found.iter().max_by(|a, b| a.moved_m.total_cmp(&b.moved_m)).unwrap();
+            popping.push(format!(
+                "{name} dancer {}: {} pops, worst frame {} {} {:.1} cm (neighbours {:.1} cm)",
+                d + 1,
+                found.len(),
+                worst.frame,
+                names[worst.point],
+                worst.moved_m * 100.0,
+                worst.neighbours_m * 100.0
+            ));
+        }
+    }
+    println!("{dancers} dancers, {frames} frames at {FPS} fps: {total} pops in {} dancers", popping.len());
+    println!("by joint kind: {by_kind:?}");
+    for line in &popping {
+        println!("  {line}");
+    }
+    // The goal is 0 (issue 12 item 1); this bound only ever goes down.
+    assert!(total <= MAX_POPS, "{total} joint pops (at most {MAX_POPS}):\n{}", popping.join("\n"));
+}
+
+/// The detector itself: a clean ramp has no pops, a one-frame jump in it has exactly one.
+#[test]
+fn the_pop_detector_finds_a_one_frame_jump_and_nothing_in_smooth_motion() {
+    let smooth: Vec<Vec<Vec3>> = (0..100).map(|i| vec![Vec3::new(0.005 * i as f32, 0.0, 0.0)]).collect();
+    assert!(pops(&smooth).is_empty());
+    let mut jumpy = smooth.clone();
+    for frame in jumpy.iter_mut().skip(50) {
+        frame[0].y += 0.05;
+    }
+    let found = pops(&jumpy);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].frame, 50);
+    // A one-frame spike out of stillness and back counts once.
+    let mut still: Vec<Vec<Vec3>> = (0..10).map(|_| vec![Vec3::ZERO]).collect();
+    still[5][0].x = 0.04;
+    let found = pops(&still);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].frame, 5);
+    // Fast but smooth motion (5 cm a frame throughout) is no pop.
+    let fast: Vec<Vec<Vec3>> = (0..20).map(|i| vec![Vec3::new(0.05 * i as f32, 0.0, 0.0)]).collect();
+    assert!(pops(&fast).is_empty());
+}
+
+// ---- look-at-it: plots of the worst former cases ----------------------------------------------
+
+/// The cases the issue names: (score path ending, dancer, point name, first frame, last frame).
+const LOOK_AT: [(&str, usize, &str, usize, usize); 4] = [
+    ("laban-tk/lbn1.lbn", 0, "LeftElbow", 100, 200),
+    ("laban-tk/mp2.lbn", 0, "LeftKnee", 0, 600),
+    ("labanotation-renderer/myfirst.lbn", 0, "RightKnee", 0, 600),
+    ("laban-tk/wrist.lbn", 0, "LeftWrist", 0, 600),
+];
+
+/// Plots per-frame displacement (cm, top) and the three coordinates (bottom) of one point.
+fn plot(path: &std::path::Path, title: &str, traj: &[Vec<Vec3>], point: usize, from: usize, to: usize) {
+    use image::{Rgb, RgbImage};
+    let to = to.min(traj.len().saturating_sub(1));
+    if to <= from + 1 {
+        return;
+    }
+    let (w, h) = (1200u32, 600u32);
+    let mut img = RgbImage::from_pixel(w, h, Rgb([255, 255, 255]));
+    let x_of = |f: usize| ((f - from) as f32 / (to - from) as f32 * (w - 1) as f32) as u32;
+    let disp: Vec<f32> = (from..to).map(|f| traj[f][point].distance(traj[f + 1][point]) * 100.0).collect();
+    let max_disp = disp.iter().copied().fold(3.0f32, f32::max);
+    let mut dot = |x: u32, y: f32, top: u32, height: u32, c: Rgb<u8>| {
+        let y = (top as f32 + height as f32 * (1.0 - y.clamp(0.0, 1.0))) as u32;
+        for dy in 0..2 {
+            if y + dy < h {
+                img.put_pixel(x.min(w - 1), y + dy, c);
+            }
+        }
+    };
+    // 3 cm line.
+    for x in 0..w {
+        dot(x, 3.0 / max_disp, 0, 280, Rgb([255, 180, 180]));
+    }
+    for (i, d) in disp.iter().enumerate() {
+        dot(x_of(from + i + 1), d / max_disp, 0, 280, Rgb([0, 0, 0]));
+    }
+    let coords: Vec<Vec3> = (from..=to).map(|f| traj[f][point]).collect();
+    let lo = coords.iter().fold(Vec3::splat(f32::MAX), |a, b| a.min(*b)).min_element();
+    let hi = coords.iter().fold(Vec3::splat(f32::MIN), |a, b| a.max(*b)).max_element();
+    let span = (hi - lo).max(0.01);
+    for (i, c) in coords.iter().enumerate() {
+        let x = x_of(from + i);
+        dot(x, (c.x - lo) / span, 310, 280, Rgb([200, 0, 0]));
+        dot(x, (c.y - lo) / span, 310, 280, Rgb([0, 150, 0]));
+        dot(x, (c.z - lo) / span, 310, 280, Rgb([0, 0, 200]));
+    }
+    img.save(path).unwrap();
+    println!("{title}: max step {max_disp:.1} cm; wrote {}", path.display());
+}
+
+#[test]
+#[ignore = "look-at-it tool: writes plots to target/continuity/"]
+fn plot_worst_former_pops() {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/target/continuity"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let corpus = corpus();
+    for (ending, dancer, point_name, from, to) in LOOK_AT {
+        let Some((name, anim)) = corpus.iter().find(|(n, _)| n.ends_with(ending)) else {
+            println!("SKIP {ending}: not in the corpus");
+            continue;
+        };
+        let names = point_names(anim);
+        let point = names.iter().position(|n| n == point_name).unwrap();
+        let traj = trajectory(anim, dancer);
+        let found = pops(&traj);
+        for p in &found {
+            println!("{name}: frame {} {} {:.1} cm", p.frame, names[p.point], p.moved_m * 100.0);
+        }
+        let file = dir.join(format!("{}-{point_name}.png", ending.replace('/', "-").trim_end_matches(".lbn")));
+        plot(&file, &format!("{name} {point_name}"), &traj, point, from, to);
+    }
+}
+
+/// Every pop, one line per frame with the points that popped: `cargo test --test
+/// motion_continuity list_every_pop -- --ignored --nocapture`.
+#[test]
+#[ignore = "look-at-it tool: lists every pop"]
+fn list_every_pop() {
+    let corpus = corpus();
+    for (name, anim) in &corpus {
+        let names = point_names(anim);
+        for d in 0..anim.dancers.len() {
+            let traj = trajectory(anim, d);
+            let found = pops(&traj);
+            let mut by_frame: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+            for p in &found {
+                by_frame.entry(p.frame).or_default().push(format!("{}:{:.0}", names[p.point], p.moved_m * 100.0));
+            }
+            for (f, v) in by_frame {
+                println!("{name} d{} f{f} t={:.3} {}", d + 1, f as f64 / FPS, v.join(" "));
+            }
+        }
+    }
+}
