@@ -22,7 +22,7 @@ const POP_MIN_M: f32 = 0.03;
 /// …and more than this many times the larger of its neighbouring frames' displacements.
 const POP_RATIO: f32 = 4.0;
 /// Pops still left over the corpus and demos (1002 before the continuity work).
-const MAX_POPS: usize = 660;
+const MAX_POPS: usize = 567;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;

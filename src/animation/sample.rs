@@ -78,10 +78,27 @@ fn limb_at(
     t: f64,
     rest_dir: Vec3,
 ) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
-    let Some((from, to, s)) = track.and_then(|tr| tr.segment_at(t)) else {
+    let Some(track) = track else { return (rest_dir, 0.0, 1.0, None) };
+    let Some((from, to, s)) = track.segment_at(t) else {
         return (rest_dir, 0.0, 1.0, None);
     };
-    let (dir, reach) = blend_dirs(from.dir_in_body, to.dir_in_body, s);
+    // A key without a direction (the extremity at its base: "place" for an arm) keeps the
+    // direction the limb had before it, so the folded limb neither starts nor leaves from some
+    // other direction.
+    let dir_of = |v: Vec3, held: Vec3| if v.length_squared() < 1e-12 { held } else { v };
+    let idx = track.keys.partition_point(|k| k.t_end_secs <= t).min(track.keys.len());
+    // The `from` key is the one before `idx` (the last one past the end).
+    let held = track.keys[..idx.saturating_sub(1)]
+        .iter()
+        .rev()
+        .map(|k| k.value.dir_in_body)
+        .find(|d| d.length_squared() >= 1e-12)
+        .unwrap_or(rest_dir);
+    let from_dir = dir_of(from.dir_in_body, held);
+    let to_dir = dir_of(to.dir_in_body, from_dir);
+    let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
+    let (dir, central) = blend_dirs(from_dir, to_dir, s);
+    let reach = central * (folded(from.dir_in_body) + (folded(to.dir_in_body) - folded(from.dir_in_body)) * s);
     let bend = from.bend_rad + (to.bend_rad - from.bend_rad) * s;
     let segs = match (to.upper_dir_in_body, to.lower_dir_in_body) {
         (Some(u), Some(l)) => {

@@ -51,25 +51,55 @@ impl JointLimits {
 
     /// How far `q` lies outside the limits: the sum over the three components of the distance
     /// to the allowed range, radians (0 when inside).
+    ///
+    /// A swing by θ about an axis is the same rotation as a swing by 2π − θ about the opposite
+    /// axis; both readings are measured and the nearer one counts, so a joint whose range ends at
+    /// a half turn (a shoulder raised overhead) does not jump outside its limits when the swing
+    /// passes π.
     pub fn violation_rad(&self, q: Quat) -> f32 {
-        let a = swing_twist_angles(q);
+        let (a, alt) = both_readings(q);
+        self.violation_of(a).min(self.violation_of(alt))
+    }
+
+    fn violation_of(&self, a: Vec3) -> f32 {
         let below = (self.min_rad - a).max(Vec3::ZERO);
         let above = (a - self.max_rad).max(Vec3::ZERO);
         below.x + below.y + below.z + above.x + above.y + above.z
     }
 
-    /// Whether `q` lies inside the limits, within [`LIMIT_TOLERANCE_RAD`] per component.
+    /// Whether `q` lies inside the limits, within [`LIMIT_TOLERANCE_RAD`] per component (either
+    /// reading of the swing, as in [`Self::violation_rad`]).
     pub fn contains(&self, q: Quat) -> bool {
-        let a = swing_twist_angles(q);
-        a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
-            && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+        let inside = |a: Vec3| {
+            a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+                && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+        };
+        let (a, alt) = both_readings(q);
+        inside(a) || inside(alt)
     }
 
-    /// `q` with each swing–twist component clamped to its range (identity for a non-finite `q`).
+    /// `q` with each swing–twist component clamped to its range (identity for a non-finite `q`),
+    /// from the reading of the swing that is nearer the range.
     pub fn clamp(&self, q: Quat) -> Quat {
-        let a = swing_twist_angles(q).clamp(self.min_rad, self.max_rad);
-        from_swing_twist_angles(a)
+        let (a, alt) = both_readings(q);
+        let a = if self.violation_of(alt) < self.violation_of(a) { alt } else { a };
+        from_swing_twist_angles(a.clamp(self.min_rad, self.max_rad))
     }
+}
+
+/// The swing–twist components of `q` (swing angle ≤ π) and the other reading of the same
+/// rotation: the swing by 2π − θ about the opposite axis (same twist).
+fn both_readings(q: Quat) -> (Vec3, Vec3) {
+    let a = swing_twist_angles(q);
+    let swing = glam::Vec2::new(a.x, a.z);
+    let angle = swing.length();
+    let alt = if angle > 1e-6 {
+        let other = -swing / angle * (std::f32::consts::TAU - angle);
+        Vec3::new(other.x, a.y, other.y)
+    } else {
+        a
+    };
+    (a, alt)
 }
 
 /// Swing–twist components of a rotation: `(x swing, y twist, z swing)` in radians, as described
