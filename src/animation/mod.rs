@@ -9,6 +9,7 @@ pub mod feet;
 pub mod flight_keys;
 pub mod hands;
 pub mod pelvis_tilt;
+pub mod rotations;
 pub mod sample;
 pub mod simple_path;
 

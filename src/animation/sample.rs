@@ -460,6 +460,7 @@ impl DancerAnimation {
                 pose.set_local(j, skeleton.limits(j).clamp(counter * pose.local(j)));
             }
         }
+        super::rotations::twist_spine(&self.plan, skeleton, pose, t);
 
         // Feet: keys, gestures, and the pelvis drop that keeps planted feet reachable.
         let leg_len = |side: Side| {
@@ -678,6 +679,8 @@ impl DancerAnimation {
             report.arms_clamped[side.index()] = clamped;
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
         }
+        let gesturing = gestures.map(|g| g.map_or(0.0, |g| g.3));
+        super::rotations::rotate_limbs(&self.plan, skeleton, pose, t, gesturing);
         report
     }
 }

@@ -208,6 +208,28 @@ pub enum LimbId {
     PalmRight,
 }
 
+/// A body part that rotates about its own long axis (turn signs in its column): the whole arm or
+/// leg, one segment of it, the chest (a twist against the pelvis) or the head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Rotated {
+    /// Whole arm, about the shoulder → wrist line.
+    Arm(crate::read::Side),
+    /// Upper arm, about its own axis (moves a bent forearm round).
+    UpperArm(crate::read::Side),
+    /// Forearm (pronation / supination).
+    Forearm(crate::read::Side),
+    /// Whole leg (a supporting foot swivels on the floor).
+    Leg(crate::read::Side),
+    /// Thigh.
+    Thigh(crate::read::Side),
+    /// Lower leg.
+    LowerLeg(crate::read::Side),
+    /// Chest twisted against the pelvis.
+    Chest,
+    /// Head turned.
+    Head,
+}
+
 /// Where a limb points, in the dancer's body frame (right, up, forward), gravity up.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LimbTarget {
@@ -245,6 +267,9 @@ pub struct DancerPlan {
     pub pelvis_offset: Track<f32>,
     /// Limb keys per limb.
     pub limbs: BTreeMap<LimbId, Track<LimbTarget>>,
+    /// Rotations about the long axis per part (radians, positive = right, i.e. clockwise seen
+    /// from above in the standing pose); each key is reached at the top of its symbol and held.
+    pub rotations: BTreeMap<Rotated, Track<f32>>,
     /// When each leg is gesturing (not supporting and not swinging to a step): (start, end).
     pub leg_gestures: BTreeMap<LimbId, Vec<(f64, f64)>>,
     /// Flights.

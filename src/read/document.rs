@@ -264,6 +264,9 @@ pub enum TurnSign {
     Left,
     /// Clockwise seen from above.
     Right,
+    /// The composite turn sign (the left and right signs drawn over each other): neither left
+    /// nor right; for a limb, back to its untwisted state (labanotation-rules §5.5).
+    Composite,
     /// Another rotation sign, kept with its item number.
     Other(i32),
 }

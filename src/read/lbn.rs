@@ -203,6 +203,8 @@ pub fn kind_of(line: &LbnLine) -> Option<SymbolKind> {
         "Rotn" => SymbolKind::Turn(match item {
             1 => TurnSign::Left,
             2 => TurnSign::Right,
+            // LED draws 7 as the right and left turn signs over each other (both ends notched).
+            7 => TurnSign::Composite,
             3..=8 => TurnSign::Other(item),
             _ => return None,
         }),

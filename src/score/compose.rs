@@ -255,11 +255,13 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 let clockwise = match sign {
                     TurnSign::Right => Some(true),
                     TurnSign::Left => Some(false),
-                    TurnSign::Other(_) => None,
+                    TurnSign::Composite | TurnSign::Other(_) => None,
                 };
                 let pin = inner_pins.get(&pi).copied();
+                let composite = *sign == TurnSign::Composite;
                 let amount_deg = match (clockwise, pin) {
                     (Some(cw), Some(k)) => Some(pin_turn_degrees(cw, k)),
+                    _ if composite => Some(0.0),
                     _ => None,
                 };
                 let geo = &staves_geo[p.staff];
@@ -269,7 +271,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 if let Some(k) = pin {
                     entry.modifiers.push(Modifier::TurnPin { orientation: k });
                 }
-                if clockwise.is_none() {
+                if clockwise.is_none() && !composite {
                     warnings.push(Diagnostic::warning(
                         p.sym.span,
                         format!(

@@ -133,7 +133,8 @@ pub enum EntryKind {
     Turn {
         /// Clockwise seen from above; `None` for turn signs of unknown sense.
         clockwise: Option<bool>,
-        /// Amount in degrees from the pin inside, `None` when no pin was found.
+        /// Amount in degrees from the pin inside, `None` when no pin was found; 0 with no sense
+        /// for the composite turn sign (back to the untwisted state).
         amount_deg: Option<f64>,
         /// Spread over both support columns.
         both_feet: bool,

@@ -4,6 +4,7 @@
 
 mod limbs;
 mod paths;
+mod rotations;
 
 use super::plan::*;
 use super::steps::StepTable;
@@ -156,6 +157,8 @@ struct Walker<'a> {
     level_offset: f32,
     /// Circular path signs of this staff.
     circles: Vec<Circle<'a>>,
+    /// Leg rotations, applied to the supporting feet once the footprints exist.
+    swivels: Vec<rotations::LegSwivel>,
 }
 
 impl Walker<'_> {
@@ -261,6 +264,7 @@ fn plan_staff<'a>(
         planted: BTreeMap::new(),
         level_offset: 0.0,
         circles: Vec::new(),
+        swivels: Vec::new(),
     };
     w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
     w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
@@ -357,6 +361,7 @@ fn plan_staff<'a>(
     for e in fronts {
         check_front(&w, staff.index, e, report);
     }
+    rotations::swivel_supporting_feet(&mut w);
     // A leg gesture takes the weight off that leg (T8).
     for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
         for &(g0, _) in w.plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]) {
@@ -531,6 +536,10 @@ fn support_group(
 
 /// Gesture rules: arms, legs, head, chest, from their channels.
 fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, t1: f64, report: &mut Interpretation) {
+    if let Some(part) = rotations::handles(kind, e) {
+        rotations::rotation(w, staff, part, e, t0, t1, report);
+        return;
+    }
     let (limb, part) = match kind {
         ChannelKind::Arm(Side::Left) => (LimbId::ArmLeft, Part::Whole),
         ChannelKind::Arm(Side::Right) => (LimbId::ArmRight, Part::Whole),
