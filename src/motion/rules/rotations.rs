@@ -50,7 +50,7 @@ fn signed_amount(e: &Entry) -> Option<(f64, bool)> {
             Some((if cw { a } else { -a }, amount.is_none()))
         }
         // The composite sign: back to untwisted.
-        (None, Some(a)) if a == 0.0 => Some((0.0, false)),
+        (None, Some(0.0)) => Some((0.0, false)),
         (None, _) => None,
     }
 }
