@@ -90,6 +90,7 @@ pub fn com_job(plan: &DancerPlan, guide: &SimplePath, sizes: BodySizes) -> ComJo
             contacts.push(c);
         }
     }
+    contacts.extend(super::floor::floor_contacts(plan));
     bridge_long_gaps(&mut contacts, MAX_FLIGHT_SECS);
     let mut job = ComJob::new(contacts, sizes.leg_length_m);
     job.standing_pelvis_height_m = Some(sizes.standing_pelvis_height_m);

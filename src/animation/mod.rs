@@ -7,6 +7,7 @@
 pub mod com_job;
 pub mod feet;
 pub mod flight_keys;
+pub mod floor;
 pub mod hands;
 pub mod pelvis_tilt;
 pub mod rotations;

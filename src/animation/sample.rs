@@ -433,6 +433,15 @@ impl DancerAnimation {
             let hip = skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
             pelvis += yaw_rot * hip - pelvis_rot * hip;
         }
+        // Supports on the knees, hands, seat or torso move and pitch the pelvis (`floor.rs`).
+        let floor = self.floor_at(skeleton, t, pelvis);
+        let pelvis_rot = match &floor {
+            Some(f) => {
+                pelvis = pelvis.lerp(f.pelvis_in_world, f.pelvis_weight);
+                pelvis_rot * Quat::from_rotation_x(f.pitch_rad)
+            }
+            None => pelvis_rot,
+        };
         pose.set_local(JointId::Pelvis, pelvis_rot);
 
         // Torso and head tilts (body frame; gravity up).
@@ -506,7 +515,9 @@ impl DancerAnimation {
         let mut gesture_point: [Option<f32>; 2] = [None, None];
         let mut foot_rot_before_gesture = [Quat::IDENTITY; 2];
         for pass in 0..3 {
-            let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals);
+            // On the floor the floor pose keeps the legs within reach.
+            let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals)
+                * (1.0 - floor.as_ref().map_or(0.0, |f| f.pelvis_weight));
             pelvis.y = base_y - drop.max(0.0);
             report.pelvis_drop_m = drop.max(0.0);
             pose.pelvis_in_world = pelvis;
@@ -632,6 +643,9 @@ impl DancerAnimation {
             }
         }
         report.clamped_limbs += clamped_legs;
+        if let Some(f) = &floor {
+            self.floor_legs(skeleton, pose, f, &feet);
+        }
 
         // Arms.
         for side in [Side::Left, Side::Right] {
@@ -666,6 +680,18 @@ impl DancerAnimation {
                     }
                 }
             };
+            // A hand bearing weight goes to its contact; on the floor a free hand stays above it.
+            let goal = match floor.as_ref().and_then(|f| f.arms[side.index()]) {
+                Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
+                None => goal,
+            };
+            let goal = match &floor {
+                Some(_) => {
+                    let e = goal.end_in_world;
+                    LimbGoal { end_in_world: Vec3::new(e.x, e.y.max(0.05), e.z), ..goal }
+                }
+                None => goal,
+            };
             // A straight arm's target lies on the edge of its reach: out of reach means missed.
             let mut clamped = match solve_arm(skeleton, pose, side, &goal) {
                 Ok(sol) => !sol.reached,
@@ -678,6 +704,9 @@ impl DancerAnimation {
             report.clamped_limbs += u8::from(clamped) + limited;
             report.arms_clamped[side.index()] = clamped;
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
+            if let Some(f) = &floor {
+                self.floor_hand(skeleton, pose, side, f, &goal, yaw);
+            }
         }
         let gesturing = gestures.map(|g| g.map_or(0.0, |g| g.3));
         super::rotations::rotate_limbs(&self.plan, skeleton, pose, t, gesturing);

@@ -281,4 +281,7 @@ pub struct DancerPlan {
     pub still_intervals: Vec<(f64, f64)>,
     /// End of the score in seconds.
     pub end_secs: f64,
+    /// Supports on other body parts (kneeling, hands, sitting, lying): each key moves into its
+    /// floor state over the symbol; `None` = standing on the feet ([`crate::motion::floor`]).
+    pub floor: Track<Option<crate::motion::floor::FloorState>>,
 }

@@ -5,7 +5,39 @@
 //! than the tolerance (⅛ beat) is hand-placement slop, not a flight (labanotation-rules §3, §4.5).
 
 use super::types::{Channel, ChannelKind, Entry, EntryKind, Feet, JumpForm, SupportGap};
-use crate::read::Side;
+use crate::read::{BodyPart, Side};
+
+/// True when a body-part pre-sign in staff column `column` makes that part bear weight: inside
+/// the support columns (±1) knees, hands, hips/pelvis, chest/torso, feet and toes; in the
+/// leg-gesture columns (±2) only hands. Such supports are not flights.
+pub fn part_bears_weight(part: BodyPart, column: i32) -> bool {
+    match (part, column.abs()) {
+        (BodyPart::Hand(_), 0..=2) => true,
+        (
+            BodyPart::Knee(_)
+            | BodyPart::Hip(_)
+            | BodyPart::Pelvis
+            | BodyPart::Chest
+            | BodyPart::Torso
+            | BodyPart::Foot(_)
+            | BodyPart::Toe(_),
+            0 | 1,
+        ) => true,
+        _ => false,
+    }
+}
+
+/// The support column side of `kind` for `e`: the support columns themselves, and columns
+/// claimed by a weight-bearing body part.
+fn support_side(kind: ChannelKind, e: &Entry) -> Option<Side> {
+    match kind {
+        ChannelKind::Support(side) => Some(side),
+        ChannelKind::Part(part) if part_bears_weight(part, e.column) => {
+            Some(if e.column < 0 { Side::Left } else { Side::Right })
+        }
+        _ => None,
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 struct Interval {
@@ -18,18 +50,18 @@ struct Interval {
 fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry)], end_beats: f64) -> Vec<Interval> {
     let mut out: Vec<(Interval, bool)> = Vec::new();
     for (kind, e) in start_position {
-        if let ChannelKind::Support(side) = kind
+        if let Some(side) = support_side(*kind, e)
             && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold)
         {
             out.push((
-                Interval { start: 0.0, end: 0.0, left: *side == Side::Left, right: *side == Side::Right },
+                Interval { start: 0.0, end: 0.0, left: side == Side::Left, right: side == Side::Right },
                 false,
             ));
         }
     }
     for ch in channels {
-        let ChannelKind::Support(side) = ch.kind else { continue };
         for e in &ch.entries {
+            let Some(side) = support_side(ch.kind, e) else { continue };
             let (left, right, hold) = match &e.kind {
                 EntryKind::Direction { .. } => (side == Side::Left, side == Side::Right, false),
                 EntryKind::Turn { both_feet, .. } => {

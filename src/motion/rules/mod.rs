@@ -2,10 +2,12 @@
 //! [`DancerPlan`] per staff: footprints from supports, turns, jumps and holds; limb keys from
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
 
+mod floor;
 mod limbs;
 mod paths;
 mod rotations;
 
+use super::floor::{FloorPart, FloorState, weight_bearing_part};
 use super::plan::*;
 use super::steps::StepTable;
 use crate::diag::Diagnostic;
@@ -159,6 +161,8 @@ struct Walker<'a> {
     circles: Vec<Circle<'a>>,
     /// Leg rotations, applied to the supporting feet once the footprints exist.
     swivels: Vec<rotations::LegSwivel>,
+    /// Supports on other body parts now (`None`: standing on the feet).
+    floor: Option<FloorState>,
 }
 
 impl Walker<'_> {
@@ -265,18 +269,28 @@ fn plan_staff<'a>(
         level_offset: 0.0,
         circles: Vec::new(),
         swivels: Vec::new(),
+        floor: None,
     };
     w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
     w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
 
     // Starting position: supports, then gestures at time 0.
     let mut start_feet: Vec<(Foot, Level)> = Vec::new();
+    let mut start_floor: Vec<(FloorPart, &Entry)> = Vec::new();
     for (kind, e) in &staff.start_position {
-        match (kind, &e.kind) {
-            (ChannelKind::Support(side), EntryKind::Direction { level, .. }) => {
+        let floor_part = match kind {
+            ChannelKind::Part(p) => weight_bearing_part(*p, e.column),
+            _ => None,
+        };
+        match (kind, &e.kind, floor_part) {
+            (ChannelKind::Support(side), EntryKind::Direction { level, .. }, _) => {
                 start_feet.push((side_foot(*side), *level))
             }
-            (_, EntryKind::Front { .. }) => report.interpreted += 1,
+            (_, EntryKind::Direction { level, .. }, Some(FloorPart::Foot(side))) => {
+                start_feet.push((side_foot(side), *level))
+            }
+            (_, _, Some(part)) => start_floor.push((part, e)),
+            (_, EntryKind::Front { .. }, _) => report.interpreted += 1,
             _ => gesture(&mut w, staff.index, *kind, e, 0.0, 0.0, report),
         }
     }
@@ -292,13 +306,28 @@ fn plan_staff<'a>(
     report.interpreted += start_feet.len();
     w.set_level(stand_level, 0.0, 0.0);
     w.plan.com_ground.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: w.com });
+    floor::floor_group(&mut w, staff.index, &start_floor, [false; 2], None, report);
 
     // Events in time order: supports grouped by start, gestures, flights.
     let mut supports: Vec<(Side, &Entry)> = Vec::new();
+    let mut floor_supports: Vec<(FloorPart, &Entry)> = Vec::new();
     let mut fronts: Vec<&Entry> = Vec::new();
     for ch in &staff.channels {
         match ch.kind {
             ChannelKind::Support(side) => supports.extend(ch.entries.iter().map(|e| (side, e))),
+            // Supports on other body parts (and feet named by a pre-sign).
+            ChannelKind::Part(p) if ch.entries.iter().any(|e| weight_bearing_part(p, e.column).is_some()) => {
+                for e in &ch.entries {
+                    match weight_bearing_part(p, e.column) {
+                        Some(FloorPart::Foot(side)) => supports.push((side, e)),
+                        Some(part) => floor_supports.push((part, e)),
+                        None => {
+                            let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
+                            gesture(&mut w, staff.index, ch.kind, e, t0, t1, report);
+                        }
+                    }
+                }
+            }
             // Front signs are checked once the turns are known; path signs shape the steps.
             ChannelKind::Front => fronts.extend(ch.entries.iter()),
             ChannelKind::Path => {
@@ -329,8 +358,14 @@ fn plan_staff<'a>(
     let takeoffs_secs: Vec<f64> = w.plan.flights.iter().map(|f| f.t_takeoff_secs).collect();
     let mut next_flight = 0usize;
     let mut i = 0;
-    while i <= supports.len() {
-        let start = supports.get(i).map(|s| s.1.start_beats).unwrap_or(f64::INFINITY);
+    floor_supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
+    let mut fi = 0;
+    loop {
+        let start = supports
+            .get(i)
+            .map(|s| s.1.start_beats)
+            .unwrap_or(f64::INFINITY)
+            .min(floor_supports.get(fi).map(|s| s.1.start_beats).unwrap_or(f64::INFINITY));
         let t0 = if start.is_finite() { tempo.secs_from_beats(start) } else { f64::INFINITY };
         // Take-offs up to this group: every planted foot leaves the floor.
         while let Some(&takeoff) = takeoffs_secs.get(next_flight).filter(|t| **t <= t0 + 1e-9) {
@@ -346,7 +381,7 @@ fn plan_staff<'a>(
             }
             next_flight += 1;
         }
-        if i == supports.len() {
+        if i == supports.len() && fi == floor_supports.len() {
             break;
         }
         let mut group: Vec<(Side, &Entry)> = Vec::new();
@@ -354,8 +389,13 @@ fn plan_staff<'a>(
             group.push(supports[i]);
             i += 1;
         }
+        let mut floor_group: Vec<(FloorPart, &Entry)> = Vec::new();
+        while fi < floor_supports.len() && (floor_supports[fi].1.start_beats - start).abs() < 1e-6 {
+            floor_group.push(floor_supports[fi]);
+            fi += 1;
+        }
         let landing = flights.iter().find(|g| (g.end_beats - start).abs() < 1e-6).copied();
-        support_group(&mut w, staff.index, &group, landing, tempo, report);
+        support_group(&mut w, staff.index, &group, &floor_group, landing, tempo, report);
     }
     report_unused_circles(&w.circles, staff.index, report);
     for e in fronts {
@@ -391,6 +431,7 @@ fn support_group(
     w: &mut Walker,
     staff: usize,
     group: &[(Side, &Entry)],
+    floor_group: &[(FloorPart, &Entry)],
     landing: Option<&SupportGap>,
     tempo: crate::score::TempoMap,
     report: &mut Interpretation,
@@ -459,6 +500,7 @@ fn support_group(
         }
     }
     if steps.is_empty() {
+        floor::floor_group(w, staff, floor_group, [false; 2], None, report);
         return;
     }
     let t0 = steps.iter().map(|s| s.3.start_secs).fold(f64::INFINITY, f64::min);
@@ -532,6 +574,8 @@ fn support_group(
     let com_from = landing.map(|g| tempo.secs_from_beats(g.start_beats)).unwrap_or(t0);
     w.plan.com_ground.push(Key { t_start_secs: com_from, t_end_secs: t1.max(t0 + 1e-3), value: new_com });
     w.set_level(level, t0, t1);
+    let feet_written = [Foot::Left, Foot::Right].map(|f| steps.iter().any(|s| s.0 == f));
+    floor::floor_group(w, staff, floor_group, feet_written, Some((t0, t1)), report);
 }
 
 /// Gesture rules: arms, legs, head, chest, from their channels.

@@ -1,0 +1,539 @@
+//! Poses the body on its floor supports ([`crate::motion::floor`]): where the pelvis is and how
+//! far it pitches, where each kneeling or resting leg puts its knee and ankle, and where a hand
+//! that bears weight puts its wrist — blended in and out over the symbols that change support.
+
+use crate::motion::floor::{
+    FloorState, KNEE_CONTACT_HEIGHT_M, LYING_PELVIS_HEIGHT_M, LegSupport, Lying, SEAT_HIP_HEIGHT_M,
+    WRIST_CONTACT_HEIGHT_M,
+};
+use crate::motion::plan::{Track, forward_of, right_of};
+use crate::pose::skeleton::{JointId, Skeleton};
+use glam::{Quat, Vec3};
+
+/// Ankle joint centre above the floor when the instep lies on it (kneeling, lying face down).
+const ANKLE_ON_INSTEP_M: f32 = 0.075;
+/// Ankle plantar flexion of a foot lying on its instep, radians (the ankle's limit is 80°).
+const INSTEP_FLEX_RAD: f32 = 1.3;
+/// The lowest a joint centre of a floor-driven leg may be, metres.
+const MIN_JOINT_HEIGHT_M: f32 = 0.01;
+/// The fraction of a step symbol by which the foot has landed (the rule engine's swing fraction).
+const LAND_FRACTION: f32 = 0.45;
+/// A knee between knee steps hovers this far above its contact height, metres.
+const FREE_KNEE_LIFT_M: f32 = 0.06;
+
+/// The body sizes the floor poses need, in the skeleton's rest frame (pelvis frame, metres).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloorSizes {
+    /// Hip → knee.
+    pub thigh_m: f32,
+    /// Knee → ankle.
+    pub shin_m: f32,
+    /// Shoulder → wrist with the arm straight.
+    pub arm_m: f32,
+    /// Left and right hip joints in the pelvis frame.
+    pub hips_in_pelvis: [Vec3; 2],
+    /// Left and right shoulder joints in the pelvis frame (rest pose).
+    pub shoulders_in_pelvis: [Vec3; 2],
+    /// Ankle height standing flat.
+    pub ankle_height_m: f32,
+}
+
+impl FloorSizes {
+    /// The sizes of `skeleton` (rest pose: every local rotation is the identity).
+    pub fn new(skeleton: &Skeleton, ankle_height_m: f32) -> FloorSizes {
+        let in_pelvis = |j: JointId| {
+            let mut p = Vec3::ZERO;
+            let mut at = Some(j);
+            while let Some(joint) = at.filter(|j| *j != JointId::Pelvis) {
+                p += skeleton.rest_offset(joint);
+                at = joint.parent();
+            }
+            p
+        };
+        FloorSizes {
+            thigh_m: skeleton.bone_length_m(JointId::KneeL),
+            shin_m: skeleton.bone_length_m(JointId::AnkleL),
+            arm_m: skeleton.bone_length_m(JointId::ElbowL) + skeleton.bone_length_m(JointId::WristL),
+            hips_in_pelvis: [in_pelvis(JointId::HipL), in_pelvis(JointId::HipR)],
+            shoulders_in_pelvis: [in_pelvis(JointId::ShoulderL), in_pelvis(JointId::ShoulderR)],
+            ankle_height_m,
+        }
+    }
+}
+
+/// Where one leg goes on the floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LegTarget {
+    /// Ankle joint centre, world space.
+    pub ankle_in_world: Vec3,
+    /// Knee joint centre, world space (where it is meant to be).
+    pub knee_in_world: Vec3,
+    /// The way the knee points, world space (the IK's pole: forward when kneeling, up when
+    /// sitting or lying on the back), fixed so the knee never flips during a transition.
+    pub knee_pole_in_world: Vec3,
+    /// Ankle plantar flexion after the solve, radians.
+    pub ankle_flex_rad: f32,
+}
+
+/// Where one arm goes on the floor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmTarget {
+    /// Wrist joint centre, world space.
+    pub wrist_in_world: Vec3,
+    /// Direction the elbow points, world space.
+    pub elbow_pole_in_world: Vec3,
+}
+
+/// The body on its floor supports at one instant, with how much of each part it drives
+/// (0 = the standing motion's, 1 = the floor's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FloorSample {
+    /// Pelvis position, world space.
+    pub pelvis_in_world: Vec3,
+    /// How much of the pelvis position is the floor's.
+    pub pelvis_weight: f32,
+    /// Forward pitch of the pelvis (and everything above it), radians; already weighted.
+    pub pitch_rad: f32,
+    /// Leg targets (left, right) and their weights.
+    pub legs: [Option<(LegTarget, f32)>; 2],
+    /// Arm targets (left, right) and their weights.
+    pub arms: [Option<(ArmTarget, f32)>; 2],
+}
+
+/// One floor state resolved into targets (`pelvis_in_world: None`: the standing motion's).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FloorPose {
+    pelvis_in_world: Option<Vec3>,
+    pitch_rad: f32,
+    legs: [Option<LegTarget>; 2],
+    arms: [Option<ArmTarget>; 2],
+}
+
+fn world_rot(yaw: f32, pitch: f32) -> Quat {
+    Quat::from_rotation_y(yaw) * Quat::from_rotation_x(pitch)
+}
+
+/// The pelvis that puts the hips' midpoint at `hip_mid` with pitch `pitch`.
+fn pelvis_for_hips(sizes: &FloorSizes, hip_mid: Vec3, yaw: f32, pitch: f32) -> Vec3 {
+    let mid = (sizes.hips_in_pelvis[0] + sizes.hips_in_pelvis[1]) * 0.5;
+    hip_mid - world_rot(yaw, pitch) * mid
+}
+
+/// The pitch (0..`max`) whose shoulders best reach the wrist targets with the arms nearly
+/// straight, for a pelvis given as a function of the pitch.
+fn pitch_for_hands(
+    sizes: &FloorSizes,
+    yaw: f32,
+    wrists: &[Vec3],
+    max_rad: f32,
+    pelvis_at: impl Fn(f32) -> Vec3,
+) -> f32 {
+    let reach = 0.92 * sizes.arm_m;
+    let mut best = (f32::INFINITY, 0.0f32);
+    for k in 0..=160 {
+        let pitch = max_rad * k as f32 / 160.0;
+        let pelvis = pelvis_at(pitch);
+        let rot = world_rot(yaw, pitch);
+        let cost: f32 = wrists
+            .iter()
+            .zip(sizes.shoulders_in_pelvis)
+            .map(|(w, s)| {
+                let d = (pelvis + rot * s).distance(*w) - reach;
+                // Too far is worse than too near (the arm can bend, not stretch).
+                if d > 0.0 { 4.0 * d * d } else { d * d }
+            })
+            .sum();
+        if cost < best.0 - 1e-9 {
+            best = (cost, pitch);
+        }
+    }
+    best.1
+}
+
+/// A leg kneeling on `knee_ground` (y = 0), the shin and instep on the floor behind it.
+fn kneeling_leg(sizes: &FloorSizes, knee_ground: Vec3, yaw: f32, lift_m: f32) -> LegTarget {
+    let knee = knee_ground + Vec3::Y * (KNEE_CONTACT_HEIGHT_M + lift_m);
+    let dy = ANKLE_ON_INSTEP_M - KNEE_CONTACT_HEIGHT_M;
+    let back = (sizes.shin_m * sizes.shin_m - dy * dy).max(0.0).sqrt();
+    LegTarget {
+        ankle_in_world: knee - forward_of(yaw) * back + Vec3::Y * dy,
+        knee_in_world: knee,
+        knee_pole_in_world: forward_of(yaw),
+        ankle_flex_rad: INSTEP_FLEX_RAD,
+    }
+}
+
+fn hand_target(hand_ground: Vec3, yaw: f32, side: usize) -> ArmTarget {
+    let out = right_of(yaw) * if side == 0 { -1.0 } else { 1.0 };
+    ArmTarget {
+        wrist_in_world: hand_ground + Vec3::Y * WRIST_CONTACT_HEIGHT_M,
+        elbow_pole_in_world: (out - forward_of(yaw) * 0.5).normalize_or_zero(),
+    }
+}
+
+/// Resolves one floor state; `standing_pelvis` is the standing motion's pelvis now.
+fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> FloorPose {
+    let yaw = state.yaw_rad;
+    let fwd = forward_of(yaw);
+    let leg_len = sizes.thigh_m + sizes.shin_m;
+    let hands: Vec<(usize, ArmTarget)> =
+        (0..2).filter_map(|i| state.hands[i].map(|h| (i, hand_target(h, yaw, i)))).collect();
+    let mut arms = [None, None];
+    for (i, a) in &hands {
+        arms[*i] = Some(*a);
+    }
+    let wrists: Vec<Vec3> = hands.iter().map(|(_, a)| a.wrist_in_world).collect();
+    let mut legs = [None, None];
+
+    if let Some((on, ground)) = state.lying {
+        let pitch = match on {
+            Lying::OnBack => -84f32.to_radians(),
+            Lying::OnFront => 84f32.to_radians(),
+        };
+        let pelvis = ground + Vec3::Y * LYING_PELVIS_HEIGHT_M;
+        let rot = world_rot(yaw, pitch);
+        let along = if on == Lying::OnBack { fwd } else { -fwd };
+        for i in 0..2 {
+            if state.legs[i] == LegSupport::Foot {
+                continue;
+            }
+            let hip = pelvis + rot * sizes.hips_in_pelvis[i];
+            let mut ankle = hip + along * 0.97 * leg_len;
+            ankle.y = ANKLE_ON_INSTEP_M;
+            let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
+            let (flex, pole) = if on == Lying::OnBack { (0.5, Vec3::Y) } else { (INSTEP_FLEX_RAD, -Vec3::Y) };
+            legs[i] = Some(LegTarget {
+                ankle_in_world: ankle,
+                knee_in_world: knee,
+                knee_pole_in_world: pole,
+                ankle_flex_rad: flex,
+            });
+        }
+        // The arms lie along the body unless the hands are written.
+        for i in 0..2 {
+            if arms[i].is_some() {
+                continue;
+            }
+            let out = right_of(yaw) * if i == 0 { -1.0 } else { 1.0 };
+            let shoulder = pelvis + rot * sizes.shoulders_in_pelvis[i];
+            let mut wrist = shoulder - (rot * Vec3::Y) * 0.9 * sizes.arm_m + out * 0.08;
+            wrist.y = WRIST_CONTACT_HEIGHT_M + 0.01;
+            arms[i] = Some(ArmTarget { wrist_in_world: wrist, elbow_pole_in_world: (out + Vec3::Y).normalize() });
+        }
+        return FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms };
+    }
+
+    if let Some(seat) = state.seat {
+        let hip_mid = seat + Vec3::Y * SEAT_HIP_HEIGHT_M;
+        // Upright, or leaning back onto the hands.
+        let pitch = if wrists.is_empty() { -10f32.to_radians() } else { -20f32.to_radians() };
+        let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
+        let rot = world_rot(yaw, pitch);
+        for i in 0..2 {
+            let hip = pelvis + rot * sizes.hips_in_pelvis[i];
+            legs[i] = match state.legs[i] {
+                LegSupport::Foot => None,
+                LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
+                _ if state.low => {
+                    // Knees drawn up, the feet flat in front.
+                    let mut ankle = hip + fwd * 0.55 * leg_len;
+                    ankle.y = sizes.ankle_height_m;
+                    let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.3 * leg_len;
+                    Some(LegTarget {
+                        ankle_in_world: ankle,
+                        knee_in_world: knee,
+                        knee_pole_in_world: (Vec3::Y + fwd).normalize(),
+                        ankle_flex_rad: 0.3,
+                    })
+                }
+                _ => {
+                    // Long sitting: the legs stretched forward on the floor.
+                    let mut ankle = hip + fwd * 0.97 * leg_len;
+                    ankle.y = ANKLE_ON_INSTEP_M;
+                    let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
+                    Some(LegTarget {
+                        ankle_in_world: ankle,
+                        knee_in_world: knee,
+                        knee_pole_in_world: Vec3::Y,
+                        ankle_flex_rad: 0.6,
+                    })
+                }
+            };
+        }
+        return FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms };
+    }
+
+    let kneeling: Vec<(usize, Vec3)> = (0..2)
+        .filter_map(|i| match state.legs[i] {
+            LegSupport::Knee(k) => Some((i, k)),
+            _ => None,
+        })
+        .collect();
+    if kneeling.is_empty() {
+        // Hands and feet: the standing motion keeps the pelvis; the trunk leans to the hands.
+        let pitch =
+            if wrists.is_empty() { 0.0 } else { pitch_for_hands(sizes, yaw, &wrists, 2.2, |_| standing_pelvis) };
+        for i in 0..2 {
+            if let LegSupport::FreeKnee(k) = state.legs[i] {
+                legs[i] = Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M));
+            }
+        }
+        return FloorPose { pelvis_in_world: None, pitch_rad: pitch, legs, arms };
+    }
+
+    // Kneeling: each hip over its knee (upright) or sitting back on the heels (low).
+    let yaw_rot = Quat::from_rotation_y(yaw);
+    let rise = if state.low { 0.58 * sizes.thigh_m } else { sizes.thigh_m };
+    let back = (sizes.thigh_m * sizes.thigh_m - rise * rise).max(0.0).sqrt();
+    let hip_ground: Vec<Vec3> = kneeling
+        .iter()
+        .map(|(i, k)| {
+            let lateral = yaw_rot * Vec3::new(sizes.hips_in_pelvis[*i].x, 0.0, 0.0);
+            *k - lateral
+        })
+        .collect();
+    // The pelvis centre over the floor: the mean of the kneeling hips' (one knee: over it).
+    let centre = hip_ground.iter().copied().sum::<Vec3>() / hip_ground.len() as f32 - fwd * back;
+    let mid_lat = |i: usize| yaw_rot * Vec3::new(sizes.hips_in_pelvis[i].x, 0.0, 0.0);
+    // Hip height: the highest both kneeling thighs reach from their knees.
+    let mut hip_y = f32::INFINITY;
+    for (i, k) in &kneeling {
+        let hip_h = centre + mid_lat(*i);
+        let d = Vec3::new(hip_h.x - k.x, 0.0, hip_h.z - k.z).length();
+        let up = (sizes.thigh_m * sizes.thigh_m - d * d).max(0.0).sqrt();
+        hip_y = hip_y.min(KNEE_CONTACT_HEIGHT_M + up);
+    }
+    let hip_mid = Vec3::new(centre.x, hip_y, centre.z);
+    let pitch = if wrists.is_empty() {
+        if state.low { 0.0 } else { 5f32.to_radians() }
+    } else {
+        pitch_for_hands(sizes, yaw, &wrists, 1.7, |p| pelvis_for_hips(sizes, hip_mid, yaw, p))
+    };
+    let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
+    for i in 0..2 {
+        legs[i] = match state.legs[i] {
+            LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
+            LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
+            LegSupport::Foot => None,
+            LegSupport::Resting => {
+                let hip = pelvis + world_rot(yaw, pitch) * sizes.hips_in_pelvis[i];
+                Some(kneeling_leg(sizes, Vec3::new(hip.x, 0.0, hip.z), yaw, FREE_KNEE_LIFT_M))
+            }
+        };
+    }
+    FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms }
+}
+
+fn lerp_leg(a: LegTarget, b: LegTarget, s: f32) -> LegTarget {
+    // A knee moving to a new contact point lifts on the way (knee walking).
+    let moved = a.knee_in_world.distance(b.knee_in_world) > 0.02;
+    let lift = if moved { Vec3::Y * 0.06 * (std::f32::consts::PI * s).sin() } else { Vec3::ZERO };
+    LegTarget {
+        ankle_in_world: a.ankle_in_world.lerp(b.ankle_in_world, s) + lift,
+        knee_in_world: a.knee_in_world.lerp(b.knee_in_world, s) + lift,
+        knee_pole_in_world: a.knee_pole_in_world.lerp(b.knee_pole_in_world, s).normalize_or(b.knee_pole_in_world),
+        ankle_flex_rad: a.ankle_flex_rad + (b.ankle_flex_rad - a.ankle_flex_rad) * s,
+    }
+}
+
+fn blend_opt<T: Copy>(a: Option<T>, b: Option<T>, s: f32, lerp: impl Fn(T, T, f32) -> T) -> Option<(T, f32)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some((lerp(x, y, s), 1.0)),
+        (Some(x), None) => Some((x, 1.0 - s)),
+        (None, Some(y)) => Some((y, s)),
+        (None, None) => None,
+    }
+}
+
+/// The floor sample of `track` at `t_secs` (`None` while standing on the feet).
+/// `standing_pelvis`: the standing motion's pelvis at `t_secs`.
+pub fn floor_sample(
+    track: &Track<Option<FloorState>>,
+    t_secs: f64,
+    sizes: &FloorSizes,
+    standing_pelvis: Vec3,
+) -> Option<FloorSample> {
+    let (from, to, s) = track.segment_at(t_secs)?;
+    let a = from.map(|st| floor_pose(&st, sizes, standing_pelvis));
+    let b = to.map(|st| floor_pose(&st, sizes, standing_pelvis));
+    let (pa, pb) = (a, b);
+    let position_of = |p: &FloorPose| p.pelvis_in_world.unwrap_or(standing_pelvis);
+    let (pelvis_in_world, pelvis_weight, pitch_rad) = match (&pa, &pb) {
+        (Some(x), Some(y)) => {
+            let driven = x.pelvis_in_world.is_some() || y.pelvis_in_world.is_some();
+            (
+                position_of(x).lerp(position_of(y), s),
+                if driven { 1.0 } else { 0.0 },
+                x.pitch_rad + (y.pitch_rad - x.pitch_rad) * s,
+            )
+        }
+        (Some(x), None) => {
+            (position_of(x), if x.pelvis_in_world.is_some() { 1.0 - s } else { 0.0 }, x.pitch_rad * (1.0 - s))
+        }
+        (None, Some(y)) => (position_of(y), if y.pelvis_in_world.is_some() { s } else { 0.0 }, y.pitch_rad * s),
+        (None, None) => return None,
+    };
+    // A leg going back onto its foot hands over by the time the stepping foot lands.
+    let handover = (1.0 - s / LAND_FRACTION).max(0.0);
+    let side = |get: &dyn Fn(&FloorPose) -> Option<LegTarget>| {
+        let ta = pa.as_ref().and_then(get);
+        let tb = pb.as_ref().and_then(get);
+        match (ta, tb) {
+            (Some(x), Some(y)) => Some((lerp_leg(x, y, s), 1.0)),
+            (Some(x), None) => Some((x, handover)),
+            (None, Some(y)) => Some((y, s)),
+            (None, None) => None,
+        }
+    };
+    let legs = [side(&|p| p.legs[0]), side(&|p| p.legs[1])];
+    let arm = |i: usize| {
+        let ta = pa.as_ref().and_then(|p| p.arms[i]);
+        let tb = pb.as_ref().and_then(|p| p.arms[i]);
+        let lerp = |x: ArmTarget, y: ArmTarget, s: f32| ArmTarget {
+            wrist_in_world: x.wrist_in_world.lerp(y.wrist_in_world, s),
+            elbow_pole_in_world: x.elbow_pole_in_world.lerp(y.elbow_pole_in_world, s).normalize_or_zero(),
+        };
+        match (pa.is_some(), pb.is_some()) {
+            (true, true) => blend_opt(ta, tb, s, lerp),
+            (true, false) => ta.map(|x| (x, 1.0 - s)),
+            _ => tb.map(|y| (y, s)),
+        }
+    };
+    Some(FloorSample { pelvis_in_world, pelvis_weight, pitch_rad, legs, arms: [arm(0), arm(1)] })
+}
+
+impl super::DancerAnimation {
+    /// The floor sample at `t_secs`, if the plan has floor work (`standing_pelvis`: the standing
+    /// motion's pelvis at `t_secs`).
+    pub fn floor_at(&self, skeleton: &Skeleton, t_secs: f64, standing_pelvis: Vec3) -> Option<FloorSample> {
+        if self.plan.floor.keys.is_empty() {
+            return None;
+        }
+        let sizes = FloorSizes::new(skeleton, self.foot_geometry.ankle_height_m);
+        floor_sample(&self.plan.floor, t_secs, &sizes, standing_pelvis)
+    }
+
+    /// Puts the legs that the floor drives on their targets (knee on its contact point, shin and
+    /// instep on the floor), blended from the standing foot keys `feet` by their weights.
+    pub(super) fn floor_legs(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut crate::pose::fk::Pose,
+        floor: &FloorSample,
+        feet: &[(crate::pose::skeleton::Side, super::feet::FootState); 2],
+    ) {
+        use crate::pose::ik::{LimbGoal, limb_job, solve_limb};
+        use crate::pose::skeleton::{Limb, Side};
+        for (side, state) in feet {
+            let Some((target, w)) = floor.legs[side.index()] else { continue };
+            if w <= 1e-4 {
+                continue;
+            }
+            let (hip_j, knee_j, ankle_j, ball_j) = match side {
+                Side::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL, JointId::BallL),
+                Side::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR, JointId::BallR),
+            };
+            let mut goal = LimbGoal {
+                end_in_world: state.ankle_in_world.lerp(target.ankle_in_world, w),
+                pole_in_world: Some(target.knee_pole_in_world),
+                end_rot_in_world: None,
+            };
+            let ankle_local = pose.local(ankle_j);
+            let ball_local = pose.local(ball_j);
+            for _ in 0..3 {
+                // The knee goes where the floor pose puts it: no swivel search away from the
+                // pole (it would flip the knee between frames where the hip's limits bind).
+                let mut job = limb_job(skeleton, pose, Limb::leg(*side), &goal);
+                job.search_swivel = false;
+                if let Ok(sol) = solve_limb(&job) {
+                    pose.set_local(hip_j, sol.root_local);
+                    pose.set_local(knee_j, sol.mid_local);
+                }
+                let limits = skeleton.limits(ankle_j);
+                let flexed = Quat::from_rotation_x(target.ankle_flex_rad);
+                pose.set_local(ankle_j, limits.clamp(ankle_local.slerp(flexed, w)));
+                pose.set_local(ball_j, ball_local.slerp(Quat::IDENTITY, w));
+                // Nothing of the leg below the floor: lift the ankle by what the lowest joint
+                // lacks and solve again.
+                let low = [knee_j, ankle_j, ball_j]
+                    .map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y)
+                    .into_iter()
+                    .fold(f32::INFINITY, f32::min);
+                if low >= MIN_JOINT_HEIGHT_M - 1e-4 {
+                    break;
+                }
+                goal.end_in_world.y += MIN_JOINT_HEIGHT_M - low;
+            }
+        }
+    }
+}
+
+/// Centre-of-mass contacts for the floor phases: while a leg rests on its knee (or the seat or
+/// the lying body carries it), the path job gets a contact on that side at the floor point, so
+/// the optimiser balances over the parts that bear weight instead of seeing a gap in the feet.
+pub fn floor_contacts(plan: &crate::motion::plan::DancerPlan) -> Vec<crate::motion::com::Contact> {
+    use crate::motion::com::{Contact, Foot};
+    const MARGIN_SECS: f64 = 0.02;
+    let keys = &plan.floor.keys;
+    let mut out = Vec::new();
+    for (i, foot) in [Foot::Left, Foot::Right].into_iter().enumerate() {
+        for (k, key) in keys.iter().enumerate() {
+            let Some(state) = key.value else { continue };
+            let point = match state.legs[i] {
+                LegSupport::Foot => continue,
+                LegSupport::Knee(p) | LegSupport::FreeKnee(p) => p,
+                LegSupport::Resting => match (state.seat, state.lying) {
+                    (Some(p), _) | (None, Some((_, p))) => p,
+                    (None, None) => continue,
+                },
+            };
+            let t0 = key.t_start_secs.max(0.0) + MARGIN_SECS;
+            let t1 = keys.get(k + 1).map_or(plan.end_secs, |n| n.t_start_secs) - MARGIN_SECS;
+            if t1 - t0 > 0.05 {
+                out.push(Contact::new(foot, point, t0, t1));
+            }
+        }
+    }
+    out
+}
+
+impl super::DancerAnimation {
+    /// A hand that the floor drives lies flat (as far as the wrist allows) and nothing of it
+    /// goes below the floor: the wrist target rises by what the lowest hand joint lacks.
+    pub(super) fn floor_hand(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut crate::pose::fk::Pose,
+        side: crate::pose::skeleton::Side,
+        floor: &FloorSample,
+        goal: &crate::pose::ik::LimbGoal,
+        yaw_rad: f32,
+    ) {
+        use crate::pose::fk::joint_world;
+        use crate::pose::skeleton::Side;
+        let Some((_, w)) = floor.arms[side.index()] else { return };
+        if w <= 1e-4 {
+            return;
+        }
+        let (elbow_j, wrist_j, hand_j) = match side {
+            Side::Left => (JointId::ElbowL, JointId::WristL, JointId::HandL),
+            Side::Right => (JointId::ElbowR, JointId::WristR, JointId::HandR),
+        };
+        let mut goal = *goal;
+        let rest_hand = skeleton.rest_offset(hand_j).normalize_or(Vec3::NEG_Y);
+        for _ in 0..3 {
+            let (wrist_rot, _) = joint_world(skeleton, pose, wrist_j);
+            let (elbow_rot, _) = joint_world(skeleton, pose, elbow_j);
+            let hand_dir = wrist_rot * rest_hand;
+            let flat = Quat::from_rotation_arc(hand_dir, forward_of(yaw_rad)) * wrist_rot;
+            let local = pose.local(wrist_j).slerp(elbow_rot.inverse() * flat, w);
+            pose.set_local(wrist_j, skeleton.limits(wrist_j).clamp(local));
+            let low = joint_world(skeleton, pose, wrist_j).1.y.min(joint_world(skeleton, pose, hand_j).1.y);
+            if low >= MIN_JOINT_HEIGHT_M - 1e-4 {
+                break;
+            }
+            goal.end_in_world.y += MIN_JOINT_HEIGHT_M - low;
+            let _ = crate::pose::ik::solve_arm(skeleton, pose, side, &goal);
+        }
+    }
+}
