@@ -14,6 +14,8 @@ use glam::{Quat, Vec3};
 const ANKLE_ON_INSTEP_M: f32 = 0.075;
 /// Ankle plantar flexion of a foot lying on its instep, radians (the ankle's limit is 80°).
 const INSTEP_FLEX_RAD: f32 = 1.3;
+/// The lowest a free wrist may hang while the body is on the floor (its hand hangs below it).
+pub const FREE_WRIST_MIN_M: f32 = 0.12;
 /// The lowest a joint centre of a floor-driven leg may be, metres.
 const MIN_JOINT_HEIGHT_M: f32 = 0.01;
 /// The fraction of a step symbol by which the foot has landed (the rule engine's swing fraction).
@@ -187,8 +189,8 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
 
     if let Some((on, ground)) = state.lying {
         let pitch = match on {
-            Lying::OnBack => -84f32.to_radians(),
-            Lying::OnFront => 84f32.to_radians(),
+            Lying::OnBack => -80f32.to_radians(),
+            Lying::OnFront => 80f32.to_radians(),
         };
         let pelvis = ground + Vec3::Y * LYING_PELVIS_HEIGHT_M;
         let rot = world_rot(yaw, pitch);
@@ -217,7 +219,8 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
             let out = right_of(yaw) * if i == 0 { -1.0 } else { 1.0 };
             let shoulder = pelvis + rot * sizes.shoulders_in_pelvis[i];
             let mut wrist = shoulder - (rot * Vec3::Y) * 0.9 * sizes.arm_m + out * 0.08;
-            wrist.y = WRIST_CONTACT_HEIGHT_M + 0.01;
+            // Level with the shoulder, so the elbow stays off the floor too.
+            wrist.y = shoulder.y.max(WRIST_CONTACT_HEIGHT_M);
             arms[i] = Some(ArmTarget { wrist_in_world: wrist, elbow_pole_in_world: (out + Vec3::Y).normalize() });
         }
         return FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms };
@@ -361,8 +364,12 @@ pub fn floor_sample(
     let (pelvis_in_world, pelvis_weight, pitch_rad) = match (&pa, &pb) {
         (Some(x), Some(y)) => {
             let driven = x.pelvis_in_world.is_some() || y.pelvis_in_world.is_some();
+            // Between two floor postures (kneeling to sitting, lying to sitting) the pelvis
+            // rises a little on the way so the folding legs clear the floor.
+            let (px, py) = (position_of(x), position_of(y));
+            let arc = if px.distance(py) > 0.05 { 0.08 * (std::f32::consts::PI * s).sin() } else { 0.0 };
             (
-                position_of(x).lerp(position_of(y), s),
+                px.lerp(py, s) + Vec3::Y * arc,
                 if driven { 1.0 } else { 0.0 },
                 x.pitch_rad + (y.pitch_rad - x.pitch_rad) * s,
             )
@@ -433,14 +440,23 @@ impl super::DancerAnimation {
                 Side::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL, JointId::BallL),
                 Side::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR, JointId::BallR),
             };
+            // The knee's way from the standing solve blends into the floor pose's, so the
+            // first floor-driven frames continue the standing ones.
+            let [hip, knee, ankle] =
+                [hip_j, knee_j, ankle_j].map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1);
+            let standing_pole = (knee - (hip + ankle) * 0.5).normalize_or(target.knee_pole_in_world);
             let mut goal = LimbGoal {
                 end_in_world: state.ankle_in_world.lerp(target.ankle_in_world, w),
-                pole_in_world: Some(target.knee_pole_in_world),
+                pole_in_world: Some(
+                    standing_pole.lerp(target.knee_pole_in_world, w).normalize_or(target.knee_pole_in_world),
+                ),
                 end_rot_in_world: None,
             };
             let ankle_local = pose.local(ankle_j);
-            let ball_local = pose.local(ball_j);
-            for _ in 0..3 {
+            // The toes from the foot keys (the pose's may have snapped straight as the foot left
+            // the floor), straightening as the floor takes over.
+            let ball_local = Quat::from_rotation_x(state.toe_bend_rad);
+            for _ in 0..5 {
                 // The knee goes where the floor pose puts it: no swivel search away from the
                 // pole (it would flip the knee between frames where the hip's limits bind).
                 let mut job = limb_job(skeleton, pose, Limb::leg(*side), &goal);
@@ -455,14 +471,13 @@ impl super::DancerAnimation {
                 pose.set_local(ball_j, ball_local.slerp(Quat::IDENTITY, w));
                 // Nothing of the leg below the floor: lift the ankle by what the lowest joint
                 // lacks and solve again.
-                let low = [knee_j, ankle_j, ball_j]
-                    .map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y)
-                    .into_iter()
-                    .fold(f32::INFINITY, f32::min);
+                let [knee_y, ankle_y, ball_y] =
+                    [knee_j, ankle_j, ball_j].map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y);
+                let low = knee_y.min(ankle_y).min(ball_y);
                 if low >= MIN_JOINT_HEIGHT_M - 1e-4 {
                     break;
                 }
-                goal.end_in_world.y += MIN_JOINT_HEIGHT_M - low;
+                goal.end_in_world.y += 1.5 * (MIN_JOINT_HEIGHT_M - low);
             }
         }
     }
@@ -498,15 +513,14 @@ pub fn floor_contacts(plan: &crate::motion::plan::DancerPlan) -> Vec<crate::moti
 }
 
 impl super::DancerAnimation {
-    /// A hand that the floor drives lies flat (as far as the wrist allows) and nothing of it
-    /// goes below the floor: the wrist target rises by what the lowest hand joint lacks.
+    /// A hand that the floor drives lies flat, as far as the wrist allows (the contact height
+    /// leaves room for the rest; re-solving the arm here would switch the elbow between frames).
     pub(super) fn floor_hand(
         &self,
         skeleton: &Skeleton,
         pose: &mut crate::pose::fk::Pose,
         side: crate::pose::skeleton::Side,
         floor: &FloorSample,
-        goal: &crate::pose::ik::LimbGoal,
         yaw_rad: f32,
     ) {
         use crate::pose::fk::joint_world;
@@ -519,21 +533,11 @@ impl super::DancerAnimation {
             Side::Left => (JointId::ElbowL, JointId::WristL, JointId::HandL),
             Side::Right => (JointId::ElbowR, JointId::WristR, JointId::HandR),
         };
-        let mut goal = *goal;
         let rest_hand = skeleton.rest_offset(hand_j).normalize_or(Vec3::NEG_Y);
-        for _ in 0..3 {
-            let (wrist_rot, _) = joint_world(skeleton, pose, wrist_j);
-            let (elbow_rot, _) = joint_world(skeleton, pose, elbow_j);
-            let hand_dir = wrist_rot * rest_hand;
-            let flat = Quat::from_rotation_arc(hand_dir, forward_of(yaw_rad)) * wrist_rot;
-            let local = pose.local(wrist_j).slerp(elbow_rot.inverse() * flat, w);
-            pose.set_local(wrist_j, skeleton.limits(wrist_j).clamp(local));
-            let low = joint_world(skeleton, pose, wrist_j).1.y.min(joint_world(skeleton, pose, hand_j).1.y);
-            if low >= MIN_JOINT_HEIGHT_M - 1e-4 {
-                break;
-            }
-            goal.end_in_world.y += MIN_JOINT_HEIGHT_M - low;
-            let _ = crate::pose::ik::solve_arm(skeleton, pose, side, &goal);
-        }
+        let (wrist_rot, _) = joint_world(skeleton, pose, wrist_j);
+        let (elbow_rot, _) = joint_world(skeleton, pose, elbow_j);
+        let flat = Quat::from_rotation_arc(wrist_rot * rest_hand, forward_of(yaw_rad)) * wrist_rot;
+        let local = pose.local(wrist_j).slerp(elbow_rot.inverse() * flat, w);
+        pose.set_local(wrist_j, skeleton.limits(wrist_j).clamp(local));
     }
 }

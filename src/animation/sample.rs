@@ -680,16 +680,16 @@ impl DancerAnimation {
                     }
                 }
             };
-            // A hand bearing weight goes to its contact; on the floor a free hand stays above it.
-            let goal = match floor.as_ref().and_then(|f| f.arms[side.index()]) {
-                Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
-                None => goal,
-            };
+            // On the floor a free hand hangs above it; a hand bearing weight goes to its contact.
             let goal = match &floor {
                 Some(_) => {
                     let e = goal.end_in_world;
-                    LimbGoal { end_in_world: Vec3::new(e.x, e.y.max(0.05), e.z), ..goal }
+                    LimbGoal { end_in_world: Vec3::new(e.x, e.y.max(super::floor::FREE_WRIST_MIN_M), e.z), ..goal }
                 }
+                None => goal,
+            };
+            let goal = match floor.as_ref().and_then(|f| f.arms[side.index()]) {
+                Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
                 None => goal,
             };
             // A straight arm's target lies on the edge of its reach: out of reach means missed.
@@ -705,7 +705,7 @@ impl DancerAnimation {
             report.arms_clamped[side.index()] = clamped;
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
             if let Some(f) = &floor {
-                self.floor_hand(skeleton, pose, side, f, &goal, yaw);
+                self.floor_hand(skeleton, pose, side, f, yaw);
             }
         }
         let gesturing = gestures.map(|g| g.map_or(0.0, |g| g.3));

@@ -8,11 +8,18 @@ use super::types::{Channel, ChannelKind, Entry, EntryKind, Feet, JumpForm, Suppo
 use crate::read::{BodyPart, Side};
 
 /// True when a body-part pre-sign in staff column `column` makes that part bear weight: inside
-/// the support columns (±1) knees, hands, hips/pelvis, chest/torso, feet and toes; in the
-/// leg-gesture columns (±2) only hands. Such supports are not flights.
-pub fn part_bears_weight(part: BodyPart, column: i32) -> bool {
-    match (part, column.abs()) {
-        (BodyPart::Hand(_), 0..=2) => true,
+/// the support columns (±1) knees, hips/pelvis, chest/torso, feet and toes; hands in the
+/// leg-gesture columns (±2), beside the knees or feet they join (a hand sign in a support column
+/// stays a hand gesture). The chest or torso bears weight only at low level (lying; above it a
+/// chest sign there is read as before, a tilt). Such supports are not flights.
+pub fn part_bears_weight(part: BodyPart, e: &Entry) -> bool {
+    if matches!(part, BodyPart::Chest | BodyPart::Torso)
+        && matches!(e.kind, EntryKind::Direction { level, .. } if level != crate::read::Level::Low)
+    {
+        return false;
+    }
+    match (part, e.column.abs()) {
+        (BodyPart::Hand(_), 2) => true,
         (
             BodyPart::Knee(_)
             | BodyPart::Hip(_)
@@ -32,7 +39,7 @@ pub fn part_bears_weight(part: BodyPart, column: i32) -> bool {
 fn support_side(kind: ChannelKind, e: &Entry) -> Option<Side> {
     match kind {
         ChannelKind::Support(side) => Some(side),
-        ChannelKind::Part(part) if part_bears_weight(part, e.column) => {
+        ChannelKind::Part(part) if part_bears_weight(part, e) => {
             Some(if e.column < 0 { Side::Left } else { Side::Right })
         }
         _ => None,

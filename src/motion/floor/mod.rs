@@ -12,8 +12,9 @@ use serde::Serialize;
 
 /// Knee joint centre above the floor while the knee bears weight, metres (the kneecap's depth).
 pub const KNEE_CONTACT_HEIGHT_M: f32 = 0.05;
-/// Wrist joint centre above the floor while the hand bears weight (flat palm), metres.
-pub const WRIST_CONTACT_HEIGHT_M: f32 = 0.045;
+/// Wrist joint centre above the floor while the hand bears weight, metres: the palm's depth and
+/// the room the hand needs where the wrist cannot bend it back flat.
+pub const WRIST_CONTACT_HEIGHT_M: f32 = 0.085;
 /// Hip joint centres above the floor while sitting, metres (the sitting bones lie below them).
 pub const SEAT_HIP_HEIGHT_M: f32 = 0.10;
 /// Pelvis joint above the floor while lying, metres (half the body's depth).
@@ -34,14 +35,14 @@ pub enum FloorPart {
     Foot(Side),
 }
 
-/// The part a body-part pre-sign in staff column `column` makes bear weight, if any (see
-/// [`crate::score::gaps::part_bears_weight`]: knees, hands, hips/pelvis, chest/torso, feet and toes
-/// in the support columns; hands also in the leg-gesture columns).
-pub fn weight_bearing_part(part: BodyPart, column: i32) -> Option<FloorPart> {
-    if !crate::score::gaps::part_bears_weight(part, column) {
+/// The part a body-part pre-sign makes bear weight in entry `e` (its column and level), if any (see
+/// [`crate::score::gaps::part_bears_weight`]: knees, hips/pelvis, chest/torso, feet and toes in
+/// the support columns, the chest and torso only at low level; hands in the leg-gesture columns).
+pub fn weight_bearing_part(part: BodyPart, e: &crate::score::Entry) -> Option<FloorPart> {
+    if !crate::score::gaps::part_bears_weight(part, e) {
         return None;
     }
-    let side = if column < 0 { Side::Left } else { Side::Right };
+    let side = if e.column < 0 { Side::Left } else { Side::Right };
     Some(match part {
         BodyPart::Knee(_) => FloorPart::Knee(side),
         BodyPart::Hand(_) => FloorPart::Hand(side),

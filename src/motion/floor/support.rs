@@ -3,8 +3,8 @@
 //!
 //! Rules (labanotation-rules §2.4 carried over to other parts; the numbers are [impl. choice]):
 //! a knee, seat or torso support replaces the support of the columns it is written in and keeps
-//! the other side's; a place knee lands under its hip, a direction moves it 0.3 L that way (both
-//! knees at once: half each, like steps); hands land under the shoulders of the posture (in front
+//! the other side's; a place knee lands under its hip (beside a standing foot: 0.45 L behind
+//! it, a half kneel), a direction moves it 0.3 L that way (both knees at once: half each); hands land under the shoulders of the posture (in front
 //! of the knees, behind the seat, in front of the feet), moved 0.3 L by a direction; the seat and
 //! the lying body land under the centre, moved 0.35 L by a direction. A foot step, a seat or a
 //! torso support releases the hands, and a knee, foot or hand written without a seat or torso
@@ -105,6 +105,10 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
             FloorPart::Knee(side) => {
                 let i = side_index(side);
                 let share = if knees_written > 1 { 0.5 } else { 1.0 };
+                // One knee down in place beside a standing foot goes down behind it, so the
+                // standing leg's shin can stay upright (a half kneel).
+                let other_stands = knees_written == 1 && st.legs[1 - i] == LegSupport::Foot;
+                let d = if d == Vec2::ZERO && other_stands { Vec2::new(0.0, -1.5) } else { d };
                 let at = centre + lateral(i) + body(d) * 0.3 * leg * share;
                 st.legs[i] = LegSupport::Knee(Vec3::new(at.x, 0.0, at.z));
                 lift_feet[i] = true;

@@ -279,7 +279,7 @@ fn plan_staff<'a>(
     let mut start_floor: Vec<(FloorPart, &Entry)> = Vec::new();
     for (kind, e) in &staff.start_position {
         let floor_part = match kind {
-            ChannelKind::Part(p) => weight_bearing_part(*p, e.column),
+            ChannelKind::Part(p) => weight_bearing_part(*p, e),
             _ => None,
         };
         match (kind, &e.kind, floor_part) {
@@ -316,9 +316,9 @@ fn plan_staff<'a>(
         match ch.kind {
             ChannelKind::Support(side) => supports.extend(ch.entries.iter().map(|e| (side, e))),
             // Supports on other body parts (and feet named by a pre-sign).
-            ChannelKind::Part(p) if ch.entries.iter().any(|e| weight_bearing_part(p, e.column).is_some()) => {
+            ChannelKind::Part(p) if ch.entries.iter().any(|e| weight_bearing_part(p, e).is_some()) => {
                 for e in &ch.entries {
-                    match weight_bearing_part(p, e.column) {
+                    match weight_bearing_part(p, e) {
                         Some(FloorPart::Foot(side)) => supports.push((side, e)),
                         Some(part) => floor_supports.push((part, e)),
                         None => {
