@@ -174,6 +174,8 @@ fn hand_target(hand_ground: Vec3, yaw: f32, side: usize) -> ArmTarget {
 }
 
 /// Resolves one floor state; `standing_pelvis` is the standing motion's pelvis now.
+// Left/right index several parallel per-side arrays at once.
+#[allow(clippy::needless_range_loop)]
 fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> FloorPose {
     let yaw = state.yaw_rad;
     let fwd = forward_of(yaw);

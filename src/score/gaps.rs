@@ -18,20 +18,20 @@ pub fn part_bears_weight(part: BodyPart, e: &Entry) -> bool {
     {
         return false;
     }
-    match (part, e.column.abs()) {
-        (BodyPart::Hand(_), 2) => true,
-        (
-            BodyPart::Knee(_)
-            | BodyPart::Hip(_)
-            | BodyPart::Pelvis
-            | BodyPart::Chest
-            | BodyPart::Torso
-            | BodyPart::Foot(_)
-            | BodyPart::Toe(_),
-            0 | 1,
-        ) => true,
-        _ => false,
-    }
+    matches!(
+        (part, e.column.abs()),
+        (BodyPart::Hand(_), 2)
+            | (
+                BodyPart::Knee(_)
+                    | BodyPart::Hip(_)
+                    | BodyPart::Pelvis
+                    | BodyPart::Chest
+                    | BodyPart::Torso
+                    | BodyPart::Foot(_)
+                    | BodyPart::Toe(_),
+                0 | 1,
+            )
+    )
 }
 
 /// The support column side of `kind` for `e`: the support columns themselves, and columns

@@ -76,6 +76,8 @@ fn step_dir(direction: Direction) -> Vec2 {
 }
 
 /// The next floor state after one support group (a plain function of its inputs).
+// Left/right index several parallel per-side arrays at once.
+#[allow(clippy::needless_range_loop)]
 pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     let yaw = input.yaw_rad;
     let leg = input.leg_length_m;
