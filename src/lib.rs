@@ -2,7 +2,8 @@
 //!
 //! The pure pipeline runs `read` (bytes → raw [`read::Document`]) → `score` (document →
 //! channelled composite [`score::Score`]) → `motion` → `pose`; none of it touches a GPU,
-//! window, UI or audio device, and it builds with `--no-default-features`.
+//! window, UI or audio device, and it builds with `--no-default-features`. [`rehearse`] holds
+//! the pure side of rehearsing (music sync and its clock, tap tempo, loops, settings).
 
 pub mod animation;
 pub mod body;
@@ -13,6 +14,7 @@ pub mod export;
 pub mod motion;
 pub mod pose;
 pub mod read;
+pub mod rehearse;
 #[cfg(feature = "viewer")]
 pub mod render;
 pub mod score;

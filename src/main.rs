@@ -60,12 +60,13 @@ enum Command {
         /// The score file.
         file: Option<PathBuf>,
     },
-    /// Render the stage offscreen (no window needed) to an animated GIF or numbered PNGs.
+    /// Render the stage offscreen (no window needed) to an animated GIF, numbered PNGs, or an
+    /// MP4/WebM video with the music (needs ffmpeg).
     #[cfg(feature = "viewer")]
     Render {
         /// The score file (the bundled demo when absent).
         file: Option<PathBuf>,
-        /// `OUT.gif`, or a folder (`OUT_DIR/`) for numbered PNGs.
+        /// `OUT.gif`, `OUT.mp4`, `OUT.webm`, or a folder (`OUT_DIR/`) for numbered PNGs.
         #[arg(short, long)]
         out: PathBuf,
         /// Image size, WIDTHxHEIGHT.
@@ -74,9 +75,24 @@ enum Command {
         /// Frames per second of score time.
         #[arg(long, default_value_t = 30.0)]
         fps: f64,
-        /// Camera: front, side, top, three-quarter or follow.
+        /// Camera: front, side, top, three-quarter, follow or behind.
         #[arg(long, default_value = "three-quarter")]
         camera: String,
+        /// Mirror the stage left–right, as a studio mirror.
+        #[arg(long)]
+        mirror: bool,
+        /// Music track for a video (default: the one named in the score's `NAME.music.json`).
+        #[arg(long)]
+        music: Option<PathBuf>,
+        /// Seconds into the music where beat 0 falls (default: the sidecar's, else 0).
+        #[arg(long, allow_hyphen_values = true)]
+        offset: Option<f64>,
+        /// Tempo in beats per minute (default: the sidecar's, else the score's).
+        #[arg(long)]
+        bpm: Option<f64>,
+        /// No music in the video, even when the sidecar names one.
+        #[arg(long)]
+        no_music: bool,
         /// Dancer model.
         #[arg(long, default_value = "woman-modern")]
         model: String,
@@ -126,7 +142,22 @@ fn main() -> Result<ExitCode> {
         #[cfg(feature = "viewer")]
         Some(Command::Play { file }) => Ok(play(file.or(cli.file))),
         #[cfg(feature = "viewer")]
-        Some(Command::Render { file, out, size, fps, camera, model, from, to, toe }) => {
+        Some(Command::Render {
+            file,
+            out,
+            size,
+            fps,
+            camera,
+            mirror,
+            music,
+            offset,
+            bpm,
+            no_music,
+            model,
+            from,
+            to,
+            toe,
+        }) => {
             let size_px = match labanplay::viewer::headless::parse_size(&size) {
                 Ok(size_px) => size_px,
                 Err(text) => {
@@ -135,7 +166,7 @@ fn main() -> Result<ExitCode> {
                 }
             };
             let Some(camera) = labanplay::viewer::camera_input::CameraView::from_name(&camera) else {
-                eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter or follow");
+                eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter, follow or behind");
                 return Ok(ExitCode::from(2));
             };
             let options = labanplay::viewer::headless::RenderOptions {
@@ -148,14 +179,25 @@ fn main() -> Result<ExitCode> {
                 from_beats: from,
                 to_beats: to,
                 toe_first: toe,
+                mirror,
+                music: labanplay::viewer::headless::MusicOptions {
+                    file: music,
+                    offset_secs: offset,
+                    bpm,
+                    none: no_music,
+                },
             };
             match labanplay::viewer::headless::render(&options, &mut std::io::stderr()) {
                 Ok(summary) => {
-                    let place = match &summary.output {
-                        labanplay::viewer::headless::Output::Gif(path)
-                        | labanplay::viewer::headless::Output::PngDir(path) => path.display().to_string(),
+                    let place = summary.output.path().display();
+                    let music = match &summary.music {
+                        Some((path, start)) => format!(", music {} from {start:.3} s", path.display()),
+                        None => String::new(),
                     };
-                    println!("wrote {} frames to {place} (on {})", summary.frames, summary.adapter);
+                    println!(
+                        "wrote {} frames to {place} at {:.1} bpm{music} (on {})",
+                        summary.frames, summary.bpm, summary.adapter
+                    );
                     Ok(ExitCode::SUCCESS)
                 }
                 Err(text) => {

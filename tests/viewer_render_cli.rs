@@ -1,6 +1,8 @@
 //! `labanplay render` end to end: the demo rendered to a folder of PNGs (the expected number of
-//! frames, each the requested size) and to an animated GIF (decodable, same frame count), plus
-//! the clear error when no graphics adapter exists. SKIP without an adapter unless `REQUIRE_GPU=1`.
+//! frames, each the requested size), to an animated GIF (decodable, same frame count), to MP4 and
+//! WebM with the music from a sidecar (ffprobe: frame count and duration within one frame, the
+//! click where the offset puts it), mirrored; the clear errors when no graphics adapter or no
+//! ffmpeg exists. SKIP without an adapter unless `REQUIRE_GPU=1`, without ffmpeg unless `CI`.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -90,9 +92,9 @@ fn renders_the_demo_to_an_animated_gif() {
 #[test]
 fn bad_arguments_and_missing_adapters_are_clear_errors() {
     let dir = scratch("errors");
-    let output = labanplay(&["render", "-o", dir.join("x.mp4").to_str().unwrap()]);
+    let output = labanplay(&["render", "-o", dir.join("x.avi").to_str().unwrap()]);
     assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains(".gif"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains(".mp4"));
     let output = labanplay(&["render", "-o", dir.join("x.gif").to_str().unwrap(), "--size", "big"]);
     assert_eq!(output.status.code(), Some(2));
     let output = labanplay(&["render", "-o", dir.join("x.gif").to_str().unwrap(), "--model", "nobody"]);
@@ -109,5 +111,167 @@ fn bad_arguments_and_missing_adapters_are_clear_errors() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("mesa-vulkan-drivers") && !stderr.contains("panicked"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ffmpeg` and `ffprobe` on the PATH, or a SKIP line (an error in CI, where `.ci/setup` installs them).
+fn ffmpeg_or_skip(test: &str) -> bool {
+    let found = ["ffmpeg", "ffprobe"]
+        .iter()
+        .all(|tool| Command::new(tool).arg("-version").output().is_ok_and(|o| o.status.success()));
+    if !found {
+        assert!(std::env::var_os("CI").is_none(), "{test}: CI is set but ffmpeg/ffprobe are missing (run .ci/setup)");
+        eprintln!("SKIP {test}: ffmpeg/ffprobe are not installed (apt-get install ffmpeg)");
+    }
+    found
+}
+
+/// A mono 8 kHz float WAV of `secs` seconds, silent but for one click at `click_secs`.
+fn write_click_wav(path: &std::path::Path, secs: f64, click_secs: f64) {
+    let rate = 8_000u32;
+    let mut samples = vec![0.0f32; (secs * f64::from(rate)) as usize];
+    let at = (click_secs * f64::from(rate)) as usize;
+    for (k, s) in samples.iter_mut().skip(at).take(80).enumerate() {
+        *s = 0.9 * (k as f32 * 0.8).sin();
+    }
+    let source =
+        rodio::buffer::SamplesBuffer::new(rodio::ChannelCount::MIN, rodio::SampleRate::new(rate).unwrap(), samples);
+    let mut file = std::fs::File::create(path).unwrap();
+    rodio::wav_to_writer(source, &mut file).unwrap();
+}
+
+/// `(codec_type, frames, duration)` of every stream, read back by ffprobe.
+fn probe(path: &std::path::Path) -> Vec<(String, Option<u64>, f64)> {
+    let output = Command::new("ffprobe")
+        .args(["-v", "error", "-count_frames", "-show_entries", "stream=codec_type,nb_read_frames,duration"])
+        .args(["-of", "json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "ffprobe: {}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    json["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let number = |key: &str| s[key].as_str().and_then(|v| v.parse::<f64>().ok());
+            (
+                s["codec_type"].as_str().unwrap().to_owned(),
+                number("nb_read_frames").map(|f| f as u64),
+                number("duration").unwrap_or(f64::NAN),
+            )
+        })
+        .collect()
+}
+
+/// Seconds into the decoded audio of `path` where the first loud sample is.
+fn first_click_secs(path: &std::path::Path) -> f64 {
+    let output = Command::new("ffmpeg")
+        .args(["-v", "error", "-i"])
+        .arg(path)
+        .args(["-map", "0:a", "-ac", "1", "-ar", "8000", "-f", "f32le", "-"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let samples: Vec<f32> =
+        output.stdout.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let first = samples.iter().position(|s| s.abs() > 0.3).expect("the click is in the video's sound");
+    first as f64 / 8000.0
+}
+
+#[test]
+fn renders_videos_with_the_music_at_its_offset_and_ffprobe_counts_the_frames() {
+    let test = "renders_videos_with_the_music_at_its_offset_and_ffprobe_counts_the_frames";
+    if !adapter_or_skip(test) || !ffmpeg_or_skip(test) {
+        return;
+    }
+    let dir = scratch("video");
+    let score = dir.join("walk.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    // One click 1.75 s into the music; beat 0 falls at 1.5 s, so the click is 0.25 s into the video.
+    write_click_wav(&dir.join("click.wav"), 6.0, 1.75);
+    std::fs::write(dir.join("walk.music.json"), r#"{"music": "click.wav", "offset_secs": 1.5}"#).unwrap();
+    let fps = 10.0;
+    for (name, to) in [("walk.mp4", "4"), ("walk.webm", "2")] {
+        let out = dir.join(name);
+        let output = labanplay(&[
+            "render",
+            score.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--size",
+            "161x96",
+            "--fps",
+            "10",
+            "--to",
+            to,
+            "--camera",
+            "behind",
+        ]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{name}: {stderr}");
+        assert!(stderr.contains('#'), "progress bar: {stderr}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("click.wav"), "{stdout}");
+        let expected = expected_frames(0.0, to.parse().unwrap(), fps);
+        let streams = probe(&out);
+        let video = streams.iter().find(|s| s.0 == "video").unwrap_or_else(|| panic!("{name}: {streams:?}"));
+        assert_eq!(video.1, Some(expected as u64), "{name}: frame count {streams:?}");
+        let video_secs = if video.2.is_finite() { video.2 } else { expected as f64 / fps };
+        let expected_secs = expected as f64 / fps;
+        assert!((video_secs - expected_secs).abs() <= 1.0 / fps, "{name}: {video_secs} s, expected {expected_secs}");
+        let audio = streams.iter().find(|s| s.0 == "audio").unwrap_or_else(|| panic!("{name}: no sound {streams:?}"));
+        if audio.2.is_finite() {
+            assert!((audio.2 - expected_secs).abs() <= 1.0 / fps + 0.03, "{name}: audio {} s", audio.2);
+        }
+        let click = first_click_secs(&out);
+        assert!((click - 0.25).abs() <= 1.0 / fps, "{name}: the click is at {click} s, expected 0.25 s");
+        eprintln!("{name}: {expected} frames, video {video_secs:.3} s, audio {:.3} s, click at {click:.3} s", audio.2);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_mirror_flips_the_rendered_stage() {
+    if !adapter_or_skip("the_mirror_flips_the_rendered_stage") {
+        return;
+    }
+    let dir = scratch("mirror");
+    let mut frames = Vec::new();
+    for (name, extra) in [("plain/", None), ("mirror/", Some("--mirror"))] {
+        let out = format!("{}", dir.join(name).display());
+        let mut args = vec!["render", "-o", &out, "--size", "96x64", "--from", "2", "--to", "2", "--camera", "front"];
+        args.extend(extra);
+        let output = labanplay(&args);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        frames.push(image::open(dir.join(name).join("frame-0001.png")).unwrap().to_rgba8());
+    }
+    assert_ne!(frames[0], frames[1], "the mirror changes the picture");
+    assert_eq!(image::imageops::flip_horizontal(&frames[0]), frames[1], "and is the plain view flipped left–right");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_ffmpeg_a_video_export_says_what_to_install() {
+    let dir = scratch("noffmpeg");
+    let output = Command::new(env!("CARGO_BIN_EXE_labanplay"))
+        .args(["render", "-o", dir.join("x.mp4").to_str().unwrap(), "--size", "64x64"])
+        .env("LABANPLAY_FFMPEG", "/nonexistent/ffmpeg")
+        .env_remove("DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("apt-get install ffmpeg") && stderr.contains(".gif"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // A sidecar naming a missing music file is a clear error too.
+    let score = dir.join("s.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    std::fs::write(dir.join("s.music.json"), r#"{"music": "gone.ogg"}"#).unwrap();
+    let output = labanplay(&["render", score.to_str().unwrap(), "-o", dir.join("x.gif").to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("gone.ogg") && stderr.contains("s.music.json"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

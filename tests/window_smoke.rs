@@ -1,7 +1,9 @@
 //! Window smoke test: runs the real `labanplay` binary under `xvfb-run` for a fixed number of
 //! frames with `LABANPLAY_SCREENSHOT`, then checks the saved frame: not blank, the stage's colours
-//! in the centre and dark staff-line pixels in the left (staff) panel. Skips when `xvfb-run` is
-//! missing, unless `CI` is set. Also checks the clear error without a display.
+//! in the centre and dark staff-line pixels in the left (staff) panel; then the mirror view, a
+//! music sidecar and a loop restored from a settings file (the badge, the unmirrored staff with
+//! its loop band, the settings written back). Skips when `xvfb-run` is missing, unless `CI` is
+//! set. Also checks the clear error without a display.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -102,6 +104,106 @@ fn window_draws_stage_and_staff_under_xvfb() {
     assert!(dark > 200 && light > 2000, "staff panel: {dark} dark, {light} light pixels");
     let keep = std::env::var_os("KEEP_SCREENSHOT").is_some();
     if keep {
+        eprintln!("kept {}", shot.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A mono float WAV of silence with a click every half second (the test's music track).
+fn write_clicks_wav(path: &std::path::Path, secs: f64) {
+    let rate = 8_000u32;
+    let samples: Vec<f32> = (0..(secs * f64::from(rate)) as usize)
+        .map(|i| if i % 4000 < 40 { 0.8 * (i as f32 * 0.9).sin() } else { 0.0 })
+        .collect();
+    let source =
+        rodio::buffer::SamplesBuffer::new(rodio::ChannelCount::MIN, rodio::SampleRate::new(rate).unwrap(), samples);
+    rodio::wav_to_writer(source, &mut std::fs::File::create(path).unwrap()).unwrap();
+}
+
+#[test]
+fn mirror_view_with_music_loop_and_settings_restored_from_the_config_folder() {
+    let Some(xvfb_run) = xvfb_run() else { return };
+    let dir = scratch("mirror");
+    let shot = dir.join("mirror.png");
+    let config = dir.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let score = dir.join("walk.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    write_clicks_wav(&dir.join("walk.wav"), 8.0);
+    std::fs::write(dir.join("walk.music.json"), r#"{"music": "walk.wav", "offset_secs": 0.25}"#).unwrap();
+    // What the user left last time: the mirror on, the audience view, this score, a loop of
+    // measure 2 and a tempo of their own.
+    let key = std::path::absolute(&score).unwrap().to_string_lossy().into_owned();
+    let settings = serde_json::json!({
+        "mirror": true,
+        "camera": "front",
+        "last_score": key,
+        "speed": 1.0,
+        "scores": { key.clone(): { "bpm": 100.0, "loop_beats": [2.0, 4.0] } }
+    });
+    std::fs::write(config.join("settings.json"), settings.to_string()).unwrap();
+    let output = Command::new(xvfb_run)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_labanplay"))
+        .env("LABANPLAY_EXIT_AFTER_FRAMES", "40")
+        .env("LABANPLAY_SCREENSHOT", &shot)
+        .env("LABANPLAY_CONFIG_DIR", &config)
+        .env("XDG_CONFIG_HOME", dir.join("xdg-config"))
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "labanplay failed ({:?}): {stderr}", output.status);
+    let image = image::open(&shot).unwrap_or_else(|e| panic!("no screenshot: {e}\n{stderr}")).to_rgba8();
+    let (w, h) = image.dimensions();
+    let staff_w = labanplay::viewer::ui::STAFF_PANEL_WIDTH as u32;
+    let controls_w = labanplay::viewer::ui::CONTROLS_PANEL_WIDTH as u32;
+    // The mirror badge (magenta) sits at the stage's top right, and a magenta frame round it.
+    let badge = labanplay::viewer::ui::MIRROR_BADGE;
+    let is_badge = |p: &image::Rgba<u8>| {
+        (i32::from(p.0[0]) - i32::from(badge.r())).abs() < 30
+            && (i32::from(p.0[1]) - i32::from(badge.g())).abs() < 30
+            && (i32::from(p.0[2]) - i32::from(badge.b())).abs() < 30
+    };
+    let stage_right = w - controls_w;
+    let mut badge_px = 0;
+    for y in 0..h / 4 {
+        for x in (stage_right - 200)..stage_right {
+            badge_px += usize::from(is_badge(image.get_pixel(x, y)));
+        }
+    }
+    assert!(badge_px > 500, "the MIRROR badge: {badge_px} magenta pixels");
+    let mut left_frame = 0;
+    for y in h / 3..2 * h / 3 {
+        left_frame += usize::from(is_badge(image.get_pixel(staff_w + 2, y)));
+    }
+    assert!(left_frame > 20, "the mirror frame along the stage's left edge ({left_frame})");
+    // The staff is not mirrored: it has no magenta and still its paper and ink.
+    let mut dark = 0;
+    let mut light = 0;
+    let mut green = 0;
+    for y in (h / 6..5 * h / 6).step_by(2) {
+        for x in 10..staff_w - 10 {
+            let p = image.get_pixel(x, y).0;
+            assert!(!is_badge(image.get_pixel(x, y)), "magenta at ({x}, {y}) in the staff");
+            dark += usize::from(p[0] < 70 && p[1] < 70 && p[2] < 70);
+            light += usize::from(p[0] > 200 && p[1] > 200 && p[2] > 190);
+            green += usize::from(i32::from(p[1]) - i32::from(p[0]) > 25 && i32::from(p[1]) - i32::from(p[2]) > 25);
+        }
+    }
+    assert!(dark > 200 && light > 2000, "staff panel: {dark} dark, {light} light pixels");
+    assert!(green > 100, "the loop band on the staff ({green} green pixels)");
+    // The settings went back to the file: still mirrored, the loop and tempo kept, the camera.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(config.join("settings.json")).unwrap()).unwrap();
+    assert_eq!(saved["mirror"], true, "{saved}");
+    assert_eq!(saved["camera"], "front", "{saved}");
+    assert_eq!(saved["scores"][&key]["bpm"], 100.0, "{saved}");
+    assert_eq!(saved["scores"][&key]["loop_beats"], serde_json::json!([2.0, 4.0]), "{saved}");
+    assert_eq!(saved["last_score"], key.as_str(), "{saved}");
+    eprintln!("mirror screenshot {} ({w}x{h})", shot.display());
+    if std::env::var_os("KEEP_SCREENSHOT").is_some() {
         eprintln!("kept {}", shot.display());
     } else {
         let _ = std::fs::remove_dir_all(&dir);

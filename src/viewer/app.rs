@@ -1,16 +1,23 @@
 //! The player window: a winit 0.30 `ApplicationHandler` that owns the [`Player`], the egui
-//! context and the GPU. It reads the wall clock (the only place that does), feeds it to the
-//! transport, polls the open file for hot reload, and handles dropped files and UI actions.
+//! context, the GPU and the [`Rehearsal`] (music, clock, settings). It reads the wall clock (the
+//! only place that does) and feeds it, with the music output's clock, to the transport; polls
+//! the open file for hot reload; handles dropped files and UI actions; restores the settings at
+//! start and writes them back when they change.
 //!
 //! Test hooks: `LABANPLAY_EXIT_AFTER_FRAMES=N` closes the window after N frames and
 //! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing.
 
+use crate::rehearse::settings::{Settings, default_settings_path};
 use crate::render::{OrbitCamera, Scene};
-use crate::viewer::camera_input::{CameraView, apply_motion, camera_motion, follow, framed_camera};
+use crate::viewer::camera_input::{
+    CameraView, apply_motion, camera_motion, follow, follow_from_behind, framed_camera, unmirrored_pointer,
+};
 use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
 use crate::viewer::files::{FileWatch, RecentFiles, open_score};
 use crate::viewer::metronome::Metronome;
+use crate::viewer::music::MusicPlayer;
 use crate::viewer::player::{Player, ScoreSource};
+use crate::viewer::rehearsal::Rehearsal;
 use crate::viewer::ui::{UiAction, UiState};
 use crate::viewer::window_gpu::{FrameInput, WindowGpu};
 use std::path::{Path, PathBuf};
@@ -45,17 +52,46 @@ impl WindowOptions {
 /// Opens the player window and runs until it is closed. Errors (no display, no GPU, an
 /// unreadable score) come back as a message for the user.
 pub fn run(options: WindowOptions) -> Result<(), String> {
+    let settings_path = default_settings_path();
+    let loaded = settings_path.as_deref().map(Settings::load);
+    let (settings, settings_warning) = match loaded {
+        Some(loaded) => (loaded.settings, loaded.warning),
+        None => (Settings::default(), None),
+    };
+    if let Some(warning) = &settings_warning {
+        eprintln!("labanplay: {warning}");
+    }
     let models = builtin_models();
-    let first_model = models.first().ok_or("no dancer models are built in")?;
-    let model = (first_model.build)()?;
-    let (score, source) = match &options.file {
-        Some(path) => (open_score(path)?, ScoreSource::File(path.clone())),
+    let model_index =
+        settings.model.as_deref().and_then(|name| models.iter().position(|m| m.name == name)).unwrap_or(0);
+    let entry = models.get(model_index).or(models.first()).ok_or("no dancer models are built in")?;
+    let model = (entry.build)()?;
+    // The file asked for, else the score open last time (when it still opens), else the demo.
+    let last = settings.last_score.as_deref();
+    let last_file = last.filter(|k| !k.starts_with("demo:")).map(PathBuf::from).filter(|p| p.is_file());
+    let last_demo = last
+        .and_then(|k| k.strip_prefix("demo:"))
+        .and_then(|name| crate::viewer::DEMOS.iter().position(|(n, _)| *n == name));
+    let (score, source) = match options.file.clone().or(last_file) {
+        Some(path) => (open_score(&path)?, ScoreSource::File(path)),
         None => {
-            let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+            let (name, score) = crate::viewer::demo_score(last_demo.unwrap_or(0)).ok_or("no demo score")?;
             (score, ScoreSource::Demo(name))
         }
     };
-    let mut player = Player::new(score, source, model, false);
+    let mut player = Player::new(score, source, model, settings.toe_first);
+    let toggles = settings.toggles;
+    let stage = &mut player.stage_options;
+    stage.footprints = toggles.footprints.unwrap_or(stage.footprints);
+    stage.facing_arrows = toggles.facing_arrows.unwrap_or(stage.facing_arrows);
+    stage.trails = toggles.trails.unwrap_or(stage.trails);
+    stage.shadows = toggles.shadows.unwrap_or(stage.shadows);
+    if let Some(speed) = settings.speed {
+        player.playback.set_speed(speed);
+    }
+    if let Some(looping) = settings.looping {
+        player.playback.set_looping(looping);
+    }
     player.playback.play();
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
@@ -64,10 +100,11 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         )
     })?;
     let mut recent = RecentFiles::load_default();
-    if let Some(path) = &options.file {
+    if let ScoreSource::File(path) = player.source() {
         recent.remember(path);
     }
-    let mut app = App { boot: Some(Boot { player, models, recent, options }), running: None, error: None };
+    let boot = Boot { player, models, model_index, recent, options, settings, settings_path, settings_warning };
+    let mut app = App { boot: Some(boot), running: None, error: None };
     event_loop.run_app(&mut app).map_err(|e| format!("the window's event loop failed: {e}"))?;
     match app.error {
         Some(error) => Err(error),
@@ -79,8 +116,12 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
 struct Boot {
     player: Player,
     models: Vec<ModelEntry>,
+    model_index: usize,
     recent: RecentFiles,
     options: WindowOptions,
+    settings: Settings,
+    settings_path: Option<PathBuf>,
+    settings_warning: Option<String>,
 }
 
 struct App {
@@ -101,9 +142,10 @@ struct Running {
     camera: OrbitCamera,
     scene: Scene,
     metronome: Metronome,
+    rehearsal: Rehearsal,
     watch: Option<FileWatch>,
-    /// The file dialog running on its own thread, when one is open.
-    dialog: Option<std::sync::mpsc::Receiver<Option<PathBuf>>>,
+    /// The file dialog running on its own thread, when one is open (true: for music).
+    dialog: Option<(bool, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
     started: Instant,
     last_frame: Instant,
     frames: u64,
@@ -138,7 +180,10 @@ impl ApplicationHandler for App {
             running.window.request_redraw();
         }
         match event {
-            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::CloseRequested => {
+                running.save_settings(true);
+                event_loop.exit();
+            }
             WindowEvent::Resized(size) => {
                 running.gpu.resize(size.width, size.height);
                 running.window.request_redraw();
@@ -149,7 +194,10 @@ impl ApplicationHandler for App {
             }
             WindowEvent::RedrawRequested => match running.frame() {
                 Ok(FrameEnd::Continue) => {}
-                Ok(FrameEnd::Quit) => event_loop.exit(),
+                Ok(FrameEnd::Quit) => {
+                    running.save_settings(true);
+                    event_loop.exit();
+                }
                 Err(error) => {
                     self.error = Some(error);
                     event_loop.exit();
@@ -178,7 +226,7 @@ enum FrameEnd {
 
 impl Running {
     fn start(event_loop: &ActiveEventLoop, boot: Boot) -> Result<Running, String> {
-        let Boot { player, models, recent, options } = boot;
+        let Boot { mut player, models, model_index, recent, options, settings, settings_path, settings_warning } = boot;
         let attributes = Window::default_attributes()
             .with_title(format!("labanplay — {}", player.source().label()))
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
@@ -197,14 +245,30 @@ impl Running {
             None,
             Some(gpu.max_texture_side()),
         );
-        let metronome = Metronome::new();
-        let ui_state = UiState {
+        let mut metronome = Metronome::new();
+        let music = MusicPlayer::new(metronome.mixer(), metronome.unavailable_reason().map(str::to_owned));
+        let defaults = UiState::default();
+        let metronome_on = settings.toggles.metronome.unwrap_or(false) && metronome.unavailable_reason().is_none();
+        metronome.set_enabled(metronome_on);
+        let mut ui_state = UiState {
             model_names: models.iter().map(|m| m.name).collect(),
+            model_index,
+            camera_view: settings.camera.as_deref().and_then(CameraView::from_name).unwrap_or(defaults.camera_view),
+            mirror: settings.mirror,
+            metronome_on,
             metronome_unavailable: metronome.unavailable_reason().map(str::to_owned),
+            music_on: settings.toggles.music.unwrap_or(true),
+            staff_px_per_beat: settings
+                .staff_px_per_beat
+                .map(|z| z.clamp(12.0, 96.0))
+                .unwrap_or(defaults.staff_px_per_beat),
             recent: recent.paths().to_vec(),
             has_file_dialog: true,
-            ..UiState::default()
+            status: settings_warning,
+            ..defaults
         };
+        let mut rehearsal = Rehearsal::new(music, settings, settings_path);
+        rehearsal.open_score(&mut player, &mut ui_state);
         let camera = framed_camera(ui_state.camera_view, player.floor_bounds(), 16.0 / 9.0);
         let now = Instant::now();
         let watch = match player.source() {
@@ -223,6 +287,7 @@ impl Running {
             camera,
             scene: Scene::default(),
             metronome,
+            rehearsal,
             watch,
             dialog: None,
             started: now,
@@ -237,8 +302,10 @@ impl Running {
     fn open_file(&mut self, path: &Path) {
         match open_score(path) {
             Ok(score) => {
+                self.rehearsal.store_score(&self.player);
                 self.player.replace_score(score, ScoreSource::File(path.to_path_buf()));
                 self.player.playback.go_to_start();
+                self.rehearsal.open_score(&mut self.player, &mut self.ui_state);
                 self.player.playback.play();
                 self.recent.remember(path);
                 self.ui_state.recent = self.recent.paths().to_vec();
@@ -254,32 +321,42 @@ impl Running {
 
     /// Shows the native file dialog (XDG desktop portal, or zenity) on its own thread so the
     /// window keeps drawing; the answer is picked up by [`Self::poll_dialog`].
-    fn open_dialog(&mut self) {
+    fn open_dialog(&mut self, for_music: bool) {
         if self.dialog.is_some() {
             return;
         }
         let (sender, receiver) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
-            let picked = rfd::FileDialog::new()
-                .set_title("Open a Labanotation score")
-                .add_filter("Labanotation scores", &["lbn", "lw", "json"])
-                .add_filter("All files", &["*"])
-                .pick_file();
+            let dialog = if for_music {
+                rfd::FileDialog::new()
+                    .set_title("Open a music track")
+                    .add_filter("Music", &crate::viewer::music::MUSIC_EXTENSIONS)
+            } else {
+                rfd::FileDialog::new()
+                    .set_title("Open a Labanotation score")
+                    .add_filter("Labanotation scores", &["lbn", "lw", "json"])
+            };
+            let picked = dialog.add_filter("All files", &["*"]).pick_file();
             // The window may have closed meanwhile; then nobody needs the answer.
             let _ = sender.send(picked);
         });
         match spawned {
-            Ok(_) => self.dialog = Some(receiver),
+            Ok(_) => self.dialog = Some((for_music, receiver)),
             Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
         }
     }
 
     fn poll_dialog(&mut self) {
-        let Some(receiver) = &self.dialog else { return };
+        let Some((for_music, receiver)) = &self.dialog else { return };
+        let for_music = *for_music;
         match receiver.try_recv() {
             Ok(Some(path)) => {
                 self.dialog = None;
-                self.open_file(&path);
+                if for_music {
+                    self.rehearsal.open_music(&path, &self.player, &mut self.ui_state);
+                } else {
+                    self.open_file(&path);
+                }
             }
             Ok(None) => {
                 self.dialog = None;
@@ -325,11 +402,30 @@ impl Running {
     fn apply(&mut self, action: UiAction) -> FrameEnd {
         match action {
             UiAction::Open(path) => self.open_file(&path),
-            UiAction::OpenDialog => self.open_dialog(),
+            UiAction::OpenDialog => self.open_dialog(false),
+            UiAction::OpenMusicDialog => self.open_dialog(true),
+            UiAction::OpenMusic(path) => self.rehearsal.open_music(&path, &self.player, &mut self.ui_state),
+            UiAction::ClearMusic => self.rehearsal.clear_music(),
+            UiAction::Music(_) => {}
+            UiAction::Align { offset_secs, bpm } => self.rehearsal.align(offset_secs, bpm, &mut self.player),
+            UiAction::Tap => self.rehearsal.tap(),
+            UiAction::ClearTaps => self.rehearsal.taps.clear(),
+            UiAction::ApplyTaps => {
+                let status = self.rehearsal.apply_taps(&mut self.player, self.ui_state.music.first_tap_measure);
+                // The confirmation: the metronome clicks (and the beat light flashes) with the music.
+                if self.metronome.unavailable_reason().is_none() {
+                    self.metronome.set_enabled(true);
+                    self.ui_state.metronome_on = true;
+                }
+                self.ui_state.status = Some(status);
+            }
+            UiAction::SaveSidecar => self.ui_state.status = Some(self.rehearsal.save_sidecar()),
             UiAction::OpenDemo(index) => {
                 if let Some((name, score)) = crate::viewer::demo_score(index) {
+                    self.rehearsal.store_score(&self.player);
                     self.player.replace_score(score, ScoreSource::Demo(name));
                     self.player.playback.go_to_start();
+                    self.rehearsal.open_score(&mut self.player, &mut self.ui_state);
                     self.player.playback.play();
                     self.watch = None;
                     self.reframe();
@@ -362,7 +458,7 @@ impl Running {
         let dt_secs = now.duration_since(self.last_frame).as_secs_f64().min(0.1);
         self.last_frame = now;
         let clock_secs = now.duration_since(self.started).as_secs_f64();
-        let advanced = self.player.playback.advance(dt_secs);
+        let advanced = self.rehearsal.advance(dt_secs, clock_secs, &mut self.player, &self.ui_state);
         if self.metronome.enabled() {
             for (from_beats, to_beats) in advanced.spans() {
                 self.metronome.advance(self.player.score(), *from_beats, *to_beats);
@@ -370,6 +466,7 @@ impl Running {
         }
         self.hot_reload(clock_secs);
         self.poll_dialog();
+        self.rehearsal.fill_panel(&self.player, &mut self.ui_state, clock_secs);
 
         let raw_input = self.egui_state.take_egui_input(&self.window);
         let stage_texture = self.gpu.stage_texture_id();
@@ -386,17 +483,31 @@ impl Running {
             }
         }
 
-        let motion = camera_motion(&ui_output.pointer, &self.camera);
-        if motion.pans() && self.ui_state.camera_view == CameraView::FollowDancer {
+        self.rehearsal.follow_transport(&self.player);
+
+        let pointer = unmirrored_pointer(&ui_output.pointer, self.ui_state.mirror);
+        let motion = camera_motion(&pointer, &self.camera);
+        if motion.pans() && self.ui_state.camera_view.follows_dancer() {
             self.ui_state.camera_view = CameraView::ThreeQuarter;
+        }
+        let orbits = motion.orbit_yaw_rad != 0.0 || motion.orbit_pitch_rad != 0.0;
+        if orbits && self.ui_state.camera_view == CameraView::Behind {
+            // Turning the camera by hand ends "from behind" but keeps following the dancer.
+            self.ui_state.camera_view = CameraView::FollowDancer;
         }
         apply_motion(&mut self.camera, &motion);
         self.player.sample();
-        if self.ui_state.camera_view == CameraView::FollowDancer
-            && let Some(pelvis) = self.player.first_pelvis_in_world()
-        {
-            follow(&mut self.camera, pelvis);
+        if let Some(pelvis) = self.player.first_pelvis_in_world() {
+            match self.ui_state.camera_view {
+                CameraView::FollowDancer => follow(&mut self.camera, pelvis),
+                CameraView::Behind => {
+                    let facing = self.player.first_facing_in_world().unwrap_or(glam::Vec3::Z);
+                    follow_from_behind(&mut self.camera, pelvis, facing, dt_secs as f32);
+                }
+                _ => {}
+            }
         }
+        self.save_settings(false);
         self.player.build_scene(self.gpu.mesh_id(), &mut self.scene);
 
         let pixels_per_point = full_output.pixels_per_point;
@@ -437,6 +548,41 @@ impl Running {
             self.window.request_redraw();
         }
         Ok(if last_frame { FrameEnd::Quit } else { end })
+    }
+}
+
+impl Running {
+    /// Writes the settings when they changed (at most twice a second unless `force`).
+    fn save_settings(&mut self, force: bool) {
+        let clock_secs = self.started.elapsed().as_secs_f64();
+        let ui = &self.ui_state;
+        let player = &self.player;
+        let model = self.models.get(ui.model_index).map(|m| m.name.to_owned());
+        let metronome_on = self.metronome.enabled();
+        self.rehearsal.save_settings(
+            player,
+            |settings| {
+                settings.model = model;
+                settings.camera = Some(ui.camera_view.name().to_owned());
+                settings.mirror = ui.mirror;
+                settings.toe_first = player.toe_first();
+                let stage = player.stage_options;
+                settings.toggles.footprints = Some(stage.footprints);
+                settings.toggles.facing_arrows = Some(stage.facing_arrows);
+                settings.toggles.trails = Some(stage.trails);
+                settings.toggles.shadows = Some(stage.shadows);
+                // Without a device the toggle is off by force; keep what the user chose.
+                if ui.metronome_unavailable.is_none() {
+                    settings.toggles.metronome = Some(metronome_on);
+                }
+                settings.toggles.music = Some(ui.music_on);
+                settings.speed = Some(player.playback.speed());
+                settings.looping = Some(player.playback.is_looping());
+                settings.staff_px_per_beat = Some(ui.staff_px_per_beat);
+            },
+            clock_secs,
+            force,
+        );
     }
 }
 

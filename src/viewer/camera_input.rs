@@ -1,6 +1,7 @@
 //! Camera control of the 3D stage: pointer input (drags, wheel, pinch) mapped to
-//! [`OrbitCamera`] orbit/pan/zoom calls, camera views (presets and "follow dancer 1") and the
-//! framing of a score's floor area. Pure functions over plain input structs; no UI types.
+//! [`OrbitCamera`] orbit/pan/zoom calls, camera views (presets, "follow dancer 1", "from
+//! behind"), the mirror view and the framing of a score's floor area. Pure functions over plain
+//! input structs; no UI types.
 
 use crate::render::{CameraPreset, OrbitCamera};
 use glam::Vec3;
@@ -120,12 +121,37 @@ pub enum CameraView {
     ThreeQuarter,
     /// Three-quarter angles, the target following dancer 1's pelvis.
     FollowDancer,
+    /// Behind dancer 1, looking the way they face, turning when they turn.
+    Behind,
 }
 
 impl CameraView {
     /// Every view, in button order.
-    pub const ALL: [CameraView; 5] =
-        [CameraView::Front, CameraView::Side, CameraView::Top, CameraView::ThreeQuarter, CameraView::FollowDancer];
+    pub const ALL: [CameraView; 6] = [
+        CameraView::Front,
+        CameraView::Side,
+        CameraView::Top,
+        CameraView::ThreeQuarter,
+        CameraView::FollowDancer,
+        CameraView::Behind,
+    ];
+
+    /// True for the views whose target moves with dancer 1.
+    pub fn follows_dancer(self) -> bool {
+        matches!(self, CameraView::FollowDancer | CameraView::Behind)
+    }
+
+    /// The command-line name (what [`Self::from_name`] reads back).
+    pub fn name(self) -> &'static str {
+        match self {
+            CameraView::Front => "front",
+            CameraView::Side => "side",
+            CameraView::Top => "top",
+            CameraView::ThreeQuarter => "three-quarter",
+            CameraView::FollowDancer => "follow",
+            CameraView::Behind => "behind",
+        }
+    }
 
     /// Button label.
     pub fn label(self) -> &'static str {
@@ -135,6 +161,7 @@ impl CameraView {
             CameraView::Top => "Top",
             CameraView::ThreeQuarter => "¾",
             CameraView::FollowDancer => "Follow",
+            CameraView::Behind => "Behind",
         }
     }
 
@@ -144,11 +171,12 @@ impl CameraView {
             CameraView::Front => CameraPreset::Front,
             CameraView::Side => CameraPreset::Side,
             CameraView::Top => CameraPreset::Top,
-            CameraView::ThreeQuarter | CameraView::FollowDancer => CameraPreset::ThreeQuarter,
+            CameraView::ThreeQuarter | CameraView::FollowDancer | CameraView::Behind => CameraPreset::ThreeQuarter,
         }
     }
 
-    /// Parses a command-line name: `front`/`audience`, `side`, `top`, `three-quarter`, `follow`.
+    /// Parses a command-line name: `front`/`audience`, `side`, `top`, `three-quarter`, `follow`,
+    /// `behind`.
     pub fn from_name(name: &str) -> Option<CameraView> {
         match name.to_ascii_lowercase().as_str() {
             "front" | "audience" => Some(CameraView::Front),
@@ -156,6 +184,7 @@ impl CameraView {
             "top" => Some(CameraView::Top),
             "three-quarter" | "threequarter" | "3/4" => Some(CameraView::ThreeQuarter),
             "follow" => Some(CameraView::FollowDancer),
+            "behind" => Some(CameraView::Behind),
             _ => None,
         }
     }
@@ -211,8 +240,12 @@ const FRAME_NDC_LIMIT: f32 = 0.92;
 /// target (which [`follow`] moves to the dancer every frame).
 pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) -> OrbitCamera {
     let mut camera = OrbitCamera::from_preset(view.preset(), bounds.centre_in_world(), 1.0);
-    if view == CameraView::FollowDancer {
+    if view.follows_dancer() {
         camera.distance_m = FOLLOW_DISTANCE_M;
+        if view == CameraView::Behind {
+            camera.pitch_rad = BEHIND_PITCH_RAD;
+            camera.yaw_rad = std::f32::consts::PI;
+        }
         return camera.sanitized();
     }
     if matches!(view, CameraView::Front | CameraView::Side) {
@@ -260,6 +293,60 @@ pub fn follow(camera: &mut OrbitCamera, pelvis_in_world: Vec3) {
     if pelvis_in_world.is_finite() {
         camera.target_in_world = Vec3::new(pelvis_in_world.x, LOOK_AT_HEIGHT_M, pelvis_in_world.z);
     }
+}
+
+/// Elevation of the "from behind" view, radians (over the dancer's shoulder).
+pub const BEHIND_PITCH_RAD: f32 = 0.22;
+/// Time constant with which the "from behind" view turns after the dancer, seconds.
+pub const BEHIND_TURN_SECS: f32 = 0.35;
+
+/// The yaw that puts the camera behind a dancer facing `facing_in_world` (horizontal), looking
+/// the way they face. Yaw 0 is the audience side (+Z), so a dancer facing the audience (+Z) is
+/// seen from upstage: yaw π.
+pub fn behind_yaw_rad(facing_in_world: Vec3) -> f32 {
+    (-facing_in_world.x).atan2(-facing_in_world.z)
+}
+
+/// Moves the "from behind" camera: the target follows the pelvis (as [`follow`]) and the yaw
+/// turns toward [`behind_yaw_rad`] of `facing_in_world` the short way round, closing the share
+/// `1 − exp(−dt / BEHIND_TURN_SECS)` of the angle (all of it when `dt_secs` is infinite).
+pub fn follow_from_behind(camera: &mut OrbitCamera, pelvis_in_world: Vec3, facing_in_world: Vec3, dt_secs: f32) {
+    follow(camera, pelvis_in_world);
+    let flat = Vec3::new(facing_in_world.x, 0.0, facing_in_world.z);
+    if !flat.is_finite() || flat.length() < 1e-4 {
+        return;
+    }
+    let goal = behind_yaw_rad(flat);
+    let share = if dt_secs.is_infinite() { 1.0 } else { 1.0 - (-dt_secs.max(0.0) / BEHIND_TURN_SECS).exp() };
+    let gap = (goal - camera.yaw_rad + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
+    camera.yaw_rad += share.clamp(0.0, 1.0) * gap;
+    *camera = camera.sanitized();
+}
+
+/// The mirror view, like a studio mirror: the finished stage image flipped left–right (its
+/// texture coordinates run u = 1 → 0), never the projection. A mirrored projection would turn
+/// every triangle's winding round, and the skinned shader lights two-sided meshes by
+/// `front_facing`; flipping the image keeps the 3D pass untouched (and mirrors the light, as a
+/// real mirror does). The staff is not part of the stage image, so it stays as written.
+pub fn stage_uv_x(mirrored: bool) -> [f32; 2] {
+    if mirrored { [1.0, 0.0] } else { [0.0, 1.0] }
+}
+
+/// Where a point at normalised image x `ndc_x` (−1 left … 1 right, as the camera projects it)
+/// is shown in the (maybe) mirrored stage.
+pub fn shown_ndc_x(ndc_x: f32, mirrored: bool) -> f32 {
+    if mirrored { -ndc_x } else { ndc_x }
+}
+
+/// Pointer input over a mirrored stage as the unmirrored camera must take it: horizontal drags
+/// reversed, so the stage still turns and pans with the pointer.
+pub fn unmirrored_pointer(input: &PointerInput, mirrored: bool) -> PointerInput {
+    let mut out = *input;
+    if mirrored {
+        out.drag_delta_px[0] = -out.drag_delta_px[0];
+        out.scroll_delta_px[0] = -out.scroll_delta_px[0];
+    }
+    out
 }
 
 #[cfg(test)]
@@ -374,7 +461,7 @@ mod tests {
     fn framing_shows_the_whole_floor_area_and_follow_tracks_the_pelvis() {
         let bounds = FloorBounds::of_points([Vec3::new(-2.0, 0.0, -1.0), Vec3::new(2.0, 5.0, 1.0)], 0.5);
         assert_eq!(bounds.min_xz, [-2.5, -1.5]);
-        for view in CameraView::ALL.into_iter().filter(|v| *v != CameraView::FollowDancer) {
+        for view in CameraView::ALL.into_iter().filter(|v| !v.follows_dancer()) {
             for aspect in [16.0 / 9.0, 0.6] {
                 let cam = framed_camera(view, &bounds, aspect);
                 let mut widest = 0.0f32;

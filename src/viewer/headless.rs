@@ -1,8 +1,12 @@
 //! `labanplay render`: the player's stage rendered offscreen (no window, no display) to an
-//! animated GIF or a folder of numbered PNGs, with a plain-text progress bar on stderr.
+//! animated GIF, a folder of numbered PNGs, or an MP4/WebM video encoded by the system's
+//! `ffmpeg` (raw frames piped to it, the music track muxed in at its offset), with a plain-text
+//! progress bar on stderr.
 
+use crate::rehearse::sidecar::{ResolvedMusic, Sidecar, resolve_music};
+use crate::rehearse::sync::Alignment;
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
-use crate::viewer::camera_input::{CameraView, follow, framed_camera};
+use crate::viewer::camera_input::{CameraView, follow, follow_from_behind, framed_camera};
 use crate::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
 use crate::viewer::player::{Player, ScoreSource};
 use std::io::Write;
@@ -29,6 +33,23 @@ pub struct RenderOptions {
     pub to_beats: Option<f64>,
     /// Steps land on the ball of the foot first.
     pub toe_first: bool,
+    /// Mirror the stage left–right (as the player's mirror view).
+    pub mirror: bool,
+    /// Music, offset and tempo given on the command line (they win over the score's sidecar).
+    pub music: MusicOptions,
+}
+
+/// The music of a render: command-line values over the sidecar beside the score.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MusicOptions {
+    /// The music file (`--music`).
+    pub file: Option<PathBuf>,
+    /// Seconds into the audio of beat 0 (`--offset`).
+    pub offset_secs: Option<f64>,
+    /// Tempo override (`--bpm`).
+    pub bpm: Option<f64>,
+    /// No music track in the video even when the sidecar names one (`--no-music`).
+    pub none: bool,
 }
 
 impl Default for RenderOptions {
@@ -43,6 +64,8 @@ impl Default for RenderOptions {
             from_beats: None,
             to_beats: None,
             toe_first: false,
+            mirror: false,
+            music: MusicOptions::default(),
         }
     }
 }
@@ -54,10 +77,31 @@ pub enum Output {
     Gif(PathBuf),
     /// Numbered PNGs in this folder.
     PngDir(PathBuf),
+    /// A video file encoded by ffmpeg.
+    Video(PathBuf, VideoKind),
 }
 
-/// Decides the output kind from the `-o` argument: `*.gif` is a GIF; a path ending in `/`, an
-/// existing folder or a name without extension is a PNG folder; anything else is an error.
+impl Output {
+    /// Where the output goes.
+    pub fn path(&self) -> &Path {
+        match self {
+            Output::Gif(path) | Output::PngDir(path) | Output::Video(path, _) => path,
+        }
+    }
+}
+
+/// Video containers `labanplay render` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VideoKind {
+    /// H.264 + AAC in MP4.
+    Mp4,
+    /// VP9 + Opus in WebM.
+    Webm,
+}
+
+/// Decides the output kind from the `-o` argument: `*.gif` is a GIF, `*.mp4` / `*.webm` a
+/// video; a path ending in `/`, an existing folder or a name without extension is a PNG folder;
+/// anything else is an error.
 pub fn output_kind(out: &Path) -> Result<Output, String> {
     let text = out.to_string_lossy();
     let extension = out.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
@@ -66,9 +110,12 @@ pub fn output_kind(out: &Path) -> Result<Output, String> {
     }
     match extension.as_deref() {
         Some("gif") => Ok(Output::Gif(out.to_path_buf())),
+        Some("mp4") => Ok(Output::Video(out.to_path_buf(), VideoKind::Mp4)),
+        Some("webm") => Ok(Output::Video(out.to_path_buf(), VideoKind::Webm)),
         None => Ok(Output::PngDir(out.to_path_buf())),
         Some(other) => Err(format!(
-            "cannot write `.{other}` output {}: give a `.gif` file or a folder (ending in `/`) for PNG frames",
+            "cannot write `.{other}` output {}: give a `.gif`, `.mp4` or `.webm` file, or a folder (ending in `/`) \
+             for PNG frames",
             out.display()
         )),
     }
@@ -114,12 +161,184 @@ pub struct RenderSummary {
     pub output: Output,
     /// The adapter used.
     pub adapter: String,
+    /// The music muxed into the video, and the second of it the video starts at.
+    pub music: Option<(PathBuf, f64)>,
+    /// The tempo the score was rendered at, bpm.
+    pub bpm: f64,
+}
+
+/// Environment variable naming the ffmpeg program (default: `ffmpeg` on the `PATH`).
+pub const FFMPEG_ENV: &str = "LABANPLAY_FFMPEG";
+
+/// The ffmpeg program to run, checked by running `ffmpeg -version`; the error says what to install.
+pub fn find_ffmpeg() -> Result<PathBuf, String> {
+    let program = std::env::var_os(FFMPEG_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let program = program.unwrap_or_else(|| PathBuf::from("ffmpeg"));
+    let works = std::process::Command::new(&program)
+        .arg("-version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if works {
+        Ok(program)
+    } else {
+        Err(format!(
+            "video export needs the `ffmpeg` program and `{}` does not run: install ffmpeg (Debian/Ubuntu: \
+             `sudo apt-get install ffmpeg`; Fedora: `sudo dnf install ffmpeg`; macOS: `brew install ffmpeg`; \
+             Windows: `winget install ffmpeg`), or render to OUT.gif or a PNG folder",
+            program.display()
+        ))
+    }
+}
+
+/// The music input of a video: the file and where in it the video starts (negative: the music
+/// starts that much after the video).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AudioInput {
+    /// The music file.
+    pub path: PathBuf,
+    /// Seconds into the music at the video's first frame.
+    pub start_secs: f64,
+}
+
+/// ffmpeg's arguments: raw RGBA frames of `size_px` at `fps` on stdin, the music (trimmed or
+/// delayed to its start, padded with silence), cut to `frames / fps` seconds, encoded as `kind`.
+pub fn ffmpeg_args(
+    kind: VideoKind,
+    size_px: [u32; 2],
+    fps: f64,
+    frames: usize,
+    audio: Option<&AudioInput>,
+    out: &Path,
+) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = Vec::new();
+    let mut push = |items: &[&str]| args.extend(items.iter().map(std::ffi::OsString::from));
+    let size = format!("{}x{}", size_px[0], size_px[1]);
+    let rate = format!("{fps}");
+    push(&["-hide_banner", "-loglevel", "error", "-nostdin", "-y"]);
+    push(&["-f", "rawvideo", "-pix_fmt", "rgba", "-s", &size, "-framerate", &rate, "-i", "-"]);
+    let mut audio_filter = "apad".to_owned();
+    if let Some(audio) = audio {
+        if audio.start_secs > 0.0 {
+            push(&["-ss", &format!("{:.6}", audio.start_secs)]);
+        } else if audio.start_secs < 0.0 {
+            let delay_ms = (-audio.start_secs * 1000.0).round() as i64;
+            audio_filter = format!("adelay={delay_ms}:all=1,apad");
+        }
+        push(&["-i"]);
+        args.push(audio.path.clone().into_os_string());
+    }
+    let mut push = |items: &[&str]| args.extend(items.iter().map(std::ffi::OsString::from));
+    push(&["-map", "0:v"]);
+    // yuv420p needs even sides: pad odd ones by a pixel.
+    push(&["-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-pix_fmt", "yuv420p"]);
+    match kind {
+        VideoKind::Mp4 => push(&["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-movflags", "+faststart"]),
+        VideoKind::Webm => {
+            push(&["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1", "-b:v", "0"]);
+            push(&["-crf", "33"]);
+        }
+    }
+    if audio.is_some() {
+        push(&["-map", "1:a", "-af", &audio_filter]);
+        match kind {
+            VideoKind::Mp4 => push(&["-c:a", "aac", "-b:a", "160k"]),
+            VideoKind::Webm => push(&["-c:a", "libopus", "-b:a", "128k"]),
+        }
+    }
+    let duration_secs = frames as f64 / fps;
+    push(&["-t", &format!("{duration_secs:.6}")]);
+    args.push(out.as_os_str().to_owned());
+    args
+}
+
+/// A running ffmpeg taking frames on its stdin.
+struct VideoEncoder {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stderr: Option<std::thread::JoinHandle<String>>,
+}
+
+impl VideoEncoder {
+    fn start(program: &Path, args: &[std::ffi::OsString]) -> Result<VideoEncoder, String> {
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        let stdin = child.stdin.take();
+        let stderr = child.stderr.take().map(|mut pipe| {
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+                text
+            })
+        });
+        Ok(VideoEncoder { child, stdin, stderr })
+    }
+
+    fn write_frame(&mut self, rgba: &[u8]) -> Result<(), String> {
+        let Some(stdin) = &mut self.stdin else { return Err("ffmpeg is closed".to_owned()) };
+        if stdin.write_all(rgba).is_err() {
+            return Err(self.finish().err().unwrap_or_else(|| "ffmpeg stopped reading frames".to_owned()));
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        drop(self.stdin.take());
+        let status = self.child.wait().map_err(|e| format!("ffmpeg did not finish: {e}"))?;
+        let stderr = self.stderr.take().and_then(|h| h.join().ok()).unwrap_or_default();
+        if status.success() {
+            Ok(())
+        } else {
+            let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
+            let tail: Vec<&str> = tail.into_iter().rev().collect();
+            Err(format!("ffmpeg failed ({status}): {}", tail.join(" / ")))
+        }
+    }
+}
+
+/// The music setup of `options` for `score_file`: the command line over the sidecar.
+pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
+    let sidecar = match &options.file {
+        Some(path) => Sidecar::load_beside(path).map_err(|e| e.to_string())?,
+        None => None,
+    };
+    let mut resolved = resolve_music(
+        options.music.file.as_deref(),
+        options.music.offset_secs,
+        options.music.bpm,
+        sidecar.as_ref().map(|(p, s)| (p.as_path(), s)),
+    );
+    if options.music.none {
+        resolved.music = None;
+    }
+    if let Some(music) = &resolved.music
+        && !music.is_file()
+    {
+        let named_by = match (&options.music.file, &sidecar) {
+            (Some(_), _) | (None, None) => "--music".to_owned(),
+            (None, Some((path, _))) => path.display().to_string(),
+        };
+        return Err(format!("the music file {} (named by {named_by}) does not exist", music.display()));
+    }
+    Ok(resolved)
 }
 
 /// Renders the frames of `options`, printing progress to `progress`. Errors are messages for
 /// the user (no adapter → what to install; unreadable score; bad arguments).
 pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
     let output = output_kind(&options.out)?;
+    let ffmpeg = match &output {
+        Output::Video(..) => Some(find_ffmpeg()?),
+        _ => None,
+    };
+    let music = render_music(options)?;
     let model = build_model(&options.model)?;
     let (score, source) = match &options.file {
         Some(path) => (crate::viewer::files::open_score(path)?, ScoreSource::File(path.clone())),
@@ -129,10 +348,16 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
         }
     };
     let mut player = Player::new(score, source, model, options.toe_first);
+    player.set_tempo_override(music.bpm);
+    let bpm = player.playback.timeline().bpm;
     let duration = player.playback.timeline().duration_beats;
     let from_beats = options.from_beats.unwrap_or(0.0).clamp(0.0, duration);
     let to_beats = options.to_beats.unwrap_or(duration).clamp(from_beats, duration);
-    let times = frame_times_beats(from_beats, to_beats, options.fps, player.playback.timeline().bpm);
+    let times = frame_times_beats(from_beats, to_beats, options.fps, bpm);
+    let audio = music.music.as_ref().map(|path| AudioInput {
+        path: path.clone(),
+        start_secs: Alignment::new(music.offset_secs, bpm).audio_secs_at(from_beats),
+    });
 
     let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
@@ -146,49 +371,73 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let mut camera = framed_camera(options.camera, player.floor_bounds(), aspect);
     let mut scene = Scene::default();
 
-    let mut gif = match &output {
+    let mut gif = None;
+    let mut video = None;
+    match &output {
         Output::Gif(path) => {
             let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
             let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
             encoder
                 .set_repeat(image::codecs::gif::Repeat::Infinite)
                 .map_err(|e| format!("cannot write the GIF: {e}"))?;
-            Some(encoder)
+            gif = Some(encoder);
         }
         Output::PngDir(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
-            None
         }
-    };
+        Output::Video(path, kind) => {
+            let program = ffmpeg.as_deref().unwrap_or(Path::new("ffmpeg"));
+            let args = ffmpeg_args(*kind, options.size_px, options.fps, times.len(), audio.as_ref(), path);
+            video = Some(VideoEncoder::start(program, &args)?);
+        }
+    }
     let delay = image::Delay::from_numer_denom_ms(1000, (options.fps.round() as u32).max(1));
+    let frame_secs = (1.0 / options.fps) as f32;
     for (index, t_beats) in times.iter().enumerate() {
         player.playback.seek(*t_beats);
         player.sample();
-        if options.camera == CameraView::FollowDancer
-            && let Some(pelvis) = player.first_pelvis_in_world()
-        {
-            follow(&mut camera, pelvis);
+        if let Some(pelvis) = player.first_pelvis_in_world() {
+            match options.camera {
+                CameraView::FollowDancer => follow(&mut camera, pelvis),
+                CameraView::Behind => {
+                    let facing = player.first_facing_in_world().unwrap_or(glam::Vec3::Z);
+                    let dt = if index == 0 { f32::INFINITY } else { frame_secs };
+                    follow_from_behind(&mut camera, pelvis, facing, dt);
+                }
+                _ => {}
+            }
         }
         player.build_scene(mesh_id, &mut scene);
-        let image = target
+        let mut image = target
             .render(&gpu, &mut renderer, &scene, &camera)
             .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
-        match (&mut gif, &output) {
-            (Some(encoder), _) => encoder
+        if options.mirror {
+            image::imageops::flip_horizontal_in_place(&mut image);
+        }
+        match (&mut gif, &mut video, &output) {
+            (Some(encoder), _, _) => encoder
                 .encode_frame(image::Frame::from_parts(image, 0, 0, delay))
                 .map_err(|e| format!("cannot write the GIF: {e}"))?,
-            (None, Output::PngDir(dir)) => {
+            (None, Some(encoder), _) => encoder.write_frame(image.as_raw())?,
+            (None, None, Output::PngDir(dir)) => {
                 let path = dir.join(format!("frame-{:04}.png", index + 1));
                 image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             }
-            (None, Output::Gif(_)) => {}
+            (None, None, _) => {}
         }
         let _ = write!(progress, "{}", progress_bar(index + 1, times.len(), 30));
         let _ = progress.flush();
     }
     let _ = writeln!(progress);
     drop(gif);
-    Ok(RenderSummary { frames: times.len(), output, adapter: gpu.adapter_summary() })
+    if let Some(mut encoder) = video {
+        encoder.finish()?;
+    }
+    let music = match (&output, audio) {
+        (Output::Video(..), Some(audio)) => Some((audio.path, audio.start_secs)),
+        _ => None,
+    };
+    Ok(RenderSummary { frames: times.len(), output, adapter: gpu.adapter_summary(), music, bpm })
 }
 
 #[cfg(test)]
@@ -202,7 +451,10 @@ mod tests {
         assert_eq!(output_kind(Path::new("A.GIF")).unwrap(), Output::Gif("A.GIF".into()));
         assert_eq!(output_kind(Path::new("frames/")).unwrap(), Output::PngDir("frames/".into()));
         assert_eq!(output_kind(Path::new("frames")).unwrap(), Output::PngDir("frames".into()));
-        assert!(output_kind(Path::new("movie.mp4")).unwrap_err().contains(".gif"));
+        assert_eq!(output_kind(Path::new("m.MP4")).unwrap(), Output::Video("m.MP4".into(), VideoKind::Mp4));
+        assert_eq!(output_kind(Path::new("m.webm")).unwrap(), Output::Video("m.webm".into(), VideoKind::Webm));
+        let error = output_kind(Path::new("movie.avi")).unwrap_err();
+        assert!(error.contains(".gif") && error.contains(".mp4"), "{error}");
     }
 
     #[test]
@@ -224,6 +476,24 @@ mod tests {
         assert_eq!(frame_times_beats(2.0, 2.0, 30.0, 60.0), vec![2.0]);
         assert_eq!(frame_times_beats(1.0, 5.0, f64::NAN, 60.0), vec![1.0]);
         assert_eq!(frame_times_beats(3.0, 1.0, 30.0, 60.0), vec![3.0]);
+    }
+
+    #[test]
+    fn ffmpeg_gets_raw_frames_the_music_at_its_offset_and_the_exact_length() {
+        let text = |args: Vec<std::ffi::OsString>| {
+            args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+        };
+        let silent = text(ffmpeg_args(VideoKind::Mp4, [320, 180], 30.0, 90, None, Path::new("o.mp4")));
+        assert!(silent.contains("-f rawvideo -pix_fmt rgba -s 320x180 -framerate 30 -i -"), "{silent}");
+        assert!(silent.contains("libx264") && silent.ends_with("-t 3.000000 o.mp4"), "{silent}");
+        assert!(!silent.contains("1:a"), "{silent}");
+        let late = AudioInput { path: "m.ogg".into(), start_secs: 2.5 };
+        let args = text(ffmpeg_args(VideoKind::Webm, [64, 64], 25.0, 50, Some(&late), Path::new("o.webm")));
+        assert!(args.contains("-ss 2.500000 -i m.ogg") && args.contains("-map 1:a -af apad"), "{args}");
+        assert!(args.contains("libvpx-vp9") && args.contains("libopus") && args.contains("-t 2.000000"), "{args}");
+        let early = AudioInput { path: "m.ogg".into(), start_secs: -0.25 };
+        let args = text(ffmpeg_args(VideoKind::Mp4, [64, 64], 25.0, 50, Some(&early), Path::new("o.mp4")));
+        assert!(args.contains("adelay=250:all=1,apad") && !args.contains("-ss"), "{args}");
     }
 
     #[test]

@@ -145,6 +145,11 @@ impl Metronome {
         self.unavailable.as_deref()
     }
 
+    /// The device's mixer, shared with the music player (one output for both).
+    pub fn mixer(&self) -> Option<rodio::mixer::Mixer> {
+        self.sink.as_ref().map(|sink| sink.mixer().clone())
+    }
+
     /// Turns the clicks on or off.
     pub fn set_enabled(&mut self, on: bool) {
         self.enabled = on;

@@ -1,5 +1,6 @@
 //! The player (feature `viewer`): a window with the 3D stage, the scrolling staff, transport and
-//! controls ([`app`]), and headless rendering to GIF/PNG ([`headless`]). The pure parts —
+//! controls ([`app`]), the music track ([`music`]), and headless rendering to GIF, PNG or video
+//! ([`headless`]). The pure parts —
 //! [`playback`], [`camera_input`], [`stage`], [`player`], [`files`] — need no GPU or display.
 
 pub mod app;
@@ -9,8 +10,10 @@ pub mod files;
 pub mod gpu_frame;
 pub mod headless;
 pub mod metronome;
+pub mod music;
 pub mod playback;
 pub mod player;
+pub mod rehearsal;
 pub mod staff_layout;
 pub mod staff_ui;
 pub mod stage;

@@ -1,7 +1,9 @@
-//! Playback state of the player: play/pause, stop, seeking, stepping by beat or measure, speed
-//! and loop. Pure: the caller passes elapsed wall time into [`Playback::advance`]; nothing here
-//! reads a clock, and no UI types appear.
+//! Playback state of the player: play/pause, stop, seeking, stepping by beat or measure, speed,
+//! looping the score or a passage. Pure: the caller passes elapsed time into
+//! [`Playback::advance`] (or the music clock's step into [`Playback::advance_beats`]); nothing
+//! here reads a clock, and no UI types appear.
 
+use crate::rehearse::loop_range::LoopRange;
 use crate::score::Score;
 
 /// Slowest playback speed (a quarter of the written tempo).
@@ -73,12 +75,18 @@ impl Timeline {
 pub struct Advanced {
     spans: [(f64, f64); 2],
     count: usize,
+    wrapped: bool,
 }
 
 impl Advanced {
     /// The played intervals `(from_beats, to_beats]` in order (empty when nothing played).
     pub fn spans(&self) -> &[(f64, f64)] {
         self.spans.get(..self.count).unwrap_or(&[])
+    }
+
+    /// True when the loop wrapped (the music must be moved with the picture).
+    pub fn wrapped(&self) -> bool {
+        self.wrapped
     }
 
     fn push(&mut self, from_beats: f64, to_beats: f64) {
@@ -99,12 +107,13 @@ pub struct Playback {
     playing: bool,
     speed: f64,
     looping: bool,
+    loop_range: Option<LoopRange>,
 }
 
 impl Playback {
-    /// Paused at beat 0, speed 1, loop on.
+    /// Paused at beat 0, speed 1, loop on, no passage marked.
     pub fn new(timeline: Timeline) -> Playback {
-        Playback { timeline, t_beats: 0.0, playing: false, speed: 1.0, looping: true }
+        Playback { timeline, t_beats: 0.0, playing: false, speed: 1.0, looping: true, loop_range: None }
     }
 
     /// The time grid.
@@ -116,6 +125,25 @@ impl Playback {
     pub fn set_timeline(&mut self, timeline: Timeline) {
         self.timeline = timeline;
         self.t_beats = self.clamped(self.t_beats);
+        self.loop_range = self.loop_range.and_then(|r| r.within(self.timeline.duration_beats));
+    }
+
+    /// Changes the tempo (a tempo override), keeping the position in beats.
+    pub fn set_bpm(&mut self, bpm: f64) {
+        if bpm.is_finite() && bpm > 0.0 {
+            self.timeline.bpm = bpm;
+        }
+    }
+
+    /// The passage that loops, when one is marked.
+    pub fn loop_range(&self) -> Option<LoopRange> {
+        self.loop_range
+    }
+
+    /// Marks (or with `None` clears) the passage to loop, cut to the score. Playing from before
+    /// its end wraps at its end to its start, whatever the whole-score loop setting.
+    pub fn set_loop_range(&mut self, range: Option<LoopRange>) {
+        self.loop_range = range.and_then(|r| r.within(self.timeline.duration_beats));
     }
 
     /// Current time in beats.
@@ -151,7 +179,7 @@ impl Playback {
     /// Starts playing; at the very end of a score, playing restarts from the beginning.
     pub fn play(&mut self) {
         if self.t_beats >= self.timeline.duration_beats - STEP_EPSILON_BEATS {
-            self.t_beats = 0.0;
+            self.t_beats = self.loop_start();
         }
         self.playing = self.timeline.duration_beats > 0.0;
     }
@@ -235,12 +263,22 @@ impl Playback {
         self.t_beats = self.clamped(target);
     }
 
-    /// Advances the clock by `dt_secs` of wall time (scaled by the speed) while playing. At the
-    /// end it wraps to the start when looping, otherwise stops there and pauses. Returns the
-    /// intervals of score time that were played (for the metronome).
+    /// Advances the clock by `dt_secs` of wall time (scaled by the speed) while playing; see
+    /// [`Self::advance_beats`].
     pub fn advance(&mut self, dt_secs: f64) -> Advanced {
+        if !dt_secs.is_finite() || dt_secs <= 0.0 {
+            return Advanced::default();
+        }
+        self.advance_beats(self.timeline.beats_from_secs(dt_secs * self.speed))
+    }
+
+    /// Advances by `step_beats` of score time while playing. A marked passage wraps at its end
+    /// when the step crosses it; at the end of the score it wraps to the start (of the passage,
+    /// when one is marked) when looping, otherwise stops there and pauses. Returns the
+    /// intervals of score time that were played (for the metronome) and whether it wrapped.
+    pub fn advance_beats(&mut self, step_beats: f64) -> Advanced {
         let mut advanced = Advanced::default();
-        if !self.playing || !dt_secs.is_finite() || dt_secs <= 0.0 {
+        if !self.playing || !step_beats.is_finite() || step_beats <= 0.0 {
             return advanced;
         }
         let duration = self.timeline.duration_beats;
@@ -248,17 +286,27 @@ impl Playback {
             self.playing = false;
             return advanced;
         }
-        let step_beats = self.timeline.beats_from_secs(dt_secs * self.speed);
         let from = self.t_beats;
         let to = from + step_beats;
-        if to < duration {
+        if let Some(range) = self.loop_range
+            && from < range.end_beats()
+            && to >= range.end_beats()
+        {
+            advanced.push(from, range.end_beats());
+            // A frame longer than the whole passage still wraps only once.
+            let wrapped = range.wrap(to);
+            advanced.push(range.start_beats(), wrapped);
+            advanced.wrapped = true;
+            self.t_beats = wrapped;
+        } else if to < duration {
             advanced.push(from, to);
             self.t_beats = to;
         } else if self.looping {
             advanced.push(from, duration);
-            // A frame longer than the whole score still wraps only once.
-            let wrapped = (to - duration).rem_euclid(duration);
-            advanced.push(0.0, wrapped);
+            let start = self.loop_start();
+            let wrapped = start + (to - duration).rem_euclid((duration - start).max(STEP_EPSILON_BEATS));
+            advanced.push(start, wrapped);
+            advanced.wrapped = true;
             self.t_beats = wrapped;
         } else {
             advanced.push(from, duration);
@@ -266,6 +314,11 @@ impl Playback {
             self.playing = false;
         }
         advanced
+    }
+
+    /// Where a wrap lands: the passage's start, or beat 0.
+    fn loop_start(&self) -> f64 {
+        self.loop_range.map(|r| r.start_beats()).unwrap_or(0.0)
     }
 
     fn clamped(&self, t_beats: f64) -> f64 {

@@ -59,6 +59,7 @@ pub struct Player {
     warnings: Vec<WarningItem>,
     floor_bounds: FloorBounds,
     poses: Vec<Pose>,
+    tempo_override_bpm: Option<f64>,
     /// The transport (time, speed, loop).
     pub playback: Playback,
     /// What the stage shows besides the dancers.
@@ -76,6 +77,7 @@ impl Player {
             warnings: Vec::new(),
             floor_bounds: FloorBounds::of_points(std::iter::empty(), 0.0),
             poses: Vec::new(),
+            tempo_override_bpm: None,
             score,
             source,
             model,
@@ -95,7 +97,33 @@ impl Player {
         self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
         self.layout = StaffLayout::new(&self.score);
         self.playback.set_timeline(Timeline::from_score(&self.score));
+        self.apply_tempo();
         self.refresh_derived();
+    }
+
+    /// Plays the score at `bpm` instead of its own tempo (`None`: the score's tempo). The
+    /// motion is the same, sampled faster or slower.
+    pub fn set_tempo_override(&mut self, bpm: Option<f64>) {
+        self.tempo_override_bpm = bpm.filter(|b| b.is_finite() && *b > 0.0);
+        self.playback.set_timeline(Timeline::from_score(&self.score));
+        self.apply_tempo();
+    }
+
+    /// The tempo override, when one is set.
+    pub fn tempo_override(&self) -> Option<f64> {
+        self.tempo_override_bpm
+    }
+
+    fn apply_tempo(&mut self) {
+        if let Some(bpm) = self.tempo_override_bpm {
+            self.playback.set_bpm(bpm);
+        }
+    }
+
+    /// Seconds of the score's own timing at the current beat (what the motion is sampled at,
+    /// whatever tempo it plays at).
+    pub fn score_secs(&self) -> f64 {
+        crate::rehearse::sync::score_secs_at(self.playback.t_beats(), self.score.tempo.bpm)
     }
 
     /// Switches the dancer model (recompiling the motion for its proportions).
@@ -168,12 +196,21 @@ impl Player {
 
     /// Samples every dancer at the current time (call once per frame before [`Self::build_scene`]).
     pub fn sample(&mut self) {
-        self.animation.sample(self.playback.t_secs(), &mut self.poses);
+        self.animation.sample(self.score_secs(), &mut self.poses);
     }
 
     /// The poses of the last [`Self::sample`].
     pub fn poses(&self) -> &[Pose] {
         &self.poses
+    }
+
+    /// Horizontal unit vector dancer 1 faces in the last sampled pose (the pelvis's front, +Z
+    /// at rest), for the "from behind" camera.
+    pub fn first_facing_in_world(&self) -> Option<Vec3> {
+        let pose = self.poses.first()?;
+        let front = pose.local_rot[crate::pose::JointId::Pelvis.index()] * Vec3::Z;
+        let flat = Vec3::new(front.x, 0.0, front.z);
+        (flat.length() > 1e-3).then(|| flat.normalize())
     }
 
     /// Pelvis of dancer 1 in the last sampled pose (for the follow camera).
@@ -188,7 +225,7 @@ impl Player {
             poses: &self.poses,
             model: &self.model,
             mesh_id,
-            t_secs: self.playback.t_secs(),
+            t_secs: self.score_secs(),
             options: self.stage_options,
         };
         build_scene(&frame, scene);

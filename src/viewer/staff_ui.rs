@@ -1,6 +1,7 @@
 //! egui painting of the scrolling staff: real Labanotation shapes for the glyphs that
 //! `staff_layout` places (direction signs with level shading, turn signs, holds, pins, front and
-//! path signs), bars, the cursor line, and seeking by clicking or dragging the staff.
+//! path signs), bars, the cursor line, seeking by clicking or dragging the staff, and marking a
+//! passage to loop by shift-dragging it (the loop range is drawn as a band beside the staff).
 
 use crate::read::{Direction, Level};
 use crate::viewer::staff_layout::{EntryRef, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
@@ -13,7 +14,14 @@ pub struct StaffResponse {
     pub seek_to_beats: Option<f64>,
     /// The symbol under the pointer.
     pub hovered: Option<EntryRef>,
+    /// A shift-drag finished marking this beat range (in drag order) to loop.
+    pub loop_marked: Option<(f64, f64)>,
 }
+
+/// The loop band's colour.
+const LOOP_BAND: Color32 = Color32::from_rgba_premultiplied(30, 140, 60, 46);
+/// The loop band's edges.
+const LOOP_EDGE: Color32 = Color32::from_rgb(20, 130, 50);
 
 /// Colours and strokes of the staff panel.
 const PAPER: Color32 = Color32::from_rgb(252, 251, 246);
@@ -36,6 +44,19 @@ pub fn staff_ui(
     playing: bool,
     px_per_beat: f32,
 ) -> StaffResponse {
+    staff_ui_with_loop(ui, layout, t_beats, playing, px_per_beat, None)
+}
+
+/// [`staff_ui`] with the loop passage `loop_beats` drawn as a green band, and shift-drag (while
+/// playing too) marking a new one, reported in [`StaffResponse::loop_marked`] when released.
+pub fn staff_ui_with_loop(
+    ui: &mut egui::Ui,
+    layout: &StaffLayout,
+    t_beats: f64,
+    playing: bool,
+    px_per_beat: f32,
+    loop_beats: Option<(f64, f64)>,
+) -> StaffResponse {
     let size = ui.available_size().max(vec2(1.0, 1.0));
     let (response, painter) = ui.allocate_painter(size, Sense::click_and_drag());
     let rect = response.rect;
@@ -45,7 +66,34 @@ pub fn staff_ui(
 
     let hovered = response.hover_pos().and_then(|p| entry_at(&glyphs, local(p)));
     let mut seek_to_beats = None;
-    if !playing {
+    // Shift-drag marks a loop: the beat under the press is remembered (the staff scrolls while
+    // playing), the band follows the pointer, the range is reported on release.
+    let shift = ui.input(|i| i.modifiers.shift);
+    let anchor_id = response.id.with("loop-anchor");
+    let mut pending: Option<(f64, f64)> = None;
+    let mut loop_marked = None;
+    if response.drag_started()
+        && shift
+        && let Some(origin) = ui.input(|i| i.pointer.press_origin())
+    {
+        let anchor = layout.beats_at_y(&view, t_beats, local(origin).y);
+        ui.data_mut(|d| d.insert_temp(anchor_id, anchor));
+    }
+    let anchor: Option<f64> = ui.data(|d| d.get_temp(anchor_id));
+    if let (Some(anchor), Some(p)) = (anchor, response.interact_pointer_pos().or(response.hover_pos())) {
+        let here = layout.beats_at_y(&view, t_beats, local(p).y).clamp(0.0, layout.end_beats().max(0.0));
+        let anchor = anchor.clamp(0.0, layout.end_beats().max(0.0));
+        if response.drag_stopped() {
+            loop_marked = Some((anchor, here));
+            ui.data_mut(|d| d.remove::<f64>(anchor_id));
+        } else if response.dragged() {
+            pending = Some((anchor, here));
+        } else {
+            ui.data_mut(|d| d.remove::<f64>(anchor_id));
+        }
+    }
+    let marking = anchor.is_some();
+    if !playing && !marking {
         if response.dragged() {
             // Grab the paper: dragging it up shows later beats at the cursor.
             let delta_y = response.drag_delta().y;
@@ -65,7 +113,34 @@ pub fn staff_ui(
     let seek_to_beats = seek_to_beats.map(|t| t.clamp(0.0, layout.end_beats().max(0.0)));
 
     paint_staff(&painter, rect, &glyphs, hovered);
-    StaffResponse { seek_to_beats, hovered }
+    if let Some((a, b)) = pending.or(loop_beats) {
+        let y0 = layout.y_of_beats(&view, t_beats, a.min(b)) + rect.min.y;
+        let y1 = layout.y_of_beats(&view, t_beats, a.max(b)) + rect.min.y;
+        paint_loop_band(&painter, rect, y0.max(y1), y0.min(y1), pending.is_some());
+    }
+    StaffResponse { seek_to_beats, hovered, loop_marked }
+}
+
+/// The loop band between screen heights `y_start` (bottom, earlier) and `y_end` (top, later):
+/// a translucent strip over the staff with a bracket on its left edge.
+fn paint_loop_band(painter: &Painter, rect: Rect, y_start: f32, y_end: f32, pending: bool) {
+    let top = y_end.max(rect.top());
+    let bottom = y_start.min(rect.bottom());
+    if bottom <= top {
+        return;
+    }
+    let band = Rect::from_min_max(pos2(rect.left(), top), pos2(rect.right(), bottom));
+    painter.rect_filled(band, 0.0, LOOP_BAND);
+    let stroke = Stroke::new(if pending { 1.5 } else { 2.5 }, LOOP_EDGE);
+    let x = rect.left() + 3.0;
+    for y in [y_start, y_end] {
+        if (rect.top()..=rect.bottom()).contains(&y) {
+            painter.line_segment([pos2(x, y), pos2(rect.right() - 3.0, y)], Stroke::new(1.0, LOOP_EDGE));
+            painter.line_segment([pos2(x, y), pos2(x + 8.0, y)], stroke);
+        }
+    }
+    painter.line_segment([pos2(x, top), pos2(x, bottom)], stroke);
+    painter.text(pos2(x + 4.0, top + 2.0), Align2::LEFT_TOP, "loop", FontId::proportional(10.0), LOOP_EDGE);
 }
 
 /// The topmost symbol whose rect (grown by 2 px) holds `p`, in panel coordinates.

@@ -1,12 +1,16 @@
 //! The player's egui interface: menu bar (File ▸ Open, recent files, demos), the staff panel on
 //! the left, controls and warnings on the right, the transport bar at the bottom and the 3D
-//! stage (a texture) in the middle with camera buttons. It edits the [`Player`] directly and
-//! returns what needs the GPU or the file system as [`UiAction`]s.
+//! stage (a texture) in the middle with camera buttons and the mirror switch, the music panel
+//! (track, offset, tempo, tap to align) and the loop passage. It edits the [`Player`] directly
+//! and returns what needs the GPU, the audio device or the file system as [`UiAction`]s.
 
-use crate::viewer::camera_input::{CameraView, PointerInput};
+use crate::rehearse::loop_range::LoopRange;
+use crate::rehearse::sync::speed_note;
+use crate::rehearse::tap::{TapError, TapFit};
+use crate::viewer::camera_input::{CameraView, PointerInput, stage_uv_x};
 use crate::viewer::playback::{MAX_SPEED, MIN_SPEED};
 use crate::viewer::player::Player;
-use crate::viewer::staff_ui::staff_ui;
+use crate::viewer::staff_ui::staff_ui_with_loop;
 use std::path::PathBuf;
 
 /// Something the UI asks the application to do.
@@ -24,6 +28,29 @@ pub enum UiAction {
     CameraView(CameraView),
     /// Turn the metronome on or off.
     Metronome(bool),
+    /// Show the file dialog for a music track.
+    OpenMusicDialog,
+    /// Use this music file for the score.
+    OpenMusic(PathBuf),
+    /// Drop the score's music track.
+    ClearMusic,
+    /// Turn the music on or off.
+    Music(bool),
+    /// Set where beat 0 falls in the music and the tempo (`None`: the score's).
+    Align {
+        /// Seconds into the audio of beat 0.
+        offset_secs: f64,
+        /// Tempo override, bpm.
+        bpm: Option<f64>,
+    },
+    /// A tap of "tap the beats" (button or T key).
+    Tap,
+    /// Use the tapped tempo and offset.
+    ApplyTaps,
+    /// Forget the taps.
+    ClearTaps,
+    /// Write the music, offset and tempo into the sidecar beside the score.
+    SaveSidecar,
     /// Close the window.
     Quit,
 }
@@ -51,6 +78,47 @@ pub struct UiState {
     pub metronome_on: bool,
     /// Why the metronome cannot play, when it cannot.
     pub metronome_unavailable: Option<String>,
+    /// The stage shown mirrored left–right.
+    pub mirror: bool,
+    /// Music on.
+    pub music_on: bool,
+    /// Why the music cannot sound, when it cannot (no device).
+    pub music_unavailable: Option<String>,
+    /// The music panel's view of the app's state.
+    pub music: MusicPanel,
+    /// Text of the "music path" field.
+    pub music_path_text: String,
+    /// Measures picked for the loop, first and last.
+    pub loop_measures: [u32; 2],
+    /// Lit while a beat sounds (true: the first beat of a measure).
+    pub beat_flash: Option<bool>,
+}
+
+/// What the music panel shows (filled in by the app each frame).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MusicPanel {
+    /// The track's file name, when one is loaded.
+    pub file_label: Option<String>,
+    /// Its length, seconds.
+    pub duration_secs: Option<f64>,
+    /// Seconds into the audio of beat 0.
+    pub offset_secs: f64,
+    /// Tempo override, bpm.
+    pub bpm_override: Option<f64>,
+    /// The score's own tempo.
+    pub score_bpm: f64,
+    /// The music sounds now.
+    pub sounding: bool,
+    /// Taps so far.
+    pub taps: usize,
+    /// The fit of the taps so far (from 3 taps on).
+    pub tap_fit: Option<Result<TapFit, TapError>>,
+    /// The first tap is the first beat of this measure.
+    pub first_tap_measure: u32,
+    /// The score is a file (a sidecar can be written beside it).
+    pub can_save_sidecar: bool,
+    /// Where the values come from, e.g. "from dance.music.json".
+    pub source_note: Option<String>,
 }
 
 impl Default for UiState {
@@ -66,6 +134,13 @@ impl Default for UiState {
             recent: Vec::new(),
             metronome_on: false,
             metronome_unavailable: None,
+            mirror: false,
+            music_on: true,
+            music_unavailable: None,
+            music: MusicPanel { first_tap_measure: 1, ..MusicPanel::default() },
+            music_path_text: String::new(),
+            loop_measures: [1, 2],
+            beat_flash: None,
         }
     }
 }
@@ -77,8 +152,10 @@ pub struct UiOutput {
     pub actions: Vec<UiAction>,
     /// The stage area in logical points (where the 3D texture is shown).
     pub stage_rect: Option<egui::Rect>,
-    /// Pointer input over the stage this pass.
+    /// Pointer input over the stage this pass (as the user moved it; mirror not undone).
     pub pointer: PointerInput,
+    /// The M key was pressed (toggle the mirror).
+    pub mirror_toggled: bool,
 }
 
 /// Width of the staff panel, points.
@@ -95,26 +172,44 @@ pub fn draw(
     stage_texture: Option<egui::TextureId>,
 ) -> UiOutput {
     let mut out = UiOutput::default();
-    keyboard(ui, player);
+    keyboard(ui, player, &mut out);
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
     egui::Panel::bottom("transport").show(ui, |ui| transport(ui, state, player));
     egui::Panel::left("staff").exact_size(STAFF_PANEL_WIDTH).resizable(false).show(ui, |ui| {
         let t_beats = player.playback.t_beats();
         let playing = player.playback.is_playing();
-        let response = staff_ui(ui, player.layout(), t_beats, playing, state.staff_px_per_beat);
+        let loop_beats = player.playback.loop_range().map(|r| (r.start_beats(), r.end_beats()));
+        let response = staff_ui_with_loop(ui, player.layout(), t_beats, playing, state.staff_px_per_beat, loop_beats);
         if let Some(t) = response.seek_to_beats {
             player.playback.seek(t);
+        }
+        if let Some((a, b)) = response.loop_marked
+            && let Some(range) = LoopRange::new(a, b)
+        {
+            mark_loop(player, range.snapped_to_beats());
         }
     });
     egui::Panel::right("controls").exact_size(CONTROLS_PANEL_WIDTH).resizable(false).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| controls(ui, state, player, &mut out));
     });
+    if out.mirror_toggled {
+        state.mirror = !state.mirror;
+    }
     egui::CentralPanel::no_frame().show(ui, |ui| stage(ui, state, stage_texture, &mut out));
     out
 }
 
-/// Space: play/pause; ←/→: beat; shift+←/→: measure; Home/End. Ignored while typing.
-fn keyboard(ui: &mut egui::Ui, player: &mut Player) {
+/// Marks `range` as the loop and goes to its start.
+fn mark_loop(player: &mut Player, range: LoopRange) {
+    player.playback.set_loop_range(Some(range));
+    if !range.contains(player.playback.t_beats()) {
+        player.playback.seek(range.start_beats());
+    }
+}
+
+/// Space: play/pause; ←/→: beat; shift+←/→: measure; Home/End; T: tap the beat; M: mirror.
+/// Ignored while typing.
+fn keyboard(ui: &mut egui::Ui, player: &mut Player, out: &mut UiOutput) {
     if ui.ctx().egui_wants_keyboard_input() {
         return;
     }
@@ -134,6 +229,12 @@ fn keyboard(ui: &mut egui::Ui, player: &mut Player) {
         }
         if input.key_pressed(egui::Key::End) {
             player.playback.go_to_end();
+        }
+        if input.key_pressed(egui::Key::T) {
+            out.actions.push(UiAction::Tap);
+        }
+        if input.key_pressed(egui::Key::M) {
+            out.mirror_toggled = true;
         }
     });
 }
@@ -190,6 +291,8 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                 out.actions.push(UiAction::CameraView(view));
             }
         }
+        ui.separator();
+        ui.toggle_value(&mut state.mirror, "Mirror").on_hover_text("The stage as in a studio mirror (M)");
         if let Some(status) = &state.status {
             ui.separator();
             ui.label(status);
@@ -233,15 +336,52 @@ fn transport(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
             playback.set_speed(speed);
         }
         ui.separator();
+        beat_light(ui, state.beat_flash);
         ui.monospace(playback.position_text());
+        if state.music.file_label.is_some()
+            && let Some(note) = speed_note(playback.speed())
+        {
+            ui.colored_label(egui::Color32::from_rgb(230, 150, 30), "music muted").on_hover_text(note);
+        }
         let duration = playback.timeline().duration_beats;
         let mut t = playback.t_beats();
         let scrub = egui::Slider::new(&mut t, 0.0..=duration.max(1e-3)).show_value(false);
-        if ui.add_sized([ui.available_width().max(60.0), 18.0], scrub).changed() {
+        let response = ui.add_sized([ui.available_width().max(60.0), 18.0], scrub);
+        if response.changed() {
             playback.seek(t);
         }
-        let _ = state;
+        if let Some(range) = playback.loop_range() {
+            paint_loop_on_timeline(ui, response.rect, duration, range);
+        }
     });
+}
+
+/// A round light that flashes on every beat (red on the first of a measure).
+fn beat_light(ui: &mut egui::Ui, flash: Option<bool>) {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+    let colour = match flash {
+        Some(true) => egui::Color32::from_rgb(235, 60, 50),
+        Some(false) => egui::Color32::from_rgb(250, 200, 40),
+        None => egui::Color32::from_gray(70),
+    };
+    ui.painter().circle_filled(rect.center(), 6.0, colour);
+    response.on_hover_text("Flashes on every beat (red: first beat of a measure)");
+}
+
+/// The loop passage as a green bar under the timeline slider's rail.
+fn paint_loop_on_timeline(ui: &egui::Ui, rect: egui::Rect, duration_beats: f64, range: LoopRange) {
+    if duration_beats <= 0.0 {
+        return;
+    }
+    // The slider's rail is inset by about half the handle on each side.
+    let inset = rect.height() / 2.0;
+    let (x0, x1) = (rect.left() + inset, rect.right() - inset);
+    let x_at = |t: f64| x0 + (x1 - x0) * (t / duration_beats).clamp(0.0, 1.0) as f32;
+    let band = egui::Rect::from_min_max(
+        egui::pos2(x_at(range.start_beats()), rect.bottom() - 4.0),
+        egui::pos2(x_at(range.end_beats()), rect.bottom()),
+    );
+    ui.painter().rect_filled(band, 1.0, egui::Color32::from_rgb(40, 170, 70));
 }
 
 fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &mut UiOutput) {
@@ -290,7 +430,162 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     }
     ui.add(egui::Slider::new(&mut state.staff_px_per_beat, 12.0..=96.0).text("staff zoom"));
     ui.separator();
+    music_panel(ui, state, out);
+    ui.separator();
+    loop_panel(ui, state, player);
+    ui.separator();
     warnings(ui, player);
+}
+
+fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
+    egui::CollapsingHeader::new("Music").default_open(true).show(ui, |ui| {
+        let music = &state.music;
+        match &music.file_label {
+            Some(label) => {
+                let length = music.duration_secs.map(|d| format!(" ({d:.1} s)")).unwrap_or_default();
+                ui.label(format!("{label}{length}"));
+            }
+            None => {
+                ui.label("No music track (WAV, FLAC, OGG, MP3).");
+            }
+        }
+        if let Some(note) = &music.source_note {
+            ui.label(egui::RichText::new(note).small());
+        }
+        ui.horizontal(|ui| {
+            if state.has_file_dialog && ui.button("Open music…").clicked() {
+                out.actions.push(UiAction::OpenMusicDialog);
+            }
+            if music.file_label.is_some() && ui.button("Remove").clicked() {
+                out.actions.push(UiAction::ClearMusic);
+            }
+        });
+        ui.horizontal(|ui| {
+            let field = ui.add(
+                egui::TextEdit::singleline(&mut state.music_path_text)
+                    .hint_text("music file path")
+                    .desired_width(150.0),
+            );
+            let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Load").clicked() || enter) && !state.music_path_text.trim().is_empty() {
+                out.actions.push(UiAction::OpenMusic(PathBuf::from(state.music_path_text.trim())));
+            }
+        });
+        let mut music_on = state.music_on;
+        let available = state.music_unavailable.is_none();
+        let mut response = ui.add_enabled(available, egui::Checkbox::new(&mut music_on, "Play the music"));
+        if let Some(reason) = &state.music_unavailable {
+            response = response.on_disabled_hover_text(reason.as_str());
+            ui.label(egui::RichText::new(format!("silent: {reason}")).small());
+        }
+        if response.changed() {
+            state.music_on = music_on;
+            out.actions.push(UiAction::Music(music_on));
+        }
+        let music = &state.music;
+        let mut offset = music.offset_secs;
+        let mut override_on = music.bpm_override.is_some();
+        let mut bpm = music.bpm_override.unwrap_or(music.score_bpm);
+        let mut changed = false;
+        ui.horizontal(|ui| {
+            ui.label("beat 0 at");
+            changed |= ui.add(egui::DragValue::new(&mut offset).speed(0.005).suffix(" s").fixed_decimals(3)).changed();
+        });
+        ui.horizontal(|ui| {
+            changed |= ui.checkbox(&mut override_on, "tempo").changed();
+            let drag = egui::DragValue::new(&mut bpm).speed(0.1).range(20.0..=400.0).suffix(" bpm").fixed_decimals(1);
+            changed |= ui.add_enabled(override_on, drag).changed();
+            if !override_on {
+                ui.label(egui::RichText::new("(the score's)").small());
+            }
+        });
+        if changed {
+            out.actions.push(UiAction::Align { offset_secs: offset, bpm: override_on.then_some(bpm) });
+        }
+        ui.separator();
+        ui.label("Tap the beats (T) with the music:");
+        ui.horizontal(|ui| {
+            if ui.button("Tap").on_hover_text("Tap on every beat, a few times (T)").clicked() {
+                out.actions.push(UiAction::Tap);
+            }
+            ui.label("first tap = measure");
+            ui.add(egui::DragValue::new(&mut state.music.first_tap_measure).range(0..=9999));
+        });
+        let music = &state.music;
+        match &music.tap_fit {
+            None if music.taps > 0 => {
+                ui.label(format!("{} tap(s)…", music.taps));
+            }
+            None => {}
+            Some(Ok(fit)) => {
+                ui.label(format!(
+                    "{} taps: {:.1} bpm, beat 0 at {:.3} s (±{:.0} ms)",
+                    fit.taps, fit.alignment.bpm, fit.alignment.offset_secs, fit.spread_ms
+                ));
+                ui.horizontal(|ui| {
+                    if ui
+                        .button("Apply")
+                        .on_hover_text("Use this tempo and offset; the metronome clicks with the music")
+                        .clicked()
+                    {
+                        out.actions.push(UiAction::ApplyTaps);
+                    }
+                    if ui.button("Clear").clicked() {
+                        out.actions.push(UiAction::ClearTaps);
+                    }
+                });
+            }
+            Some(Err(error)) => {
+                ui.colored_label(egui::Color32::from_rgb(230, 150, 30), error.to_string());
+                if ui.button("Clear").clicked() {
+                    out.actions.push(UiAction::ClearTaps);
+                }
+            }
+        }
+        if music.can_save_sidecar
+            && music.file_label.is_some()
+            && ui
+                .button("Save beside the score")
+                .on_hover_text("Write NAME.music.json next to the score (labanplay render reads it)")
+                .clicked()
+        {
+            out.actions.push(UiAction::SaveSidecar);
+        }
+    });
+}
+
+fn loop_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
+    egui::CollapsingHeader::new("Loop a passage").default_open(true).show(ui, |ui| {
+        let timeline = player.playback.timeline().clone();
+        match player.playback.loop_range() {
+            Some(range) => {
+                let text = range.measures_text(|t| timeline.measure_at(t).0);
+                ui.label(format!("looping {text} (beats {:.2}–{:.2})", range.start_beats(), range.end_beats()));
+            }
+            None => {
+                ui.label("Shift-drag on the staff, or pick measures:");
+            }
+        }
+        let last_measure = timeline.measure_starts.last().map(|(n, _)| *n).unwrap_or(1).max(1);
+        ui.horizontal(|ui| {
+            ui.label("measures");
+            ui.add(egui::DragValue::new(&mut state.loop_measures[0]).range(0..=last_measure));
+            ui.label("to");
+            ui.add(egui::DragValue::new(&mut state.loop_measures[1]).range(0..=last_measure));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Loop them").clicked() {
+                let [first, last] = state.loop_measures;
+                match LoopRange::of_measures(&timeline.measure_starts, timeline.duration_beats, first, last) {
+                    Some(range) => mark_loop(player, range),
+                    None => state.status = Some(format!("no measures {first}–{last} in this score")),
+                }
+            }
+            if player.playback.loop_range().is_some() && ui.button("Clear loop").clicked() {
+                player.playback.set_loop_range(None);
+            }
+        });
+    });
 }
 
 fn warnings(ui: &mut egui::Ui, player: &mut Player) {
@@ -325,8 +620,12 @@ fn stage(ui: &mut egui::Ui, state: &UiState, stage_texture: Option<egui::Texture
     let rect = ui.max_rect();
     let response = ui.allocate_rect(rect, egui::Sense::click_and_drag());
     if let Some(texture) = stage_texture {
-        let uv = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+        let [u_left, u_right] = stage_uv_x(state.mirror);
+        let uv = egui::Rect::from_min_max(egui::pos2(u_left, 0.0), egui::pos2(u_right, 1.0));
         ui.painter().image(texture, rect, uv, egui::Color32::WHITE);
+    }
+    if state.mirror {
+        mirror_badge(ui, rect);
     }
     out.stage_rect = Some(rect);
     let (scroll, pinch, shift, primary, secondary, middle) = ui.input(|i| {
@@ -352,15 +651,36 @@ fn stage(ui: &mut egui::Ui, state: &UiState, stage_texture: Option<egui::Texture
         pinch_zoom: if hovered { pinch } else { 1.0 },
         viewport_height_px: rect.height(),
     };
-    if state.camera_view == CameraView::FollowDancer {
+    let follow_text = match state.camera_view {
+        CameraView::FollowDancer => Some("following dancer 1"),
+        CameraView::Behind => Some("behind dancer 1"),
+        _ => None,
+    };
+    if let Some(text) = follow_text {
         ui.painter().text(
             rect.left_top() + egui::vec2(8.0, 8.0),
             egui::Align2::LEFT_TOP,
-            "following dancer 1",
+            text,
             egui::FontId::proportional(13.0),
             egui::Color32::from_gray(200),
         );
     }
+}
+
+/// Colour of the mirror indicator.
+pub const MIRROR_BADGE: egui::Color32 = egui::Color32::from_rgb(200, 40, 160);
+
+/// The mirror indicator: a magenta frame round the stage and a "MIRROR" badge at its top right.
+fn mirror_badge(ui: &egui::Ui, rect: egui::Rect) {
+    let painter = ui.painter();
+    painter.rect_stroke(rect.shrink(2.0), 0.0, egui::Stroke::new(4.0, MIRROR_BADGE), egui::StrokeKind::Inside);
+    let text = "MIRROR  ◀▶";
+    let font = egui::FontId::proportional(16.0);
+    let galley = painter.layout_no_wrap(text.to_owned(), font, egui::Color32::WHITE);
+    let size = galley.size() + egui::vec2(16.0, 8.0);
+    let badge = egui::Rect::from_min_size(egui::pos2(rect.right() - size.x - 10.0, rect.top() + 10.0), size);
+    painter.rect_filled(badge, 4.0, MIRROR_BADGE);
+    painter.galley(badge.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
 }
 
 #[cfg(test)]
