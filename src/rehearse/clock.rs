@@ -208,9 +208,11 @@ mod tests {
     #[test]
     fn without_readings_the_clock_runs_on_the_wall_clock_times_the_speed() {
         let mut clock = MediaClock::new(1.0);
-        clock.tick(0.5, 1.0, None);
+        clock.tick(0.25, 1.0, None);
+        clock.tick(0.25, 1.0, None);
         assert_eq!(clock.secs(), 1.5);
-        clock.tick(0.5, 0.5, None);
+        clock.tick(0.25, 0.5, None);
+        clock.tick(0.25, 0.5, None);
         assert_eq!(clock.secs(), 1.75);
         clock.tick(f64::NAN, 1.0, None);
         clock.tick(-1.0, 1.0, None);

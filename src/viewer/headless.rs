@@ -241,7 +241,8 @@ pub fn ffmpeg_args(
         }
     }
     if audio.is_some() {
-        push(&["-map", "1:a", "-af", &audio_filter]);
+        // Stereo at 48 kHz whatever the track's layout (AAC refuses some mono layouts).
+        push(&["-map", "1:a", "-af", &audio_filter, "-ac", "2", "-ar", "48000"]);
         match kind {
             VideoKind::Mp4 => push(&["-c:a", "aac", "-b:a", "160k"]),
             VideoKind::Webm => push(&["-c:a", "libopus", "-b:a", "128k"]),

@@ -486,6 +486,9 @@ fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
         let mut offset = music.offset_secs;
         let mut override_on = music.bpm_override.is_some();
         let mut bpm = music.bpm_override.unwrap_or(music.score_bpm);
+        if !(20.0..=400.0).contains(&bpm) {
+            bpm = 120.0;
+        }
         let mut changed = false;
         ui.horizontal(|ui| {
             ui.label("beat 0 at");
@@ -499,8 +502,9 @@ fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                 ui.label(egui::RichText::new("(the score's)").small());
             }
         });
-        if changed {
-            out.actions.push(UiAction::Align { offset_secs: offset, bpm: override_on.then_some(bpm) });
+        let bpm_now = override_on.then_some(bpm);
+        if changed && (offset != music.offset_secs || bpm_now != music.bpm_override) {
+            out.actions.push(UiAction::Align { offset_secs: offset, bpm: bpm_now });
         }
         ui.separator();
         ui.label("Tap the beats (T) with the music:");
@@ -674,7 +678,7 @@ pub const MIRROR_BADGE: egui::Color32 = egui::Color32::from_rgb(200, 40, 160);
 fn mirror_badge(ui: &egui::Ui, rect: egui::Rect) {
     let painter = ui.painter();
     painter.rect_stroke(rect.shrink(2.0), 0.0, egui::Stroke::new(4.0, MIRROR_BADGE), egui::StrokeKind::Inside);
-    let text = "MIRROR  ◀▶";
+    let text = "MIRROR";
     let font = egui::FontId::proportional(16.0);
     let galley = painter.layout_no_wrap(text.to_owned(), font, egui::Color32::WHITE);
     let size = galley.size() + egui::vec2(16.0, 8.0);
