@@ -227,3 +227,95 @@ fn real_rotation_scores_sample_and_leave_only_unknown_signs() {
         }
     }
 }
+
+/// Two measures of 4 beats at 120 bpm: a step forward on beats 1 and 3 of measure 1 (right,
+/// left), measure 2 empty, and a repeat mark `÷` (LED keys `.` `_` `.`) on the bar line between
+/// them: measure 1 plays twice, then measure 2.
+const REPEAT_LBN: &str = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
+Dirn 1 134 97 8 10 47 M\nDirn 10 122 145 8 10 47 M\n\
+Keys 16 33 187 2 12 12 B .\nKeys 17 34 192 2 12 12 B _\nKeys 16 33 193 2 12 12 B .\n";
+
+#[test]
+fn a_repeat_mark_plays_the_measures_before_it_again() {
+    let doc = read(REPEAT_LBN.as_bytes(), Some("lbn")).unwrap();
+    let score = Score::from_document(&doc);
+    assert!(score.warnings.is_empty(), "{:?}", score.warnings);
+    // 4 + 4 + 4 beats: measure 1, measure 1 again, measure 2.
+    assert!((score.duration_beats - 12.0).abs() < 1e-9, "{}", score.duration_beats);
+    let numbers: Vec<u32> = score.measures.iter().map(|m| m.number).collect();
+    assert_eq!(numbers, [1, 1, 2]);
+    let steps: Vec<(f64, u32, u32)> = score.staves[0]
+        .channels
+        .iter()
+        .filter(|c| matches!(c.kind, labanplay::score::ChannelKind::Support(_)))
+        .flat_map(|c| c.entries.iter().map(|e| (e.start_beats, e.measure, e.span.line)))
+        .collect();
+    let mut steps = steps;
+    steps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Each copy keeps its measure number and its line in the file.
+    assert_eq!(steps, [(0.0, 1, 10), (2.0, 1, 11), (4.0, 1, 10), (6.0, 1, 11)]);
+    // The dancer walks four steps: twice as far as the written two.
+    let anim = compile(&score, &MotionOptions::default(), &Proportions::default());
+    let d = &anim.dancers[0];
+    let fwd = |t: f64| d.pelvis_at(t).z;
+    let one = fwd(2.0) - fwd(0.0);
+    let two = fwd(4.0) - fwd(0.0);
+    assert!(one > 0.5 && (two - 2.0 * one).abs() < 0.1, "{one} {two}");
+    // Played and written time: the repeat's second time shows the written measure 1.
+    let seg = labanplay::score::repeats::play_segments(&score.measures);
+    assert_eq!(labanplay::score::repeats::written_beats(&seg, 5.0), (1.0, true));
+    assert_eq!(labanplay::score::repeats::written_beats(&seg, 9.0), (5.0, false));
+    assert_eq!(labanplay::score::repeats::played_beats(&seg, 5.0), 9.0);
+}
+
+/// The staff panel shows the written score: the repeated measure is drawn once and the cursor goes
+/// back over it; clicking the staff seeks to the section's first time.
+#[cfg(feature = "viewer")]
+#[test]
+fn the_staff_shows_the_written_score_while_a_repeat_plays() {
+    use labanplay::viewer::staff_layout::{StaffLayout, StaffView};
+    let doc = read(REPEAT_LBN.as_bytes(), Some("lbn")).unwrap();
+    let score = Score::from_document(&doc);
+    let layout = StaffLayout::new(&score);
+    let view = StaffView::new(300.0, 600.0, 40.0);
+    let rects = |t: f64| layout.glyphs(&view, t).iter().map(|g| g.rect_px).collect::<Vec<_>>();
+    // Four beats into the score is measure 1's second time: the panel is where it was at 0.
+    assert_eq!(rects(4.5), rects(0.5));
+    assert_eq!(rects(9.0), rects(5.0));
+    assert!((layout.end_beats() - 8.0).abs() < 1e-9, "{}", layout.end_beats());
+    let y = layout.y_of_beats(&view, 9.0, 9.0);
+    assert!((layout.beats_at_y(&view, 9.0, y) - 9.0).abs() < 1e-6);
+}
+
+/// `repeat.lbn` (a repeat mark on bar 4) plays measures 1–3 twice; `barn.lbn` (marks at the
+/// start of measure 1 and the end of measure 8) plays the whole dance twice.
+#[test]
+fn real_repeat_marks_play_their_sections_again() {
+    let Some(dir) = support::real_scores_dir("real_repeat_marks_play_their_sections_again") else { return };
+    let load = |name: &str| {
+        let bytes = std::fs::read(dir.join("laban-tk").join(name)).unwrap();
+        Score::from_document(&read(&bytes, Some("lbn")).unwrap())
+    };
+    let repeat = load("repeat.lbn");
+    let numbers: Vec<u32> = repeat.measures.iter().map(|m| m.number).collect();
+    assert_eq!(&numbers[..7], [1, 2, 3, 1, 2, 3, 4]);
+    let barn = load("barn.lbn");
+    let numbers: Vec<u32> = barn.measures.iter().map(|m| m.number).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]);
+    for staff in &barn.staves {
+        let count = |from: f64, to: f64| {
+            staff
+                .channels
+                .iter()
+                .flat_map(|c| &c.entries)
+                .filter(|e| e.start_beats >= from && e.start_beats < to)
+                .count()
+        };
+        assert_eq!(count(0.0, 32.0), count(32.0, 64.0), "staff {}", staff.index);
+    }
+    let anim = compile(&barn, &MotionOptions::default(), &Proportions::default());
+    assert!((anim.duration_secs - barn.duration_secs()).abs() < 1e-9);
+    assert!(anim.duration_secs > 32.0);
+}

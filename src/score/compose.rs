@@ -280,7 +280,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                             p.sym.code
                         ),
                     ));
-                } else if pin.is_none() {
+                } else if pin.is_none() && !composite {
                     warnings.push(Diagnostic::warning(
                         p.sym.span,
                         format!(

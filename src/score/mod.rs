@@ -6,6 +6,7 @@
 pub mod compose;
 pub mod gaps;
 pub mod keyframes;
+pub mod repeats;
 pub mod staves;
 pub mod table;
 pub mod timeline;
@@ -21,7 +22,16 @@ impl Score {
     pub fn from_document(doc: &Document) -> Score {
         match doc.format {
             Format::Json => keyframes::compose_keyframes(doc),
-            Format::Lbn | Format::Lw => compose::compose_page(doc, compose::PageOptions::for_format(doc.format)),
+            Format::Lbn | Format::Lw => {
+                let opts = compose::PageOptions::for_format(doc.format);
+                let mut score = compose::compose_page(doc, opts);
+                // Repeat marks play their sections again (the entries keep their source lines).
+                let mut warnings = Vec::new();
+                let found = repeats::find_repeats(doc, &score, &mut warnings);
+                repeats::expand(&mut score, &found, opts.gap_tolerance_beats);
+                score.warnings.extend(warnings);
+                score
+            }
         }
     }
 }
