@@ -270,25 +270,6 @@ fn a_repeat_mark_plays_the_measures_before_it_again() {
     assert_eq!(labanplay::score::repeats::played_beats(&seg, 5.0), 9.0);
 }
 
-/// The staff panel shows the written score: the repeated measure is drawn once and the cursor goes
-/// back over it; clicking the staff seeks to the section's first time.
-#[cfg(feature = "viewer")]
-#[test]
-fn the_staff_shows_the_written_score_while_a_repeat_plays() {
-    use labanplay::viewer::staff_layout::{StaffLayout, StaffView};
-    let doc = read(REPEAT_LBN.as_bytes(), Some("lbn")).unwrap();
-    let score = Score::from_document(&doc);
-    let layout = StaffLayout::new(&score);
-    let view = StaffView::new(300.0, 600.0, 40.0);
-    let rects = |t: f64| layout.glyphs(&view, t).iter().map(|g| g.rect_px).collect::<Vec<_>>();
-    // Four beats into the score is measure 1's second time: the panel is where it was at 0.
-    assert_eq!(rects(4.5), rects(0.5));
-    assert_eq!(rects(9.0), rects(5.0));
-    assert!((layout.end_beats() - 8.0).abs() < 1e-9, "{}", layout.end_beats());
-    let y = layout.y_of_beats(&view, 9.0, 9.0);
-    assert!((layout.beats_at_y(&view, 9.0, y) - 9.0).abs() < 1e-6);
-}
-
 /// `repeat.lbn` (a repeat mark on bar 4) plays measures 1–3 twice; `barn.lbn` (marks at the
 /// start of measure 1 and the end of measure 8) plays the whole dance twice.
 #[test]

@@ -4,7 +4,6 @@
 //! No egui types here: `staff_ui` paints what this returns.
 
 use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
-use crate::score::repeats::{PlaySegment, play_segments, played_beats, written_beats};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score};
 
 /// Width of one column in panel pixels (the staff is four columns wide: ±1 support, ±2 leg).
@@ -204,9 +203,6 @@ pub struct StaffLayout {
     end_beats: f64,
     content_width_px: f32,
     meter_text: String,
-    /// The played timeline when sections repeat (empty otherwise): the staff shows the written
-    /// score, the cursor goes back over a section played again.
-    segments: Vec<PlaySegment>,
 }
 
 /// The default column of a channel when the entry has none (keyframe scores write column 0).
@@ -350,7 +346,6 @@ fn intersects(rect: [f32; 4], width_px: f32, height_px: f32) -> bool {
 impl StaffLayout {
     /// Lays out every staff of `score` side by side. Never fails; non-finite times are skipped.
     pub fn new(score: &Score) -> StaffLayout {
-        let segments = play_segments(&score.measures);
         let mut staves = Vec::with_capacity(score.staves.len());
         let mut x_left = MARGIN_LEFT_PX;
         for (staff_index, staff) in score.staves.iter().enumerate() {
@@ -369,11 +364,7 @@ impl StaffLayout {
                         attached
                             .push(Attached { kind: GlyphKind::BodyPart(part_label(part)), place: AttachPlace::Below });
                     }
-                    // A section played again is drawn once, where it is written.
-                    let (start, again) = written_beats(&segments, entry.start_beats);
-                    if again {
-                        continue;
-                    }
+                    let start = entry.start_beats;
                     items.push(Item {
                         start_beats: start,
                         end_beats: start + entry.duration_beats.max(0.0),
@@ -384,7 +375,7 @@ impl StaffLayout {
                             staff: staff_index,
                             channel: channel_index,
                             index: entry_index,
-                            start_beats: entry.start_beats,
+                            start_beats: start,
                             in_start_position: false,
                         },
                         attached,
@@ -439,12 +430,9 @@ impl StaffLayout {
             .measures
             .iter()
             .filter(|m| m.start_beats.is_finite() && m.beats.is_finite() && m.beats > 0.0)
-            .filter_map(|m| match written_beats(&segments, m.start_beats) {
-                (_, true) => None,
-                (start, false) => Some((start, m.beats, m.number)),
-            })
+            .map(|m| (m.start_beats, m.beats, m.number))
             .collect();
-        let score_end = written_beats(&segments, finite_or(score.duration_beats, 0.0)).0.max(0.0);
+        let score_end = finite_or(score.duration_beats, 0.0).max(0.0);
         if measure_starts.is_empty() {
             let per = f64::from(score.meter.beats_per_measure.max(1));
             let count = (score_end / per).ceil().max(1.0) as u32;
@@ -472,7 +460,6 @@ impl StaffLayout {
             end_beats,
             content_width_px,
             meter_text,
-            segments,
         }
     }
 
@@ -504,29 +491,24 @@ impl StaffLayout {
 
     /// Beat shown at panel height `y_px` when the cursor shows `t_beats_now` (exact inverse of
     /// [`StaffLayout::y_of_beats`]).
-    /// Times are played beats; where sections repeat, the beat is the section's first time.
     pub fn beats_at_y(&self, view: &StaffView, t_beats_now: f64, y_px: f32) -> f64 {
-        let now = self.written(finite_or(t_beats_now, 0.0));
-        played_beats(&self.segments, written_beats_at_y(view, now, y_px))
+        let now = finite_or(t_beats_now, 0.0);
+        let y = finite_or(f64::from(y_px), f64::from(view.cursor_y_px));
+        now + (cursor_y(view) - y) / px_per_beat(view)
     }
 
     /// Panel height of beat `t_beats` when the cursor shows `t_beats_now`: later is higher.
-    /// Times are played beats (a section played again is shown where it is written).
     pub fn y_of_beats(&self, view: &StaffView, t_beats_now: f64, t_beats: f64) -> f32 {
         let now = finite_or(t_beats_now, 0.0);
-        y_of_written(view, self.written(now), self.written(finite_or(t_beats, now)))
-    }
-
-    /// The written beat shown at played beat `t_beats`.
-    fn written(&self, t_beats: f64) -> f64 {
-        written_beats(&self.segments, t_beats).0
+        let t = finite_or(t_beats, now);
+        (cursor_y(view) - (t - now) * px_per_beat(view)) as f32
     }
 
     /// The glyphs that touch the view at time `t_beats`, in drawing order: per staff its lines,
     /// ticks, bars and texts, then the starting position, then the symbols by start time (each
     /// followed by its attached signs); the cursor line last.
     pub fn glyphs(&self, view: &StaffView, t_beats: f64) -> Vec<PlacedGlyph> {
-        let now = self.written(finite_or(t_beats, 0.0));
+        let now = finite_or(t_beats, 0.0);
         let ppb = px_per_beat(view);
         let (w, h) = (view.width_px, view.height_px);
         let mut out = Vec::new();
@@ -534,11 +516,11 @@ impl StaffLayout {
             return out;
         }
         let x_off = self.x_offset(view);
-        let y = |t: f64| y_of_written(view, now, t);
+        let y = |t: f64| self.y_of_beats(view, now, t);
         // Visible beats, with slack for signs hanging outside a symbol.
         let slack_beats = SEARCH_SLACK_PX / ppb;
-        let t_top = written_beats_at_y(view, now, 0.0) + slack_beats;
-        let t_bottom = written_beats_at_y(view, now, h) - slack_beats;
+        let t_top = self.beats_at_y(view, now, 0.0) + slack_beats;
+        let t_bottom = self.beats_at_y(view, now, h) - slack_beats;
         let min_height_beats = f64::from(MIN_GLYPH_HEIGHT_PX) / ppb;
         let push = |out: &mut Vec<PlacedGlyph>, glyph: PlacedGlyph| {
             if intersects(glyph.rect_px, w, h) {
@@ -619,8 +601,8 @@ impl StaffLayout {
     /// Places one symbol and its attached signs, keeping those that touch the view.
     fn place_item(&self, out: &mut Vec<PlacedGlyph>, item: &Item, cx: f32, view: &StaffView, now: f64, active: bool) {
         let (w, h) = (view.width_px, view.height_px);
-        let y_bottom_raw = y_of_written(view, now, item.start_beats);
-        let y_top_raw = y_of_written(view, now, item.end_beats);
+        let y_bottom_raw = self.y_of_beats(view, now, item.start_beats);
+        let y_top_raw = self.y_of_beats(view, now, item.end_beats);
         let length = y_bottom_raw - y_top_raw;
         let gap = GLYPH_GAP_Y_PX.min(0.1 * length.max(0.0));
         let y1 = y_bottom_raw - gap;
@@ -649,18 +631,6 @@ impl StaffLayout {
             }
         }
     }
-}
-
-/// Panel height of written beat `t` when the cursor shows written beat `now`.
-fn y_of_written(view: &StaffView, now: f64, t: f64) -> f32 {
-    let t = finite_or(t, now);
-    (cursor_y(view) - (t - now) * px_per_beat(view)) as f32
-}
-
-/// Written beat at panel height `y_px` when the cursor shows written beat `now`.
-fn written_beats_at_y(view: &StaffView, now: f64, y_px: f32) -> f64 {
-    let y = finite_or(f64::from(y_px), f64::from(view.cursor_y_px));
-    now + (cursor_y(view) - y) / px_per_beat(view)
 }
 
 fn simple(kind: GlyphKind, rect_px: [f32; 4], staff: usize) -> PlacedGlyph {
