@@ -254,7 +254,9 @@ fn arm_gestures_reach_their_notated_direction_at_their_end() {
                 let Some(track) = d.plan.limbs.get(&limb) else { continue };
                 for (k, key) in track.keys.iter().enumerate() {
                     let next_starts = track.keys.get(k + 1).map(|n| n.t_start_secs).unwrap_or(f64::INFINITY);
-                    if key.value.dir_in_body == Vec3::ZERO
+                    // Keys at time 0 are the starting position (or natural standing), not gestures.
+                    if key.t_end_secs <= 0.0
+                        || key.value.dir_in_body == Vec3::ZERO
                         || key.value.bend_rad != 0.0
                         || key.value.upper_dir_in_body.is_some()
                         || key.value.lower_dir_in_body.is_some()
@@ -277,9 +279,9 @@ fn arm_gestures_reach_their_notated_direction_at_their_end() {
             }
         }
     }
-    // Out of reach on the real scores (measured: 47 of 257): arms straight across the body or
-    // straight back (beyond the shoulder's adduction / extension), and straight up while the torso
-    // leans.
+    // Out of reach on the real scores (measured before the shoulder reached straight back: 14 of
+    // 257; now 9 of 248): arms high across the body or back high (beyond the shoulder's adduction
+    // / extension), and straight up while the torso leans.
     eprintln!("{checked} arm gestures reached within 3°, {unreachable} out of reach");
     assert!(checked >= 10 && unreachable <= checked / 2, "{checked} checked, {unreachable} out of reach");
 }

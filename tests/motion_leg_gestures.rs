@@ -161,3 +161,37 @@ fn the_pelvis_hikes_and_tips_for_a_gesturing_leg_while_the_standing_foot_stays()
         }
     }
 }
+
+/// Standing on the left foot, the right leg rises to the side high over beat 2, a hold sign in
+/// its column keeps it there, and the left foot pivots a full turn to the right over beats 3–4
+/// (120 bpm: half a second a beat), then half a beat more.
+const HELD_THROUGH_TURN: &str = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\nDirn 11 122 97 4 10 23 M\n\
+Dirn 3 159 121 4 10 23 H\nVolm 7 158 146 1 12 12 B\n\
+Rotn 2 122 145 8 10 46 M\nPins 1 116 155 1 18 18 L\nDirn 11 122 193 4 10 23 M\n";
+
+#[test]
+fn a_held_leg_gesture_stays_through_a_pivot_turn() {
+    let anim = animation(HELD_THROUGH_TURN.as_bytes()).unwrap();
+    let sk = &anim.skeleton;
+    let d = &anim.dancers[0];
+    let mut pose = Pose::rest(sk);
+    let want_in_body = labanplay::motion::rules::gesture_dir_in_body(
+        labanplay::read::Direction::Right,
+        labanplay::read::Level::High,
+    );
+    assert!((d.yaw_at(2.0).to_degrees() + 360.0).abs() < 1.0, "a full turn right: {}", d.yaw_at(2.0).to_degrees());
+    let mut worst = 0f32;
+    // From the gesture's end (1 s) through the turn (1–2 s) to the end of the hold.
+    for f in 0..=60 {
+        let t = 1.0 + f as f64 / 60.0;
+        let report = d.sample_into(sk, t, &mut pose);
+        let want = world_from_body(want_in_body, d.yaw_at(t)).normalize();
+        let got = (joint_world(sk, &pose, JointId::AnkleR).1 - joint_world(sk, &pose, JointId::HipR).1).normalize();
+        let off = want.angle_between(got).to_degrees();
+        worst = worst.max(off);
+        assert!(off < 3.0, "right leg {off:.1}° off side high at {t:.2} s (clamped: {:?})", report.legs_clamped);
+    }
+    eprintln!("held leg: worst {worst:.2}° off side high through the turn");
+}

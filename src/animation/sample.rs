@@ -373,8 +373,10 @@ impl DancerAnimation {
             }
             blend_out = 1.0 - smoothstep(ramp(t, out_from, land));
         }
-        let (dir, bend, reach_scale, _) = limb_at(Some(track), t, -Vec3::Y);
         let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
+        // The run's first gesture moves from where the foot is (the blend from its own keys),
+        // not from where an earlier run left the leg.
+        let (dir, bend, reach_scale, _) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
         let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
         Some((dir, bend, reach_scale, blend))
     }

@@ -7,24 +7,54 @@ use glam::{Vec2, Vec3};
 
 /// How far past straight forward an arm reaches across the body, degrees.
 pub const ARM_CROSS_MAX_DEG: f32 = 35.0;
+/// How far past straight back an arm reaches across behind the body, degrees.
+pub const ARM_CROSS_BEHIND_MAX_DEG: f32 = 0.0;
+/// How far past straight forward (or straight back) a leg gesture crosses the standing leg,
+/// degrees.
+pub const LEG_CROSS_MAX_DEG: f32 = 20.0;
 
-/// An arm direction that points across the body (towards the other side, or behind it) passes
-/// in front of the body instead of through it **[impl. choice]**: its horizontal part turns to at
-/// most [`ARM_CROSS_MAX_DEG`] past forward, keeping its level. Other directions are unchanged.
+/// An arm direction that points across the body (towards the other side) passes in front of
+/// the body instead of through it **[impl. choice]**: its horizontal part turns to at most
+/// [`ARM_CROSS_MAX_DEG`] past forward, keeping its level; one that points across behind the body
+/// stays behind it, at most [`ARM_CROSS_BEHIND_MAX_DEG`] past straight back. Other directions
+/// are unchanged.
 pub fn cross_in_front(dir_in_body: Vec3, right_arm: bool) -> Vec3 {
+    cross_around(dir_in_body, right_arm, ARM_CROSS_MAX_DEG, ARM_CROSS_BEHIND_MAX_DEG)
+}
+
+/// A leg gesture across the standing leg passes round it **[impl. choice]**: in front of it
+/// (forward and side across) or behind it (back across), at most [`LEG_CROSS_MAX_DEG`] past
+/// straight forward or back, keeping its level.
+pub fn leg_cross(dir_in_body: Vec3, right_leg: bool) -> Vec3 {
+    cross_around(dir_in_body, right_leg, LEG_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG)
+}
+
+/// Turns the horizontal part of a direction that points across the body (towards the other
+/// side than `right`'s) to at most `front_max_deg` past forward when it points forward or to
+/// the side, or `back_max_deg` past back when it points backwards. The rule only looks at how
+/// far across the direction points, so mirrored directions give mirrored results.
+fn cross_around(dir_in_body: Vec3, right: bool, front_max_deg: f32, back_max_deg: f32) -> Vec3 {
     let horizontal = Vec2::new(dir_in_body.x, dir_in_body.z);
     let h = horizontal.length();
     if h < 1e-4 {
         return dir_in_body;
     }
-    let across_sign = if right_arm { -1.0 } else { 1.0 };
+    let across_sign = if right { -1.0 } else { 1.0 };
     let across = dir_in_body.x * across_sign;
-    let azimuth = across.atan2(dir_in_body.z);
-    let max = ARM_CROSS_MAX_DEG.to_radians();
-    if across <= 0.0 || azimuth <= max {
+    if across <= 1e-6 {
         return dir_in_body;
     }
-    Vec3::new(across_sign * h * max.sin(), dir_in_body.y, h * max.cos())
+    let behind = dir_in_body.z < -1e-6;
+    let (azimuth, max) = if behind {
+        (across.atan2(-dir_in_body.z), back_max_deg.to_radians())
+    } else {
+        (across.atan2(dir_in_body.z), front_max_deg.to_radians())
+    };
+    if azimuth <= max {
+        return dir_in_body;
+    }
+    let z = if behind { -h * max.cos() } else { h * max.cos() };
+    Vec3::new(across_sign * h * max.sin(), dir_in_body.y, z)
 }
 
 pub(super) fn arm(side: Side) -> LimbId {
@@ -82,6 +112,31 @@ pub(super) fn hands_follow_arms(plan: &mut DancerPlan) {
     }
 }
 
+/// Natural standing for a gesture part: arms hang by the sides, head and chest upright, hands
+/// in line with the forearms, palms at their natural facing. `None` for the legs, whose natural
+/// state is the supports'.
+pub(super) fn natural_target(limb: LimbId) -> Option<LimbTarget> {
+    let dir_in_body = match limb {
+        LimbId::ArmLeft | LimbId::ArmRight => -Vec3::Y,
+        LimbId::Head | LimbId::Chest => Vec3::Y,
+        LimbId::HandLeft | LimbId::HandRight | LimbId::PalmLeft | LimbId::PalmRight => Vec3::ZERO,
+        LimbId::LegLeft | LimbId::LegRight => return None,
+    };
+    Some(LimbTarget { dir_in_body, bend_rad: 0.0, upper_dir_in_body: None, lower_dir_in_body: None })
+}
+
+/// Before its first symbol a part is where the starting position put it or, with none, in
+/// natural standing: a track whose first key is not at time 0 gets a natural key there, so its
+/// first symbol moves from that state and only within its own time.
+pub(super) fn start_in_natural_standing(plan: &mut DancerPlan) {
+    for (limb, track) in plan.limbs.iter_mut() {
+        let Some(value) = natural_target(*limb) else { continue };
+        if track.keys.first().is_some_and(|k| k.t_end_secs > 0.0) {
+            track.keys.insert(0, Key { t_start_secs: 0.0, t_end_secs: 0.0, value });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,7 +163,19 @@ mod tests {
         ] {
             assert_eq!(cross_in_front(v, right), v);
         }
-        // Back across (right arm, left-back) comes round to the front too.
-        assert!(cross_in_front(Vec3::new(-0.7, 0.0, -0.7).normalize(), true).z > 0.0);
+        // Back across (right arm, left-back) stays behind: straight back.
+        let d = cross_in_front(Vec3::new(-0.7, 0.0, -0.7).normalize(), true);
+        assert!(d.angle_between(-Vec3::Z) < 1e-5, "{d:?}");
+        // A leg across to the other side passes in front of the standing leg, or behind it.
+        let d = leg_cross(Vec3::new(1.0, 0.0, 0.0), false);
+        assert!((d.angle_between(Vec3::Z).to_degrees() - LEG_CROSS_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
+        let d = leg_cross(Vec3::new(0.7, 0.0, -0.7).normalize(), false);
+        assert!((d.angle_between(-Vec3::Z).to_degrees() - LEG_CROSS_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
+        // Mirrored inputs, mirrored outputs.
+        for v in [Vec3::new(-1.0, 0.3, 0.2), Vec3::new(-0.5, -0.5, -0.7), Vec3::new(-0.2, 0.9, 0.1)] {
+            let m = |v: Vec3| Vec3::new(-v.x, v.y, v.z);
+            assert_eq!(m(cross_in_front(v, true)), cross_in_front(m(v), false));
+            assert_eq!(m(leg_cross(v, true)), leg_cross(m(v), false));
+        }
     }
 }

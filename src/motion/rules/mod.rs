@@ -14,8 +14,8 @@ use crate::diag::Diagnostic;
 use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
 use glam::{Vec2, Vec3};
-pub use limbs::{ARM_CROSS_MAX_DEG, cross_in_front};
-use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm};
+pub use limbs::{ARM_CROSS_BEHIND_MAX_DEG, ARM_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG, cross_in_front, leg_cross};
+use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm, start_in_natural_standing};
 use paths::{Circle, check_front, circle_turn_for_step, count_circle_steps, path_sign, report_unused_circles};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -71,17 +71,31 @@ pub struct Interpretation {
 }
 
 /// The 27-entry direction × level table: unit vector (right, up, forward) from the joint to the
-/// extremity; zero for place middle (drawn in). Blank level reads as middle.
+/// extremity; zero for place middle (drawn in). Blank level reads as middle. Built from exact
+/// components (0, ±1, ±1/√2), so a direction and its mirror image (left ↔ right) differ only in
+/// the sign of x, bit for bit: mirrored limbs get mirrored targets by construction.
 pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
     let c = std::f32::consts::FRAC_1_SQRT_2;
-    match direction.azimuth_cw_rad() {
+    // Horizontal part (right, forward).
+    let horizontal = match direction {
+        Direction::Place => None,
+        Direction::Forward => Some((0.0, 1.0)),
+        Direction::RightForward => Some((c, c)),
+        Direction::Right => Some((1.0, 0.0)),
+        Direction::RightBackward => Some((c, -c)),
+        Direction::Backward => Some((0.0, -1.0)),
+        Direction::LeftBackward => Some((-c, -c)),
+        Direction::Left => Some((-1.0, 0.0)),
+        Direction::LeftForward => Some((-c, c)),
+    };
+    match horizontal {
         None => match level {
             Level::High => Vec3::Y,
             Level::Low => -Vec3::Y,
             Level::Middle | Level::Blank => Vec3::ZERO,
         },
-        Some(az) => {
-            let h = Vec3::new(az.sin(), 0.0, az.cos());
+        Some((x, z)) => {
+            let h = Vec3::new(x, 0.0, z);
             match level {
                 Level::High => h * c + Vec3::Y * c,
                 Level::Low => h * c - Vec3::Y * c,
@@ -90,6 +104,20 @@ pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
         }
     }
     .normalize_or_zero()
+}
+
+/// The mirror image of a direction (left ↔ right): what the other side's limb does when it
+/// mirrors this one.
+pub fn mirrored_direction(direction: Direction) -> Direction {
+    match direction {
+        Direction::RightForward => Direction::LeftForward,
+        Direction::Right => Direction::Left,
+        Direction::RightBackward => Direction::LeftBackward,
+        Direction::LeftBackward => Direction::RightBackward,
+        Direction::Left => Direction::Right,
+        Direction::LeftForward => Direction::RightForward,
+        other => other,
+    }
 }
 
 /// Horizontal unit step direction (right, forward) for a direction; zero for place.
@@ -344,6 +372,7 @@ fn plan_staff<'a>(
         }
     }
     hands_follow_arms(&mut w.plan);
+    start_in_natural_standing(&mut w.plan);
     supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
     count_circle_steps(&mut w.circles, &supports, &fronts);
     let flights: Vec<&SupportGap> = staff.gaps.iter().collect();
@@ -631,6 +660,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             let mut dir = gesture_dir_in_body(*direction, *level);
             if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::ArmLeft | LimbId::ArmRight) {
                 dir = cross_in_front(dir, limb == LimbId::ArmRight);
+            }
+            if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
+                dir = leg_cross(dir, limb == LimbId::LegRight);
             }
             let bend = bend_of(&e.modifiers);
             let track = w.plan.limbs.entry(limb).or_default();
