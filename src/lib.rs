@@ -15,6 +15,7 @@ pub mod motion;
 pub mod pose;
 pub mod read;
 pub mod rehearse;
+pub mod rig;
 #[cfg(feature = "viewer")]
 pub mod render;
 pub mod score;

@@ -54,6 +54,27 @@ enum Command {
     },
     /// List the built-in body models (name, height, description).
     Models,
+    /// Rig a humanoid mesh (OBJ, glTF/GLB, PLY, STL) to the project's skeleton: repair, skeleton
+    /// embedding, bone-heat weights; prints a summary, writes the skinned mesh and a report.
+    Rig {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// Write the skinned mesh (bind pose) as binary glTF.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Write a JSON report (joints in the file's coordinates, repair steps, timings).
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// The file's up axis (x, y, z, -x, -y, -z); detected when absent.
+        #[arg(long)]
+        up: Option<String>,
+        /// The axis the character faces; detected when absent.
+        #[arg(long)]
+        forward: Option<String>,
+        /// The character's height in metres (sets the unit); detected when absent.
+        #[arg(long)]
+        height_m: Option<f32>,
+    },
     /// Open the player window on a score (the bundled demo when no file is given).
     #[cfg(feature = "viewer")]
     Play {
@@ -133,6 +154,10 @@ fn main() -> Result<ExitCode> {
         Some(Command::Export { file, bvh, gltf, model, fps, dancer, toe }) => {
             let opts = labanplay::cli::export::ExportOptions { bvh, gltf, model, fps, dancer, toe_first: toe };
             Ok(report(labanplay::cli::export::export(&file, &opts)))
+        }
+        Some(Command::Rig { mesh, out, report: report_path, up, forward, height_m }) => {
+            let opts = labanplay::cli::rig::RigCliOptions { out_glb: out, report: report_path, up, forward, height_m };
+            Ok(report(labanplay::cli::rig::rig(&mesh, &opts, &mut std::io::stderr())))
         }
         Some(Command::Models) => {
             print!("{}", labanplay::cli::export::models_text());

@@ -253,8 +253,15 @@ pub fn bind_pose(spec: &ModelSpec, skeleton: &Skeleton) -> Result<Pose, BodyErro
         (KneeR, AnkleR, j[joint::ANKLE_R]),
         (AnkleR, BallR, j[joint::BALL_R]),
     ];
+    Ok(aim_bind_pose(skeleton, Vec3::new(0.0, j[joint::PELVIS].y, 0.0), &aims))
+}
+
+/// The pose of `skeleton` with the pelvis at `pelvis_in_model` in which each listed joint is
+/// turned by the shortest arc that points its bone to `child` at the target (model space);
+/// joints not listed keep the identity. Parents are aimed before their children.
+pub fn aim_bind_pose(skeleton: &Skeleton, pelvis_in_model: Vec3, aims: &[(JointId, JointId, Vec3)]) -> Pose {
     let mut pose = Pose::rest(skeleton);
-    pose.pelvis_in_world = Vec3::new(0.0, j[joint::PELVIS].y, 0.0);
+    pose.pelvis_in_world = pelvis_in_model;
     // Parents come first in JointId order, so each aim sees its parent's final world frame.
     for joint_id in JointId::ALL {
         let Some(&(_, child, target)) = aims.iter().find(|a| a.0 == joint_id) else { continue };
@@ -270,7 +277,7 @@ pub fn bind_pose(spec: &ModelSpec, skeleton: &Skeleton) -> Result<Pose, BodyErro
         let world_aim = Quat::from_rotation_arc(parent_rot * rest_dir, want_dir) * parent_rot;
         pose.local_rot[i] = (parent_rot.conjugate() * world_aim).normalize();
     }
-    Ok(pose)
+    pose
 }
 
 /// Builds the mesh of `spec`, its skeleton ([`model_proportions`]), bind pose ([`bind_pose`])

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod export;
 pub mod inspect;
+pub mod rig;
 pub mod survey;
 
 use crate::diag::Diagnostics;

@@ -115,8 +115,32 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
     })
 }
 
-/// Builds the model called `name` (case-insensitive), or says which names exist.
+/// A mesh file rigged to the animation skeleton (repair, embedding, bone heat).
+pub fn mesh_file_model(path: &std::path::Path) -> Result<DancerModel, String> {
+    let rigged = crate::rig::rig_file(path, &crate::rig::RigOptions::default())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let mesh = SkinnedMeshData {
+        positions: rigged.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
+        normals: rigged.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
+        joints: rigged.influences.iter().map(|i| i.joints).collect(),
+        weights: rigged.influences.iter().map(|i| i.weights).collect(),
+        indices: rigged.mesh.triangles.iter().flatten().copied().collect(),
+    };
+    mesh.validate()?;
+    Ok(DancerModel {
+        name: path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned()),
+        proportions: *rigged.proportions(),
+        mesh,
+        joint_from_bind: rigged.joint_from_model_at_bind.to_vec(),
+    })
+}
+
+/// Builds the model called `name` (case-insensitive), or says which names exist. A name that
+/// is a mesh file (`.obj`, `.gltf`, `.glb`, `.ply`, `.stl`) is rigged ([`crate::rig`]).
 pub fn build_model(name: &str) -> Result<DancerModel, String> {
+    if crate::rig::is_mesh_path(name) {
+        return mesh_file_model(std::path::Path::new(name));
+    }
     let models = builtin_models();
     match models.iter().find(|m| m.name.eq_ignore_ascii_case(name)) {
         Some(entry) => (entry.build)(),

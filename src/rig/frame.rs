@@ -1,0 +1,293 @@
+//! The mesh's own frame → the rig frame (metres, +Y up, facing +Z, the character's left +X,
+//! feet on y = 0): which axis is up, which way it faces, and its unit, each detected from the
+//! geometry unless given (`--up`, `--forward`, `--height-m`).
+
+use glam::{Mat3, Vec3};
+
+use super::RigError;
+
+/// A signed coordinate axis of the input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Axis {
+    /// +X
+    PosX,
+    /// −X
+    NegX,
+    /// +Y
+    PosY,
+    /// −Y
+    NegY,
+    /// +Z
+    PosZ,
+    /// −Z
+    NegZ,
+}
+
+impl Axis {
+    /// All six, in parse order.
+    pub const ALL: [Axis; 6] = [Axis::PosX, Axis::NegX, Axis::PosY, Axis::NegY, Axis::PosZ, Axis::NegZ];
+
+    /// The unit vector.
+    pub fn vector(self) -> Vec3 {
+        match self {
+            Axis::PosX => Vec3::X,
+            Axis::NegX => Vec3::NEG_X,
+            Axis::PosY => Vec3::Y,
+            Axis::NegY => Vec3::NEG_Y,
+            Axis::PosZ => Vec3::Z,
+            Axis::NegZ => Vec3::NEG_Z,
+        }
+    }
+
+    /// `+x`, `-y`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Axis::PosX => "+x",
+            Axis::NegX => "-x",
+            Axis::PosY => "+y",
+            Axis::NegY => "-y",
+            Axis::PosZ => "+z",
+            Axis::NegZ => "-z",
+        }
+    }
+
+    /// Parses `x`, `+x`, `-x`, `y`, … (case-insensitive).
+    pub fn parse(text: &str) -> Result<Axis, RigError> {
+        let t = text.trim().to_ascii_lowercase();
+        let t = t.strip_prefix('+').unwrap_or(&t);
+        Axis::ALL
+            .into_iter()
+            .find(|a| a.name().trim_start_matches('+') == t)
+            .ok_or_else(|| RigError::BadOption(format!("axis `{text}`: use x, y, z, -x, -y or -z")))
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Axis::PosX | Axis::NegX => 0,
+            Axis::PosY | Axis::NegY => 1,
+            Axis::PosZ | Axis::NegZ => 2,
+        }
+    }
+
+    fn from_index(index: usize, positive: bool) -> Axis {
+        match (index, positive) {
+            (0, true) => Axis::PosX,
+            (0, false) => Axis::NegX,
+            (1, true) => Axis::PosY,
+            (1, false) => Axis::NegY,
+            (2, true) => Axis::PosZ,
+            _ => Axis::NegZ,
+        }
+    }
+}
+
+/// Overrides of the detection (all `None`: detect everything).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameOptions {
+    /// The input axis pointing up.
+    pub up: Option<Axis>,
+    /// The input axis the character faces.
+    pub forward: Option<Axis>,
+    /// The character's standing height in metres (sets the unit).
+    pub height_m: Option<f32>,
+    /// The format fixes +Y as up (glTF): only the axis choice is checked, never turned over.
+    pub y_up_by_format: bool,
+}
+
+/// How the input coordinates map onto the rig frame: `rig = rotation · (input · metres_per_unit)
+/// + offset_m`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputFrame {
+    /// The input axis that is up.
+    pub up: Axis,
+    /// The input axis the character faces.
+    pub forward: Axis,
+    /// Metres per input unit.
+    pub metres_per_unit: f32,
+    /// Rows: the input-space directions of rig +X (left), +Y (up), +Z (forward).
+    pub rotation: Mat3,
+    /// Added after rotating and scaling, metres.
+    pub offset_m: Vec3,
+    /// How each choice was made, for the report (`up +y (longest extent)`, …).
+    pub reasons: Vec<String>,
+}
+
+impl InputFrame {
+    /// A point in input coordinates → rig frame, metres.
+    pub fn to_rig(&self, p_in_input: Vec3) -> Vec3 {
+        self.rotation * (p_in_input * self.metres_per_unit) + self.offset_m
+    }
+
+    /// A point in the rig frame → input coordinates and units.
+    pub fn to_input(&self, p_in_rig: Vec3) -> Vec3 {
+        self.rotation.transpose() * (p_in_rig - self.offset_m) / self.metres_per_unit
+    }
+}
+
+/// Finds the frame of `positions_in_input`: up is Y when it is one of the two largest extents,
+/// else Z (the smallest extent is the body's depth), turned over when the top slab is wider than the
+/// bottom one (a head above two feet); left–right is the wider horizontal extent; forward is
+/// where the toes point (the bottom slab's centre against the shins'). Units: metres when the
+/// height is 0.3–3, centimetres for 30–300, millimetres for 300–3000, else scaled to 1.75 m.
+pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Result<InputFrame, RigError> {
+    let (lo, hi) = bounds(positions_in_input).ok_or_else(|| RigError::Absurd("no vertices".into()))?;
+    let extent = hi - lo;
+    let diagonal = extent.length();
+    if !(diagonal.is_finite() && diagonal > 0.0) {
+        return Err(RigError::Absurd("all vertices are at one point".into()));
+    }
+    let e = extent.to_array();
+    let mut reasons = Vec::new();
+    let up = match options.up {
+        Some(up) => {
+            reasons.push(format!("up {} (given)", up.name()));
+            up
+        }
+        None => {
+            let mut order = [0usize, 1, 2];
+            order.sort_by(|&a, &b| e[b].total_cmp(&e[a]).then(a.cmp(&b)));
+            let (first, second) = (order[0], order[1]);
+            // The smallest extent is the depth, never up; of the other two, Y is the usual up
+            // axis, then Z (a T-pose can be wider than it is tall).
+            let index = if first == 1 || second == 1 {
+                1
+            } else if first == 2 || second == 2 {
+                2
+            } else {
+                0
+            };
+            let positive = (options.y_up_by_format && index == 1) || !top_is_wider(positions_in_input, index, lo, hi);
+            let up = Axis::from_index(index, positive);
+            reasons.push(format!("up {} (from the extents and the feet)", up.name()));
+            up
+        }
+    };
+    let up_index = up.index();
+    let forward = match options.forward {
+        Some(f) if f.index() == up_index => {
+            return Err(RigError::BadOption(format!("--forward {} is the up axis", f.name())));
+        }
+        Some(f) => {
+            reasons.push(format!("forward {} (given)", f.name()));
+            f
+        }
+        None => {
+            let others: Vec<usize> = (0..3).filter(|&i| i != up_index).collect();
+            let (a, b) = (others[0], others[1]);
+            // The wider horizontal extent is left–right (shoulders, arms); the other is forward.
+            let depth = if e[a] >= e[b] { b } else { a };
+            let positive = toes_point_positive(positions_in_input, up, depth, lo, hi);
+            let f = Axis::from_index(depth, positive);
+            reasons.push(format!("forward {} (where the toes point)", f.name()));
+            f
+        }
+    };
+    let up_v = up.vector();
+    let forward_v = forward.vector();
+    let left_v = up_v.cross(forward_v);
+    let rotation = Mat3::from_cols(left_v, up_v, forward_v).transpose();
+    let height_units = e[up_index];
+    let metres_per_unit = match options.height_m {
+        Some(h) if !(h.is_finite() && (0.3..=3.0).contains(&h)) => {
+            return Err(RigError::BadOption(format!("--height-m {h}: use a height between 0.3 and 3 m")));
+        }
+        Some(h) => {
+            reasons.push(format!("height {h} m (given)"));
+            h / height_units
+        }
+        None => {
+            let (scale, unit) = if (0.3..=3.0).contains(&height_units) {
+                (1.0, "metres")
+            } else if (30.0..=300.0).contains(&height_units) {
+                (0.01, "centimetres")
+            } else if (300.0..=3000.0).contains(&height_units) {
+                (0.001, "millimetres")
+            } else {
+                (1.75 / height_units, "unknown units, scaled to 1.75 m tall")
+            };
+            reasons.push(format!("unit: {unit} ({height_units:.3} units tall)"));
+            scale
+        }
+    };
+    let mut frame = InputFrame { up, forward, metres_per_unit, rotation, offset_m: Vec3::ZERO, reasons };
+    // Feet on y = 0, centred over the origin.
+    let (rlo, rhi) = bounds(&positions_in_input.iter().map(|&p| frame.to_rig(p)).collect::<Vec<_>>())
+        .ok_or_else(|| RigError::Absurd("no vertices".into()))?;
+    let centre = 0.5 * (rlo + rhi);
+    frame.offset_m = Vec3::new(-centre.x, -rlo.y, -centre.z);
+    Ok(frame)
+}
+
+/// Axis-aligned bounds, `None` when empty.
+pub fn bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
+    let first = *points.first()?;
+    Some(points.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p))))
+}
+
+/// Spread (standard deviation) of the vertices in a slab of `axis` across the other two axes.
+fn slab_spread(points: &[Vec3], axis: usize, from: f32, to: f32) -> f32 {
+    let slab: Vec<Vec3> = points.iter().copied().filter(|p| (from..=to).contains(&p[axis])).collect();
+    if slab.len() < 3 {
+        return 0.0;
+    }
+    let mean = slab.iter().sum::<Vec3>() / slab.len() as f32;
+    let var = slab.iter().map(|p| (*p - mean).length_squared() - (p[axis] - mean[axis]).powi(2)).sum::<f32>();
+    (var / slab.len() as f32).sqrt()
+}
+
+/// True when the top 5 % of `axis` spreads far wider (2.5×) than the bottom 5 % (the mesh is
+/// upside down: the two feet stand apart, the head is one cap, even a large one).
+fn top_is_wider(points: &[Vec3], axis: usize, lo: Vec3, hi: Vec3) -> bool {
+    let h = hi[axis] - lo[axis];
+    let bottom = slab_spread(points, axis, lo[axis], lo[axis] + 0.05 * h);
+    let top = slab_spread(points, axis, hi[axis] - 0.05 * h, hi[axis]);
+    top > 2.5 * bottom
+}
+
+/// True when the feet extend towards +`depth`: the mean of the bottom slab (feet with toes)
+/// lies ahead of the mean of the shins' slab.
+fn toes_point_positive(points: &[Vec3], up: Axis, depth: usize, lo: Vec3, hi: Vec3) -> bool {
+    let u = up.index();
+    let h = hi[u] - lo[u];
+    let sign = if up.vector()[u] > 0.0 { 1.0 } else { -1.0 };
+    let floor = if sign > 0.0 { lo[u] } else { hi[u] };
+    // Mid-range of the feet (heel to toe tip) against the mean of the shins: the toes reach
+    // further from the shin than the heel does.
+    let (mut feet_lo, mut feet_hi, mut shin_sum, mut shin_n) = (f32::MAX, f32::MIN, 0.0f64, 0usize);
+    for p in points {
+        let height = (p[u] - floor) * sign;
+        if (0.0..=0.03 * h).contains(&height) {
+            feet_lo = feet_lo.min(p[depth]);
+            feet_hi = feet_hi.max(p[depth]);
+        } else if (0.12 * h..=0.22 * h).contains(&height) {
+            shin_sum += f64::from(p[depth]);
+            shin_n += 1;
+        }
+    }
+    if feet_lo > feet_hi || shin_n == 0 {
+        return true;
+    }
+    f64::from(0.5 * (feet_lo + feet_hi)) >= shin_sum / shin_n as f64
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_parse_and_round_trip() {
+        assert_eq!(Axis::parse("Z").unwrap(), Axis::PosZ);
+        assert_eq!(Axis::parse("-y").unwrap(), Axis::NegY);
+        assert!(Axis::parse("w").is_err());
+        let points = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(40.0, 20.0, 170.0)];
+        let frame = detect_frame(&points, &FrameOptions { up: Some(Axis::PosZ), ..Default::default() }).unwrap();
+        assert!((frame.metres_per_unit - 0.01).abs() < 1e-6, "{frame:?}");
+        let p = Vec3::new(3.0, 4.0, 5.0);
+        assert!(frame.to_input(frame.to_rig(p)).distance(p) < 1e-4);
+        assert!((frame.to_rig(Vec3::new(20.0, 10.0, 170.0)).y - 1.7).abs() < 1e-5);
+        assert!(detect_frame(&[Vec3::ONE, Vec3::ONE], &FrameOptions::default()).is_err());
+        let bad = FrameOptions { up: Some(Axis::PosY), forward: Some(Axis::NegY), ..Default::default() };
+        assert!(detect_frame(&points, &bad).is_err());
+    }
+}
