@@ -206,7 +206,11 @@ fn weights_sum_to_one_and_the_largest_is_on_a_nearby_bone() {
             }
         }
         let share = near as f32 / rig.mesh.vertex_count() as f32;
-        println!("{}: {:.1} % of vertices follow a bone within 4 % of the height (or twice the distance) of the nearest", r.name, 100.0 * share);
+        println!(
+            "{}: {:.1} % of vertices follow a bone within 4 % of the height (or twice the distance) of the nearest",
+            r.name,
+            100.0 * share
+        );
         assert!(share > 0.9, "{}: only {share} of the vertices follow a nearby bone", r.name);
     }
 }
@@ -219,7 +223,10 @@ fn a_rigged_mesh_dances_the_demo_on_its_own_skeleton_with_feet_on_the_floor() {
     let Some(all) = rigged() else { return };
     let doc = labanplay::read::read(labanplay::demo::WALK_ARMS_TURN_LBN, Some("lbn")).unwrap();
     let score = labanplay::score::Score::from_document(&doc);
-    for r in all.iter().filter(|r| ["makehuman-hm08-apose.obj", "quaternius-female.glb", "kenney-zombie.glb"].contains(&r.name)) {
+    for r in all
+        .iter()
+        .filter(|r| ["makehuman-hm08-apose.obj", "quaternius-female.glb", "kenney-zombie.glb"].contains(&r.name))
+    {
         let rig = r.rig.as_ref().unwrap();
         let anim = compile(&score, &MotionOptions::default(), rig.proportions());
         assert_eq!(anim.skeleton, rig.skeleton, "{}: the motion must use the embedded skeleton", r.name);
@@ -251,7 +258,7 @@ fn malformed_and_unriggable_files_get_clear_errors() {
     };
     assert!(rig(b"", "obj").contains("no triangles"));
     assert!(rig(b"glTF\x02\x00\x00\x00garbage", "glb").contains("glTF"));
-    assert!(rig(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "obj").contains("no volume") );
+    assert!(rig(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "obj").contains("no volume"));
     // A closed box is a block, not a body.
     let cube = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n\
                 f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";

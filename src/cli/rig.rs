@@ -32,7 +32,12 @@ pub struct RigCliOptions {
 pub fn rig_options(opts: &RigCliOptions) -> Result<RigOptions, String> {
     let axis = |t: &Option<String>| t.as_deref().map(Axis::parse).transpose().map_err(|e| format!("error: {e}"));
     Ok(RigOptions {
-        frame: FrameOptions { up: axis(&opts.up)?, forward: axis(&opts.forward)?, height_m: opts.height_m, ..Default::default() },
+        frame: FrameOptions {
+            up: axis(&opts.up)?,
+            forward: axis(&opts.forward)?,
+            height_m: opts.height_m,
+            ..Default::default()
+        },
         ..RigOptions::default()
     })
 }

@@ -63,8 +63,7 @@ const BONE_LENGTH: [f32; 6] = [0.27, 0.17, 0.5, 0.5, 0.56, 0.56];
 /// Embeds the skeleton into `body`. Errors when the body has no humanoid shape: too few
 /// spheres, or no embedding of the reduced skeleton under the penalty limit.
 pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
-    let (lo, hi) =
-        body.inside_bounds().ok_or_else(|| RigError::Unriggable("the mesh encloses no volume".into()))?;
+    let (lo, hi) = body.inside_bounds().ok_or_else(|| RigError::Unriggable("the mesh encloses no volume".into()))?;
     let floor_y = lo.y - 0.5 * body.cell_m;
     let height = hi.y + 0.5 * body.cell_m - floor_y;
     if height < 20.0 * body.cell_m {
@@ -195,9 +194,7 @@ fn pack_spheres(body: &VoxelBody) -> Vec<Sphere> {
             continue;
         }
         let v = body.voxel(i);
-        let ridge = offsets.iter().all(|&(o, step)| {
-            body.index(v + o).is_none_or(|j| body.depth_m[j] - d < 0.6 * step)
-        });
+        let ridge = offsets.iter().all(|&(o, step)| body.index(v + o).is_none_or(|j| body.depth_m[j] - d < 0.6 * step));
         if ridge {
             samples.push((d, i));
         }
@@ -244,7 +241,8 @@ impl Graph {
                 // touches the body do not join them.
                 let need = 0.5 * a.radius.min(b.radius);
                 let steps = (d / (0.5 * body.cell_m)).ceil().max(1.0) as usize;
-                let clear = (0..=steps).all(|k| body.depth_at(a.centre.lerp(b.centre, k as f32 / steps as f32)) >= need);
+                let clear =
+                    (0..=steps).all(|k| body.depth_at(a.centre.lerp(b.centre, k as f32 / steps as f32)) >= need);
                 if clear {
                     adj[i].push((j as u32, d));
                     adj[j].push((i as u32, d));
@@ -327,9 +325,14 @@ impl Graph {
 }
 
 /// A totally ordered f32 for the priority queues (NaN never occurs: costs are sums of squares).
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Key(f32);
 impl Eq for Key {}
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 impl Ord for Key {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
@@ -355,7 +358,8 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
     let usable: Vec<usize> = (0..spheres.len()).filter(|&s| graph.component[s] == 0).collect();
     let max_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MIN, f32::max);
     let min_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MAX, f32::min);
-    let centre = usable.iter().copied().max_by(|&a, &b| spheres[a].radius.total_cmp(&spheres[b].radius).then(b.cmp(&a)));
+    let centre =
+        usable.iter().copied().max_by(|&a, &b| spheres[a].radius.total_cmp(&spheres[b].radius).then(b.cmp(&a)));
     let Some(root) = centre else { return Err(RigError::Unriggable("no medial graph".into())) };
     let h = frame.height;
     // How far a sphere is from being a local end of the graph, seen from the body's centre.
@@ -363,7 +367,9 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
         let here = graph.d(root, s);
         usable
             .iter()
-            .filter(|&&t| spheres[t].centre.distance(spheres[s].centre) < spheres[s].radius + spheres[t].radius + 0.02 * h)
+            .filter(|&&t| {
+                spheres[t].centre.distance(spheres[s].centre) < spheres[s].radius + spheres[t].radius + 0.02 * h
+            })
             .map(|&t| graph.d(root, t) - here)
             .fold(0.0f32, f32::max)
             / h
@@ -380,7 +386,9 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
             2 => ((max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (end_gap(s) / 0.03).powi(2),
             3 | 4 => {
                 let want = if joint == 3 { 1.0 } else { -1.0 };
-                side(want) + (end_gap(s) / 0.03).powi(2) + if y > 0.98 { 5.0 } else { 0.0 }
+                side(want)
+                    + (end_gap(s) / 0.03).powi(2)
+                    + if y > 0.98 { 5.0 } else { 0.0 }
                     + ((0.25 - y).max(0.0) / 0.05).powi(2)
             }
             _ => {
@@ -433,16 +441,13 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
                 if v2 >= assigned.len() {
                     continue;
                 }
-                let shared_joints: Vec<usize> =
-                    [u2, v2].into_iter().filter(|&x| x == u).map(|x| assigned[x]).collect();
+                let shared_joints: Vec<usize> = [u2, v2].into_iter().filter(|&x| x == u).map(|x| assigned[x]).collect();
                 let other = graph.path(assigned[u2], assigned[v2]);
                 let shared = here
                     .iter()
                     .filter(|t| {
                         other.contains(t)
-                            && shared_joints
-                                .iter()
-                                .all(|&c| spheres[**t].centre.distance(spheres[c].centre) > 0.12 * h)
+                            && shared_joints.iter().all(|&c| spheres[**t].centre.distance(spheres[c].centre) > 0.12 * h)
                     })
                     .count();
                 if shared > 0 {
@@ -464,7 +469,9 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
         }
         p
     };
-    let mut heap: BinaryHeap<Reverse<(Key, u64, Vec<usize>, u32)>> = BinaryHeap::new();
+    // (lower bound, insertion order, placed spheres, penalty so far as f32 bits)
+    type Entry = Reverse<(Key, u64, Vec<usize>, u32)>;
+    let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
     let mut seq = 0u64;
     heap.push(Reverse((Key(rest_bound(0)), seq, Vec::new(), 0f32.to_bits())));
     let mut expansions = 0usize;
@@ -485,7 +492,7 @@ fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> R
                 continue;
             }
             let next_cost = cost + u + pair_penalty(&assigned, j, s);
-            if !(next_cost < PRUNE) {
+            if next_cost.is_nan() || next_cost >= PRUNE {
                 continue;
             }
             let mut next = assigned.clone();
@@ -728,7 +735,11 @@ impl Refiner<'_> {
         let knee_y = ankle_y + 0.5 * (hip_y - ankle_y);
         let knee = centre_at(self, knee_y);
         let axis = (thigh_top - knee).normalize_or(Vec3::Y);
-        let hip = if axis.y > 0.2 { knee + axis * ((hip_y - knee.y) / axis.y) } else { Vec3::new(thigh_top.x, hip_y, thigh_top.z) };
+        let hip = if axis.y > 0.2 {
+            knee + axis * ((hip_y - knee.y) / axis.y)
+        } else {
+            Vec3::new(thigh_top.x, hip_y, thigh_top.z)
+        };
         // The foot: inside voxels below the ankle reached from the toe end of the path.
         let foot_start = path.last().copied().unwrap_or(ankle);
         let (toe_tip, heel, ball) = self.foot(foot_start, ankle_y);
@@ -788,7 +799,8 @@ impl Refiner<'_> {
                 (s, self.sections.section(arm.at(s), arm.direction(s, window), radius, None))
             })
             .collect();
-        let area = |s: f32| areas.iter().min_by(|a, b| (a.0 - s).abs().total_cmp(&(b.0 - s).abs())).map_or(0, |a| a.1.count);
+        let area =
+            |s: f32| areas.iter().min_by(|a, b| (a.0 - s).abs().total_cmp(&(b.0 - s).abs())).map_or(0, |a| a.1.count);
         // The palm is the widest section near the fingertip; the wrist the narrowest behind it.
         let palm_s = areas
             .iter()
@@ -801,11 +813,8 @@ impl Refiner<'_> {
             .min_by(|a, b| a.1.count.cmp(&b.1.count).then(a.0.total_cmp(&b.0)))
             .map_or(0.1 * h, |a| a.0);
         // Typical forearm section: the median over the next 0.12 h.
-        let mut forearm: Vec<usize> = areas
-            .iter()
-            .filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s))
-            .map(|a| a.1.count)
-            .collect();
+        let mut forearm: Vec<usize> =
+            areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s)).map(|a| a.1.count).collect();
         forearm.sort_unstable();
         let typical = forearm.get(forearm.len() / 2).copied().unwrap_or(1).max(1);
         let armpit_s = areas

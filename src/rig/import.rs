@@ -140,7 +140,10 @@ fn read_obj(bytes: &[u8]) -> Result<RawMesh, RigError> {
         let count = (m.positions.len() / 3) as u32;
         for t in m.indices.chunks_exact(3) {
             if t.iter().any(|&i| i >= count) {
-                return Err(malformed(MeshFormat::Obj, format!("object `{}`: a face index is out of range", model.name)));
+                return Err(malformed(
+                    MeshFormat::Obj,
+                    format!("object `{}`: a face index is out of range", model.name),
+                ));
             }
             out.triangles.push([base + t[0], base + t[1], base + t[2]]);
         }

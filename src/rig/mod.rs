@@ -64,8 +64,8 @@ pub enum RigError {
 
 /// Reads, repairs, embeds and skins the mesh at `path` (see [`rig_mesh`]).
 pub fn rig_file(path: &Path, options: &RigOptions) -> Result<RiggedMesh, RigError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| RigError::Io { path: path.display().to_string(), message: e.to_string() })?;
+    let bytes =
+        std::fs::read(path).map_err(|e| RigError::Io { path: path.display().to_string(), message: e.to_string() })?;
     let raw = import::read_mesh(&bytes, path.extension().and_then(|e| e.to_str()), path.parent())?;
     rig_mesh(&raw, options, &mut |_, _| {})
 }

@@ -4,13 +4,13 @@
 
 use glam::{Mat4, Vec3};
 
+use super::RigError;
 use super::embed::{Embedding, embed_skeleton};
 use super::frame::{FrameOptions, InputFrame, detect_frame};
 use super::import::RawMesh;
 use super::proxy::{proxy_mesh, transfer_weights};
 use super::repair::{Repaired, repair};
 use super::voxel::VoxelBody;
-use super::RigError;
 use crate::body::heat::{BoneSegment, HeatParams, heat_weights};
 use crate::body::lbs::{VertexInfluences, skin};
 use crate::body::mesh::TriMesh;
@@ -126,12 +126,24 @@ impl RiggedMesh {
     }
 
     /// CPU skinning of `pose` (see [`skin`]).
-    pub fn skin(&self, pose: &Pose, positions_out: &mut Vec<Vec3>, normals_out: &mut Vec<Vec3>) -> Result<(), RigError> {
+    pub fn skin(
+        &self,
+        pose: &Pose,
+        positions_out: &mut Vec<Vec3>,
+        normals_out: &mut Vec<Vec3>,
+    ) -> Result<(), RigError> {
         let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
         let _ = local_to_world(&self.skeleton, pose, &mut world_from_joint);
         let palette: Vec<Mat4> =
             world_from_joint.iter().zip(&self.joint_from_model_at_bind).map(|(w, b)| *w * *b).collect();
-        skin(&self.mesh.positions_in_model, &self.mesh.normals_in_model, &self.influences, &palette, positions_out, normals_out)?;
+        skin(
+            &self.mesh.positions_in_model,
+            &self.mesh.normals_in_model,
+            &self.influences,
+            &palette,
+            positions_out,
+            normals_out,
+        )?;
         Ok(())
     }
 }
@@ -212,11 +224,8 @@ pub fn rig_mesh(
             transfer_weights(&proxy.positions_in_model, &proxy_influences, &repaired.mesh.positions_in_model, cell);
         (moved, Some(proxy.vertex_count()))
     };
-    let input_influences = repaired
-        .input_to_mesh
-        .iter()
-        .map(|&v| influences.get(v as usize).copied().unwrap_or_default())
-        .collect();
+    let input_influences =
+        repaired.input_to_mesh.iter().map(|&v| influences.get(v as usize).copied().unwrap_or_default()).collect();
     progress(Stage::Weights, true);
     Ok(RiggedMesh {
         frame,
@@ -327,7 +336,10 @@ fn bone_segments(at_bind: &[Vec3; JOINT_COUNT], e: &Embedding) -> Vec<BoneSegmen
         let d = e.toe_tips[k] - e.joints_in_rig[ball.index()];
         at_bind[ball.index()] + d
     };
-    push(JointId::Head, Vec3::new(at_bind[JointId::Head.index()].x, e.head_top.y - 0.03 * e.height_m, at_bind[JointId::Head.index()].z));
+    push(
+        JointId::Head,
+        Vec3::new(at_bind[JointId::Head.index()].x, e.head_top.y - 0.03 * e.height_m, at_bind[JointId::Head.index()].z),
+    );
     push(JointId::HandL, at_bind[JointId::HandL.index()] + (e.fingertips[0] - e.joints_in_rig[JointId::HandL.index()]));
     push(JointId::HandR, at_bind[JointId::HandR.index()] + (e.fingertips[1] - e.joints_in_rig[JointId::HandR.index()]));
     push(JointId::BallL, toe_tip(0, JointId::BallL));
