@@ -26,6 +26,7 @@ fn unreachable_demo(d: crate::diag::Diagnostics) -> crate::score::Score {
         measures: Vec::new(),
         staves: Vec::new(),
         duration_beats: 0.0,
+        contacts: Vec::new(),
         warnings: d.0,
     }
 }

@@ -8,6 +8,7 @@
 pub mod animation;
 pub mod body;
 pub mod cli;
+pub mod contact;
 pub mod demo;
 pub mod diag;
 pub mod export;

@@ -26,6 +26,7 @@ fn score(beats_per_measure: u32, measures: &[f64]) -> Score {
         measures,
         staves: Vec::new(),
         duration_beats: start,
+        contacts: Vec::new(),
         warnings: Vec::new(),
     }
 }

@@ -50,6 +50,7 @@ fn score(measure_count: u32, beats_per_measure: u32, staves: Vec<Staff>) -> Scor
             .collect(),
         staves,
         duration_beats: f64::from(measure_count) * per,
+        contacts: Vec::new(),
         warnings: Vec::new(),
     }
 }

@@ -84,6 +84,8 @@ pub struct Animation {
     pub interpretation: Interpretation,
     /// Remarks about the compilation (e.g. a dancer whose path fell back to the simple one).
     pub notes: Vec<String>,
+    /// Contacts (holds) between body parts, applied after every dancer is posed.
+    pub contacts: Vec<crate::contact::TimedContact>,
 }
 
 /// The foot of `skeleton` as the foot keys need it.
@@ -113,7 +115,10 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     opts.height_m = proportions.height_m;
     opts.leg_length_m = hip.y;
     opts.ball_forward_m = foot_geometry(&skeleton).ball_in_ankle.z;
-    let (plans, interpretation) = plan_score(score, &opts);
+    let (plans, mut interpretation) = plan_score(score, &opts);
+    let (contacts, contact_warnings) = crate::contact::timed_contacts(score, &plans);
+    interpretation.interpreted += contacts.len();
+    interpretation.skipped.extend(contact_warnings);
     let standing = rest.pelvis_in_world.y;
     let geo = foot_geometry(&skeleton);
     let ankle = crate::pose::fk::joint_world(&skeleton, &rest, JointId::AnkleL).1;
@@ -151,7 +156,10 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
             }
         })
         .collect();
-    Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes }
+    let mut anim = Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes, contacts };
+    let out_of_reach = anim.contacts_out_of_reach(score);
+    anim.interpretation.skipped.extend(out_of_reach);
+    anim
 }
 
 impl Animation {
@@ -161,5 +169,39 @@ impl Animation {
         for (d, pose) in self.dancers.iter().zip(poses.iter_mut()) {
             d.sample_into(&self.skeleton, t_secs, pose);
         }
+        crate::contact::apply_contacts(&self.skeleton, &self.contacts, t_secs, poses);
+    }
+
+    /// A warning for each contact whose ends stay apart (out of reach) where it is fully held,
+    /// checked at its start, middle and end.
+    fn contacts_out_of_reach(&self, score: &Score) -> Vec<crate::diag::Diagnostic> {
+        let mut out = Vec::new();
+        let mut poses = Vec::new();
+        for (i, c) in self.contacts.iter().enumerate() {
+            let mut worst = 0.0f32;
+            for t in [c.t_full_secs, 0.5 * (c.t_full_secs + c.t_end_secs), c.t_end_secs] {
+                self.sample(t, &mut poses);
+                let [a, b] = c.ends;
+                if let (Some(pa), Some(pb)) = (poses.get(a.dancer), poses.get(b.dancer)) {
+                    let gap = crate::contact::solve::point_in_world(&self.skeleton, pa, a)
+                        .distance(crate::contact::solve::point_in_world(&self.skeleton, pb, b));
+                    worst = worst.max(gap);
+                }
+            }
+            if worst > 0.06 {
+                let Some(sc) = score.contacts.iter().find(|s| s.span == c.span) else { continue };
+                let (m, beat) = (sc.measure, sc.beat_in_measure + 1.0);
+                let place = if m == 0 { "starting position".to_string() } else { format!("measure {m}, beat {beat:.2}") };
+                out.push(crate::diag::Diagnostic::warning(
+                    c.span,
+                    format!(
+                        "contact {} ({place}): the parts stay {:.0} cm apart; out of reach, the hand stops short",
+                        i + 1,
+                        worst * 100.0
+                    ),
+                ));
+            }
+        }
+        out
     }
 }

@@ -65,16 +65,18 @@ pub fn model_by_name(name: &str) -> Result<ModelSpec, String> {
         .ok_or_else(|| format!("error: unknown model `{name}`; the built-in models are: {}", model_names().join(", ")))
 }
 
-/// Poses of dancer `index` at `frame / fps` for `frames` frames.
-fn sample_dancer(anim: &Animation, index: usize, fps: f64, frames: usize) -> Vec<Pose> {
-    let Some(dancer) = anim.dancers.get(index) else { return Vec::new() };
-    let mut poses = Vec::with_capacity(frames);
-    let mut pose = Pose::rest(&anim.skeleton);
+/// Poses of the dancers `selected` at `frame / fps` for `frames` frames, one list per dancer.
+/// Every dancer is sampled together (contacts between them need all their poses).
+fn sample_dancers(anim: &Animation, selected: &[usize], fps: f64, frames: usize) -> Vec<Vec<Pose>> {
+    let mut out: Vec<Vec<Pose>> = selected.iter().map(|_| Vec::with_capacity(frames)).collect();
+    let mut poses = Vec::new();
     for f in 0..frames {
-        dancer.sample_into(&anim.skeleton, f as f64 / fps, &mut pose);
-        poses.push(pose.clone());
+        anim.sample(f as f64 / fps, &mut poses);
+        for (list, &i) in out.iter_mut().zip(selected) {
+            list.push(poses.get(i).cloned().unwrap_or_else(|| Pose::rest(&anim.skeleton)));
+        }
     }
-    poses
+    out
 }
 
 /// Runs the export; returns the summary text or an error text.
@@ -114,7 +116,7 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         None => (0..count).collect(),
     };
     let frames = (anim.duration_secs * fps).floor() as usize + 1;
-    let sampled: Vec<Vec<Pose>> = selected.iter().map(|&i| sample_dancer(&anim, i, fps, frames)).collect();
+    let sampled: Vec<Vec<Pose>> = sample_dancers(&anim, &selected, fps, frames);
     if let Some(base) = &opts.bvh {
         for (&i, poses) in selected.iter().zip(&sampled) {
             let file =

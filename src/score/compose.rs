@@ -3,13 +3,17 @@
 //! Symbols are placed by geometry only (file order means nothing), timed through the per-measure
 //! [`Timeline`], sorted into channels, and modifiers are attached to the symbol they touch.
 
+use super::bows::find_bows;
+use super::claims::{Claim, claim_for, find_claims};
 use super::gaps::find_gaps;
+use super::geometry::{PLAUSIBLE_BEATS_PER_MEASURE, PLAUSIBLE_BPM, y_outliers};
+use super::outside::{drifted_column, find_path_brackets};
 use super::staves::{ColumnConvention, StaffGeometry, Zone, column_of, find_staves, nearest_staff, zone_of};
 use super::timeline::{BarMark, Timeline};
 use super::types::*;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::read::{BodyPart, Document, Format, Level, PageSymbol, PathSign, SymbolKind, TurnSign, VolumeSign};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Knobs of the page interpretation, chosen per format.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,29 +51,42 @@ impl PageOptions {
 
 /// A symbol with its staff, column and time.
 #[derive(Clone, Debug)]
-struct Placed<'a> {
-    sym: &'a PageSymbol,
-    staff: usize,
-    column: i32,
-    start_beats: f64,
-    end_beats: f64,
+pub(super) struct Placed<'a> {
+    /// The symbol as read.
+    pub sym: &'a PageSymbol,
+    /// Index of its staff.
+    pub staff: usize,
+    /// Its signed column on that staff.
+    pub column: i32,
+    /// Start, beats.
+    pub start_beats: f64,
+    /// End, beats.
+    pub end_beats: f64,
 }
 
-/// Meter written as text (`3/4`), if any.
-fn written_meter(symbols: &[PageSymbol]) -> Option<u32> {
+/// Meter written as text (`3/4`), if any; a meter text no score uses is a warning.
+fn written_meter(symbols: &[PageSymbol], warnings: &mut Vec<Diagnostic>) -> Option<u32> {
     symbols.iter().find_map(|s| match &s.kind {
         SymbolKind::Text(t) => {
             let (a, b) = t.trim().split_once('/')?;
             let n: u32 = a.trim().parse().ok()?;
             let d: u32 = b.trim().parse().ok()?;
-            ((1..=16).contains(&n) && [2, 4, 8, 16].contains(&d)).then_some(n)
+            if !PLAUSIBLE_BEATS_PER_MEASURE.contains(&n) && [2, 4, 8, 16].contains(&d) {
+                warnings.push(Diagnostic::warning(
+                    s.span,
+                    format!("meter `{}` is outside the meters scores use (1–16 beats); ignored", t.trim()),
+                ));
+                return None;
+            }
+            (PLAUSIBLE_BEATS_PER_MEASURE.contains(&n) && [2, 4, 8, 16].contains(&d)).then_some(n)
         }
         _ => None,
     })
 }
 
-/// Tempo written as text (`♩=96`, `=96`, `96 bpm`, `mm 96`), if any.
-fn written_tempo(symbols: &[PageSymbol]) -> Option<f64> {
+/// Tempo written as text (`♩=96`, `=96`, `96 bpm`, `mm 96`), if any; a tempo no score uses is a
+/// warning and is ignored.
+fn written_tempo(symbols: &[PageSymbol], warnings: &mut Vec<Diagnostic>) -> Option<f64> {
     symbols.iter().find_map(|s| match &s.kind {
         SymbolKind::Text(t) => {
             let lower = t.to_lowercase();
@@ -83,7 +100,19 @@ fn written_tempo(symbols: &[PageSymbol]) -> Option<f64> {
                 .take_while(|c| c.is_ascii_digit() || *c == '.')
                 .collect();
             let bpm: f64 = digits.parse().ok()?;
-            (20.0..=400.0).contains(&bpm).then_some(bpm)
+            if !PLAUSIBLE_BPM.contains(&bpm) {
+                warnings.push(Diagnostic::warning(
+                    s.span,
+                    format!(
+                        "tempo `{}` is outside the tempos scores use ({}–{} bpm); ignored",
+                        t.trim(),
+                        PLAUSIBLE_BPM.start(),
+                        PLAUSIBLE_BPM.end()
+                    ),
+                ));
+                return None;
+            }
+            Some(bpm)
         }
         _ => None,
     })
@@ -114,6 +143,10 @@ fn side_label(column: i32) -> String {
 pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     let mut warnings: Vec<Diagnostic> = Vec::new();
     let symbols = &doc.symbols;
+    // A symbol or bar line far beyond the rest (a mistyped coordinate) is kept out of everything.
+    let (outliers, outlier_warnings) = y_outliers(symbols, opts.units_per_beat);
+    warnings.extend(outlier_warnings);
+    let outliers: BTreeSet<usize> = outliers.into_iter().collect();
     let mut staves_geo = find_staves(symbols);
     if staves_geo.is_empty()
         && let Some(g) = guessed_staff(symbols)
@@ -126,10 +159,11 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     }
     let bars: Vec<BarMark> = symbols
         .iter()
-        .filter(|s| s.kind == SymbolKind::BarLine)
-        .map(|s| BarMark { y: s.y, double: s.level == Level::Low && doc.format == Format::Lbn })
+        .enumerate()
+        .filter(|(i, s)| s.kind == SymbolKind::BarLine && !outliers.contains(i))
+        .map(|(_, s)| BarMark { y: s.y, double: s.level == Level::Low && doc.format == Format::Lbn })
         .collect();
-    let meter_written = written_meter(symbols);
+    let meter_written = written_meter(symbols, &mut warnings);
     let timeline = Timeline::from_bars(&bars, opts.units_per_beat, meter_written, opts.quantum_beats);
     if timeline.origin_guessed && !bars.is_empty() {
         warnings.push(Diagnostic::warning(
@@ -137,7 +171,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
             "no double bar line found; the lowest bar line is taken as the start",
         ));
     }
-    let tempo = match written_tempo(symbols) {
+    let tempo = match written_tempo(symbols, &mut warnings) {
         Some(bpm) => TempoMap { bpm, is_default: false },
         None => TempoMap { bpm: TempoMap::DEFAULT_BPM, is_default: true },
     };
@@ -151,14 +185,33 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         }),
         inferred: meter_written.is_none(),
     };
+    if meter.inferred && !PLAUSIBLE_BEATS_PER_MEASURE.contains(&meter.beats_per_measure) {
+        let bar_span = symbols.iter().find(|s| s.kind == SymbolKind::BarLine).map(|s| s.span).unwrap_or_default();
+        warnings.push(
+            Diagnostic::warning(
+                bar_span,
+                format!(
+                    "the bar spacing gives {} beats per measure, outside the meters scores use ({}–{})",
+                    meter.beats_per_measure,
+                    PLAUSIBLE_BEATS_PER_MEASURE.start(),
+                    PLAUSIBLE_BEATS_PER_MEASURE.end()
+                ),
+            )
+            .with_help("check the bar lines' y, or write the meter as text (`3/4`)"),
+        );
+    }
+    warnings.extend(long_measures(&timeline.measures, symbols));
 
     // Place every symbol that is not score structure.
     let mut placed: Vec<Placed> = Vec::new();
-    for sym in symbols {
+    for (si, sym) in symbols.iter().enumerate() {
         match sym.kind {
             SymbolKind::BarLine | SymbolKind::StaffLine { .. } => continue,
             SymbolKind::Text(_) => continue,
             _ => {}
+        }
+        if outliers.contains(&si) {
+            continue;
         }
         if !(sym.x.is_finite() && sym.y.is_finite() && sym.w.is_finite() && sym.h.is_finite()) {
             warnings.push(Diagnostic::warning(sym.span, format!("`{}` has a non-finite position; skipped", sym.code)));
@@ -176,21 +229,53 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         let end_beats = timeline.beats_at(sym.y_top()).max(start_beats);
         placed.push(Placed { sym, staff, column, start_beats, end_beats });
     }
+    let duration_beats = timeline.end_beats().max(placed.iter().map(|p| p.end_beats).fold(0.0, f64::max));
 
     let mut builders: Vec<StaffBuilder> =
         staves_geo.iter().enumerate().map(|(i, g)| StaffBuilder::new(i, *g)).collect();
-    let place_text = |p: &Placed, score_measures: &[Measure]| -> String {
-        let (m, b) = measure_in(score_measures, p.start_beats);
+    let measures = timeline.measures.clone();
+    let place_text = |p: &Placed| -> String {
+        let (m, b) = measure_in(&measures, p.start_beats);
         format!("staff {}, measure {m}, beat {:.2}, column {}", p.staff + 1, b + 1.0, side_label(p.column))
     };
 
-    // Pre-signs claim columns; gather them first.
-    let mut claims: Vec<(usize, i32, f64, BodyPart)> = Vec::new();
-    for p in &placed {
-        if let SymbolKind::BodyPart(part) = p.sym.kind {
-            let column = claimed_column(p, &placed);
-            claims.push((p.staff, column, p.start_beats, part));
+    // Contact bows own their part signs, area signs and hold signs; straight path signs own the
+    // direction signs between their brackets.
+    let bows = find_bows(&placed, &measures, duration_beats, &place_text);
+    warnings.extend(bows.warnings.iter().cloned());
+    let mut consumed = bows.consumed.clone();
+    // Signs drawn inside a body-part sign's box (LED writes the chest as `Area 9` round a hold
+    // sign) are part of the pre-sign.
+    for (vi, v) in placed.iter().enumerate() {
+        if v.sym.kind != SymbolKind::Volume(VolumeSign::Hold) || consumed.contains(&vi) {
+            continue;
         }
+        let inside = placed.iter().enumerate().any(|(bi, b)| {
+            bi != vi && matches!(b.sym.kind, SymbolKind::BodyPart(_)) && contains_centre(b.sym, v.sym, 0.0)
+        });
+        if inside {
+            consumed.insert(vi);
+        }
+    }
+    let brackets = find_path_brackets(&placed);
+    for br in &brackets {
+        consumed.insert(br.foot);
+        consumed.insert(br.head);
+        consumed.extend(br.inner.iter().copied());
+    }
+
+    // Pre-signs claim the symbol directly above them.
+    let (mut claims, unclaimed) = find_claims(&placed, &consumed, opts.units_per_beat * 1.5);
+    for pi in unclaimed {
+        let Some(p) = placed.get(pi) else { continue };
+        warnings.push(Diagnostic::warning(
+            p.sym.span,
+            format!(
+                "{}: body-part sign `{}` has no direction, turn or hold sign directly above it in its column; ignored",
+                place_text(p),
+                p.sym.code
+            ),
+        ));
     }
     for sym in symbols {
         // Head pre-sign written as text `C` in a column beside a staff.
@@ -200,13 +285,19 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         {
             let column = column_of(&staves_geo[staff], sym.x_mid());
             if column.abs() >= 2 {
-                claims.push((staff, column, timeline.beats_at(sym.y), BodyPart::Head));
+                claims.push(Claim {
+                    staff,
+                    column,
+                    start_beats: timeline.beats_at(sym.y) - 0.5,
+                    part: BodyPart::Head,
+                    target: None,
+                    only_target: false,
+                });
             }
         }
     }
-    claims.sort_by(|a, b| a.2.total_cmp(&b.2));
+    claims.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
 
-    let measures = timeline.measures.clone();
     // Signs that hold a pin inside: turn signs (the amount) and circular path signs (the
     // circle's fraction). Pins are keyed by the holder's index in `placed`.
     let holders: Vec<(usize, &Placed)> = placed
@@ -234,13 +325,44 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         builders[p.staff].loose.push((pi, Modifier::Pin { orientation, black }));
     }
 
+    for br in &brackets {
+        let (Some(foot), Some(head)) = (placed.get(br.foot), placed.get(br.head)) else { continue };
+        let span = Placed { end_beats: head.end_beats.max(foot.start_beats), ..foot.clone() };
+        let entry = make_entry(&span, EntryKind::Path { sign: PathSign::Straight, amount_deg: None }, &measures, tempo);
+        builders[foot.staff].push(ChannelKind::Path, entry, br.foot);
+    }
+
     for (pi, p) in placed.iter().enumerate() {
+        if consumed.contains(&pi) {
+            continue;
+        }
         let b = &mut builders[p.staff];
-        let zone = zone_of(p.column, opts.convention);
-        let claim = claims
-            .iter()
-            .rfind(|(s, c, t, _)| *s == p.staff && *c == p.column && *t <= p.start_beats + 0.5)
-            .map(|c| c.3);
+        let claim = claim_for(&claims, pi, p);
+        // Columns beyond the body columns belong to the body only when claimed (or drawn in line
+        // with the arm column beside them).
+        let mut column = p.column;
+        if claim.is_none()
+            && matches!(zone_of(column, opts.convention), Zone::Extra(_))
+            && matches!(p.sym.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_) | SymbolKind::Volume(VolumeSign::Hold))
+        {
+            match drifted_column(pi, &placed, 6).filter(|_| opts.convention == ColumnConvention::Lintel) {
+                Some(c) => column = c,
+                None => {
+                    warnings.push(Diagnostic::warning(
+                        p.sym.span,
+                        format!(
+                            "{}: `{}` is outside the staff's body columns and no body-part sign claims its column; not interpreted",
+                            place_text(p),
+                            p.sym.code
+                        ),
+                    ));
+                    continue;
+                }
+            }
+        }
+        let zone = zone_of(column, opts.convention);
+        let p_col = Placed { column, ..p.clone() };
+        let p = &p_col;
         match &p.sym.kind {
             SymbolKind::Direction { direction, .. } => {
                 let kind = match claim {
@@ -276,18 +398,14 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                         p.sym.span,
                         format!(
                             "{}: rotation sign `{}` not interpreted (only left/right turn signs are)",
-                            place_text(p, &measures),
+                            place_text(p),
                             p.sym.code
                         ),
                     ));
                 } else if pin.is_none() && !composite {
                     warnings.push(Diagnostic::warning(
                         p.sym.span,
-                        format!(
-                            "{}: turn sign `{}` has no pin inside; amount unknown",
-                            place_text(p, &measures),
-                            p.sym.code
-                        ),
+                        format!("{}: turn sign `{}` has no pin inside; amount unknown", place_text(p), p.sym.code),
                     ));
                 }
                 let kind = match (claim, zone) {
@@ -306,18 +424,11 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
             }
             SymbolKind::Volume(v) => b.loose.push((pi, Modifier::Volume(*v))),
             SymbolKind::Misc(item) if (4..=9).contains(item) => b.loose.push((pi, Modifier::Hook { item: *item })),
-            SymbolKind::Misc(item) => warnings.push(Diagnostic::warning(
+            // Bows and release signs: read (or warned about) with the contacts.
+            SymbolKind::Misc(1..=3) => {}
+            SymbolKind::Misc(_) => warnings.push(Diagnostic::warning(
                 p.sym.span,
-                format!(
-                    "{}: `{}` ({}) not interpreted",
-                    place_text(p, &measures),
-                    p.sym.code,
-                    match item {
-                        1 => "bow",
-                        2 | 3 => "release sign",
-                        _ => "miscellaneous sign",
-                    }
-                ),
+                format!("{}: `{}` (miscellaneous sign) not interpreted", place_text(p), p.sym.code),
             )),
             SymbolKind::Front(i) => {
                 let facing_deg = *i as f64 * 45.0;
@@ -339,11 +450,11 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                         p.sym.span,
                         format!(
                             "{}: `{}` is not a circular or straight path sign ({}); no effect on the motion",
-                            place_text(p, &measures),
+                            place_text(p),
                             p.sym.code,
                             match item {
-                                1 => "LED draws it as ⊥, the foot of a vertical line",
-                                2 => "LED draws it as ⊤, the head of a vertical line",
+                                1 => "LED draws it as ⊥, the foot of a vertical line; no ⊤ with a direction sign pairs with it",
+                                2 => "LED draws it as ⊤, the head of a vertical line; no ⊥ with a direction sign pairs with it",
                                 3 => "LED draws it as a plain vertical line",
                                 4 | 5 => "LED draws it as a V / Λ",
                                 _ => "LED draws it as a vertical bow",
@@ -355,7 +466,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
             }
             SymbolKind::Area(item) => warnings.push(Diagnostic::warning(
                 p.sym.span,
-                format!("{}: body area sign `Area {item}` not interpreted", place_text(p, &measures)),
+                format!("{}: body area sign `Area {item}` not interpreted", place_text(p)),
             )),
             SymbolKind::BodyPart(_) | SymbolKind::Pin { .. } => {}
             SymbolKind::BarLine | SymbolKind::StaffLine { .. } | SymbolKind::Text(_) => {}
@@ -371,47 +482,66 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 true => {}
                 false => warnings.push(Diagnostic::warning(
                     p.sym.span,
-                    format!(
-                        "{}: `{}` is not next to a symbol it could modify; ignored",
-                        place_text(p, &measures),
-                        p.sym.code
-                    ),
+                    format!("{}: `{}` is not next to a symbol it could modify; ignored", place_text(p), p.sym.code),
                 )),
             }
         }
     }
 
-    let duration_beats = timeline.end_beats().max(placed.iter().map(|p| p.end_beats).fold(0.0, f64::max));
     let staves: Vec<Staff> = builders.into_iter().map(|b| b.finish(opts.gap_tolerance_beats, duration_beats)).collect();
+    let contacts: Vec<Contact> = bows
+        .contacts
+        .into_iter()
+        .map(|mut c| {
+            c.end_beats = c.end_beats.min(duration_beats);
+            c
+        })
+        .collect();
     warnings.extend(doc.warnings.iter().cloned());
     warnings.sort_by_key(|d| (d.span.line, d.span.col));
-    Score { title: doc.title.clone(), format: doc.format, tempo, meter, measures, staves, duration_beats, warnings }
+    Score {
+        title: doc.title.clone(),
+        format: doc.format,
+        tempo,
+        meter,
+        measures,
+        staves,
+        duration_beats,
+        contacts,
+        warnings,
+    }
 }
 
-/// The column a pre-sign claims: its own, or that of the direction sign just above it when the
-/// notator put the pre-sign one column off (common in LED files).
-fn claimed_column(pre: &Placed, placed: &[Placed]) -> i32 {
-    let above = |p: &&Placed| {
-        matches!(p.sym.kind, SymbolKind::Direction { .. })
-            && p.staff == pre.staff
-            && p.column.signum() == pre.column.signum()
-            && p.start_beats >= pre.start_beats - 0.25
-            && p.start_beats <= pre.start_beats + 1.5
-    };
-    if placed.iter().filter(above).any(|p| p.column == pre.column) {
-        return pre.column;
+/// Measures far longer than the others (a bar line typed too high): a warning each, with the bar
+/// line's place. The timing keeps them as written.
+fn long_measures(measures: &[Measure], symbols: &[PageSymbol]) -> Vec<Diagnostic> {
+    if measures.len() < 3 {
+        return Vec::new();
     }
-    placed
+    let mut beats: Vec<f64> = measures.iter().map(|m| m.beats).collect();
+    beats.sort_by(f64::total_cmp);
+    let median = beats[beats.len() / 2];
+    let bar_span = |y: f32| -> Span {
+        symbols
+            .iter()
+            .filter(|s| s.kind == SymbolKind::BarLine)
+            .min_by(|a, b| (a.y - y).abs().total_cmp(&(b.y - y).abs()))
+            .map(|s| s.span)
+            .unwrap_or_default()
+    };
+    measures
         .iter()
-        .filter(above)
-        .filter(|p| (p.column - pre.column).abs() <= 1)
-        .min_by(|a, b| {
-            let da = (a.sym.x_mid() - pre.sym.x_mid()).abs() as f64 + (a.start_beats - pre.start_beats).abs();
-            let db = (b.sym.x_mid() - pre.sym.x_mid()).abs() as f64 + (b.start_beats - pre.start_beats).abs();
-            da.total_cmp(&db)
+        .filter(|m| m.beats > 4.0 * median && m.beats > 16.0)
+        .map(|m| {
+            Diagnostic::warning(
+                bar_span(m.y_top),
+                format!(
+                    "measure {} is {:.0} beats long, the measures around it about {median:.0}; check its bar lines",
+                    m.number, m.beats
+                ),
+            )
         })
-        .map(|p| p.column)
-        .unwrap_or(pre.column)
+        .collect()
 }
 
 /// True when the centre of `inner` lies inside `outer`'s box grown by `grow` of its size.

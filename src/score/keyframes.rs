@@ -108,6 +108,7 @@ pub fn compose_keyframes(doc: &Document) -> Score {
         tempo,
         meter,
         duration_beats: count as f64 * per,
+        contacts: Vec::new(),
         measures,
         staves: vec![Staff {
             index: 0,

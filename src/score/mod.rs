@@ -3,9 +3,13 @@
 //! Symbols are timed per measure, sorted into one channel per body part and column for each
 //! staff (dancer), modifiers attached by proximity, and gaps in the supports classified as jumps.
 
+mod bows;
+mod claims;
 pub mod compose;
 pub mod gaps;
+pub mod geometry;
 pub mod keyframes;
+mod outside;
 pub mod repeats;
 pub mod staves;
 pub mod table;

@@ -108,6 +108,36 @@ pub fn render_table(score: &Score) -> String {
             );
         }
     }
+    if !score.contacts.is_empty() {
+        let _ = writeln!(out, "\ncontacts");
+        for c in &score.contacts {
+            let end = |e: &ContactEnd| {
+                let surface = match e.surface {
+                    ContactSurface::Any => "",
+                    ContactSurface::Front => " (front)",
+                    ContactSurface::Back => " (back)",
+                };
+                let side = |s: &crate::read::Side| if *s == crate::read::Side::Left { "L" } else { "R" };
+                let part = match &e.part {
+                    crate::read::BodyPart::Elbow(s) => format!("elbow {}", side(s)),
+                    crate::read::BodyPart::Wrist(s) => format!("wrist {}", side(s)),
+                    p => part_name(p),
+                };
+                format!("staff {} {part}{surface}", e.staff + 1)
+            };
+            let mb = if c.measure == 0 { "start".to_string() } else { format!("{}:{}", c.measure, r3(c.beat_in_measure + 1.0)) };
+            let _ = writeln!(
+                out,
+                "{:>8} {:>8} {:>6}  {} - {}{}",
+                r3(c.start_beats),
+                r3(c.end_beats),
+                mb,
+                end(&c.ends[0]),
+                end(&c.ends[1]),
+                if c.released { ", released" } else { "" }
+            );
+        }
+    }
     let _ = writeln!(out, "\nwarnings: {}", score.warnings.len());
     out
 }

@@ -327,6 +327,61 @@ impl Staff {
     }
 }
 
+/// Which surface of a body part a contact names (an `Area` sign written beside the part sign).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ContactSurface {
+    /// No surface given: the part itself.
+    Any,
+    /// The front (LED `Area 1`).
+    Front,
+    /// The back (LED `Area 5`).
+    Back,
+}
+
+/// One end of a contact bow: a body part of one dancer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContactEnd {
+    /// Index of the dancer's staff.
+    pub staff: usize,
+    /// The part that touches or holds.
+    pub part: BodyPart,
+    /// The part's surface, when an area sign names it.
+    pub surface: ContactSurface,
+    /// The format's code of the part sign (`Limb 4`), for messages.
+    pub code: String,
+    /// Where the part sign is in the file.
+    pub span: Span,
+}
+
+/// A contact bow (touch, grasp, hold): two body parts, of one dancer or of two, are together from
+/// `start_beats` (the bow) until a release sign or the end of the score (labanotation-rules §5.6).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Contact {
+    /// The two ends, in page order (left first).
+    pub ends: [ContactEnd; 2],
+    /// When the contact is made, beats (0 for the starting position).
+    pub start_beats: f64,
+    /// When it ends: a release sign, or the end of the score.
+    pub end_beats: f64,
+    /// True when a release sign ends it (false: it lasts to the end of the score).
+    pub released: bool,
+    /// Measure of the bow (0 = starting position).
+    pub measure: u32,
+    /// Beat within the measure, from 0.
+    pub beat_in_measure: f64,
+    /// The format's code of the bow (`Misc 1`).
+    pub code: String,
+    /// Where the bow is in the file.
+    pub span: Span,
+}
+
+impl Contact {
+    /// True when the two ends belong to different dancers (a hold between partners).
+    pub fn between_dancers(&self) -> bool {
+        self.ends[0].staff != self.ends[1].staff
+    }
+}
+
 /// The composite score.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Score {
@@ -344,6 +399,8 @@ pub struct Score {
     pub staves: Vec<Staff>,
     /// Total length in beats (end of the last measure or the last symbol).
     pub duration_beats: f64,
+    /// Contact bows (hands joined, a hand on a partner's shoulder), in time order.
+    pub contacts: Vec<Contact>,
     /// Everything that was guessed, skipped or not interpreted, with its place.
     pub warnings: Vec<Diagnostic>,
 }

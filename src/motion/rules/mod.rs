@@ -35,6 +35,9 @@ pub struct MotionOptions {
     pub toe_first: bool,
     /// Distance between dancers placed side by side when the score does not place them, metres.
     pub dancer_spacing_m: f32,
+    /// Distance between dancers who start in a hold (a contact bow between their staves in the
+    /// starting position), metres: close enough for the hands to meet.
+    pub hold_spacing_m: f32,
     /// Fraction of a step symbol's duration the swinging foot takes to touch down.
     pub swing_fraction: f64,
     /// Distance from the ankle to the ball of the foot along the foot, metres (pivots turn
@@ -54,6 +57,7 @@ impl Default for MotionOptions {
             steps: StepTable::default(),
             toe_first: false,
             dancer_spacing_m: 1.5,
+            hold_spacing_m: 0.5,
             swing_fraction: 0.45,
             release_after_touch_fraction: 0.15,
             ball_forward_m: 0.14,
@@ -164,12 +168,17 @@ fn bend_of(modifiers: &[Modifier]) -> f32 {
 pub fn plan_score(score: &Score, opts: &MotionOptions) -> (Vec<DancerPlan>, Interpretation) {
     let mut report = Interpretation::default();
     let n = score.staves.len();
+    let hold_from_start = score.contacts.iter().any(|c| c.between_dancers() && c.start_beats <= 0.0);
+    let spacing = if hold_from_start { opts.hold_spacing_m } else { opts.dancer_spacing_m };
     let plans = score
         .staves
         .iter()
         .enumerate()
         .map(|(i, staff)| {
-            let x = (i as f32 - (n as f32 - 1.0) * 0.5) * opts.dancer_spacing_m;
+            // Staves left to right on the page are the dancers from their own left to right (the
+            // reader faces where the dancers face): the first staff stands on the dancers' left,
+            // +X when they face the audience (+Z).
+            let x = ((n as f32 - 1.0) * 0.5 - i as f32) * spacing;
             plan_staff(score, staff, Vec3::new(x, 0.0, 0.0), opts, &mut report)
         })
         .collect();
@@ -671,16 +680,18 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
                 Part::Whole => {
                     LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None }
                 }
+                // One segment moves; the other keeps the direction it had (a whole-limb target
+                // is straight: both its segments point its way; hanging when nothing came yet).
                 Part::Upper => LimbTarget {
                     dir_in_body: dir,
                     bend_rad: 0.0,
                     upper_dir_in_body: Some(dir),
-                    lower_dir_in_body: previous.and_then(|p| p.lower_dir_in_body),
+                    lower_dir_in_body: Some(previous.map_or(-Vec3::Y, |p| segment_dirs(p).1)),
                 },
                 Part::Lower => LimbTarget {
                     dir_in_body: previous.map(|p| p.dir_in_body).unwrap_or(-Vec3::Y),
                     bend_rad: 0.0,
-                    upper_dir_in_body: previous.and_then(|p| p.upper_dir_in_body),
+                    upper_dir_in_body: Some(previous.map_or(-Vec3::Y, |p| segment_dirs(p).0)),
                     lower_dir_in_body: Some(dir),
                 },
             };
@@ -726,6 +737,13 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         }
         _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
     }
+}
+
+/// The (upper, lower) segment directions of a limb target: as given, or the whole-limb direction
+/// for a straight limb (hanging for a limb drawn in).
+fn segment_dirs(t: LimbTarget) -> (Vec3, Vec3) {
+    let whole = if t.dir_in_body == Vec3::ZERO { -Vec3::Y } else { t.dir_in_body };
+    (t.upper_dir_in_body.unwrap_or(whole), t.lower_dir_in_body.unwrap_or(whole))
 }
 
 #[derive(Clone, Copy)]
