@@ -106,7 +106,8 @@ fn lbn_score(text: &str) -> Score {
 
 #[test]
 fn a_bar_line_typed_thousands_of_units_too_high_is_a_warning_and_stays_out_of_the_timing() {
-    let steps = "Dirn 1 134 97 4 10 23 M\nDirn 10 122 121 4 10 23 M\nDirn 1 134 145 4 10 23 M\nDirn 10 122 169 4 10 23 M\n";
+    let steps =
+        "Dirn 1 134 97 4 10 23 M\nDirn 10 122 121 4 10 23 M\nDirn 1 134 145 4 10 23 M\nDirn 10 122 169 4 10 23 M\n";
     // Two measures as written (bars at 192 and 288), then one typed 290,136 instead of 384.
     let good = lbn_score(&led_staff(&format!("Bars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n{steps}")));
     let bad = lbn_score(&led_staff(&format!(
@@ -140,16 +141,21 @@ fn a_symbol_typed_far_below_or_above_the_rest_is_skipped_with_a_warning() {
 #[test]
 fn meters_and_tempos_no_score_uses_are_warnings() {
     // Bars 40 beats apart (960 units) give an inferred meter of 40.
-    let wide = lbn_score(&led_staff("Bars 2 30 1056 1 177 3 B\nBars 3 30 2016 1 177 3 B\nBars 4 30 2976 1 177 3 B\nDirn 1 134 97 4 10 23 M\n"));
+    let wide = lbn_score(&led_staff(
+        "Bars 2 30 1056 1 177 3 B\nBars 3 30 2016 1 177 3 B\nBars 4 30 2976 1 177 3 B\nDirn 1 134 97 4 10 23 M\n",
+    ));
     assert_eq!(wide.meter.beats_per_measure, 40);
     assert!(wide.warnings.iter().any(|w| w.message.contains("outside the meters scores use")), "{:#?}", wide.warnings);
-    let fast = lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L q=1000 # 1\nDirn 1 134 97 4 10 23 M\n"));
+    let fast =
+        lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L q=1000 # 1\nDirn 1 134 97 4 10 23 M\n"));
     assert!(fast.tempo.is_default);
     assert!(fast.warnings.iter().any(|w| w.message.contains("outside the tempos scores use")), "{:#?}", fast.warnings);
-    let meter = lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L 33/4 # 1\nDirn 1 134 97 4 10 23 M\n"));
+    let meter =
+        lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L 33/4 # 1\nDirn 1 134 97 4 10 23 M\n"));
     assert!(meter.meter.inferred);
     assert!(meter.warnings.iter().any(|w| w.message.contains("`33/4`")), "{:#?}", meter.warnings);
     // Plausible ones are silent.
-    let ok = lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L q=96 # 1\nDirn 1 134 97 4 10 23 M\n"));
+    let ok =
+        lbn_score(&led_staff("Bars 2 30 192 1 177 3 B\nKeys 0 65 3 2 50 15 L q=96 # 1\nDirn 1 134 97 4 10 23 M\n"));
     assert!(!ok.tempo.is_default && ok.warnings.is_empty(), "{:#?}", ok.warnings);
 }

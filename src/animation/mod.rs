@@ -156,7 +156,8 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
             }
         })
         .collect();
-    let mut anim = Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes, contacts };
+    let mut anim =
+        Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes, contacts };
     let out_of_reach = anim.contacts_out_of_reach(score);
     anim.interpretation.skipped.extend(out_of_reach);
     anim
@@ -191,7 +192,8 @@ impl Animation {
             if worst > 0.06 {
                 let Some(sc) = score.contacts.iter().find(|s| s.span == c.span) else { continue };
                 let (m, beat) = (sc.measure, sc.beat_in_measure + 1.0);
-                let place = if m == 0 { "starting position".to_string() } else { format!("measure {m}, beat {beat:.2}") };
+                let place =
+                    if m == 0 { "starting position".to_string() } else { format!("measure {m}, beat {beat:.2}") };
                 out.push(crate::diag::Diagnostic::warning(
                     c.span,
                     format!(

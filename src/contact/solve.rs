@@ -100,7 +100,12 @@ fn reach(skeleton: &Skeleton, pose: &mut Pose, mover: ContactPoint, target: Vec3
 }
 
 /// Applies every contact active at `t_secs` to `poses` (one per dancer, in staff order).
-pub fn apply_contacts(skeleton: &Skeleton, contacts: &[TimedContact], t_secs: f64, poses: &mut [Pose]) -> ContactReport {
+pub fn apply_contacts(
+    skeleton: &Skeleton,
+    contacts: &[TimedContact],
+    t_secs: f64,
+    poses: &mut [Pose],
+) -> ContactReport {
     let mut report = ContactReport::default();
     let active: Vec<(&TimedContact, f32)> =
         contacts.iter().map(|c| (c, c.weight_at(t_secs))).filter(|(_, w)| *w > 0.0).collect();

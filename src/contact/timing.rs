@@ -71,7 +71,11 @@ impl TimedContact {
             return 0.0;
         }
         if t_secs <= self.t_end_secs {
-            return if t_secs >= self.t_full_secs { 1.0 } else { smoothstep(ramp(t_secs, self.t_start_secs, self.t_full_secs)) };
+            return if t_secs >= self.t_full_secs {
+                1.0
+            } else {
+                smoothstep(ramp(t_secs, self.t_start_secs, self.t_full_secs))
+            };
         }
         1.0 - smoothstep(ramp(t_secs, self.t_end_secs, self.t_free_secs))
     }

@@ -118,7 +118,11 @@ pub(super) fn find_bows(
                     _ => {
                         out.warnings.push(Diagnostic::warning(
                             a.sym.span,
-                            format!("{}: area sign `{}` on a contact; only front and back are read", place(a), a.sym.code),
+                            format!(
+                                "{}: area sign `{}` on a contact; only front and back are read",
+                                place(a),
+                                a.sym.code
+                            ),
                         ));
                         ContactSurface::Any
                     }
@@ -135,14 +139,15 @@ pub(super) fn find_bows(
             }
             let on_end = [l, r].iter().any(|&ei| placed.get(ei).is_some_and(|e| boxes_touch(v.sym, e.sym, 2.0)));
             let cy = v.sym.y + v.sym.h * 0.5;
-            let on_line = boxes_touch(v.sym, b.sym, 0.0)
-                && ((cy - b.sym.y).abs() <= 12.0 || (cy - b.sym.y_top()).abs() <= 12.0);
+            let on_line =
+                boxes_touch(v.sym, b.sym, 0.0) && ((cy - b.sym.y).abs() <= 12.0 || (cy - b.sym.y_top()).abs() <= 12.0);
             if on_end || on_line {
                 out.consumed.insert(vi);
             }
         }
         // The contact is made where the bow's ends are: at its end signs (not below the bow).
-        let ends_start = [l, r].iter().filter_map(|&i| placed.get(i)).map(|e| e.start_beats).fold(f64::INFINITY, f64::min);
+        let ends_start =
+            [l, r].iter().filter_map(|&i| placed.get(i)).map(|e| e.start_beats).fold(f64::INFINITY, f64::min);
         let start = b.start_beats.max(ends_start).max(0.0);
         let (measure, beat) = if start <= 0.0 {
             (0, 0.0)

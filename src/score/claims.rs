@@ -76,7 +76,8 @@ pub(super) fn find_claims(
         if consumed.contains(&pi) {
             continue;
         }
-        let Some((t, q)) = target_above(pi, placed, consumed, max_gap_units).and_then(|t| placed.get(t).map(|q| (t, q)))
+        let Some((t, q)) =
+            target_above(pi, placed, consumed, max_gap_units).and_then(|t| placed.get(t).map(|q| (t, q)))
         else {
             unclaimed.push(pi);
             continue;

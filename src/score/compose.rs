@@ -343,7 +343,10 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
         let mut column = p.column;
         if claim.is_none()
             && matches!(zone_of(column, opts.convention), Zone::Extra(_))
-            && matches!(p.sym.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_) | SymbolKind::Volume(VolumeSign::Hold))
+            && matches!(
+                p.sym.kind,
+                SymbolKind::Direction { .. } | SymbolKind::Turn(_) | SymbolKind::Volume(VolumeSign::Hold)
+            )
         {
             match drifted_column(pi, &placed, 6).filter(|_| opts.convention == ColumnConvention::Lintel) {
                 Some(c) => column = c,

@@ -125,7 +125,11 @@ pub fn render_table(score: &Score) -> String {
                 };
                 format!("staff {} {part}{surface}", e.staff + 1)
             };
-            let mb = if c.measure == 0 { "start".to_string() } else { format!("{}:{}", c.measure, r3(c.beat_in_measure + 1.0)) };
+            let mb = if c.measure == 0 {
+                "start".to_string()
+            } else {
+                format!("{}:{}", c.measure, r3(c.beat_in_measure + 1.0))
+            };
             let _ = writeln!(
                 out,
                 "{:>8} {:>8} {:>6}  {} - {}{}",

@@ -680,18 +680,16 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
                 Part::Whole => {
                     LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None }
                 }
-                // One segment moves; the other keeps the direction it had (a whole-limb target
-                // is straight: both its segments point its way; hanging when nothing came yet).
                 Part::Upper => LimbTarget {
                     dir_in_body: dir,
                     bend_rad: 0.0,
                     upper_dir_in_body: Some(dir),
-                    lower_dir_in_body: Some(previous.map_or(-Vec3::Y, |p| segment_dirs(p).1)),
+                    lower_dir_in_body: previous.and_then(|p| p.lower_dir_in_body),
                 },
                 Part::Lower => LimbTarget {
                     dir_in_body: previous.map(|p| p.dir_in_body).unwrap_or(-Vec3::Y),
                     bend_rad: 0.0,
-                    upper_dir_in_body: Some(previous.map_or(-Vec3::Y, |p| segment_dirs(p).0)),
+                    upper_dir_in_body: previous.and_then(|p| p.upper_dir_in_body),
                     lower_dir_in_body: Some(dir),
                 },
             };
@@ -737,13 +735,6 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         }
         _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
     }
-}
-
-/// The (upper, lower) segment directions of a limb target: as given, or the whole-limb direction
-/// for a straight limb (hanging for a limb drawn in).
-fn segment_dirs(t: LimbTarget) -> (Vec3, Vec3) {
-    let whole = if t.dir_in_body == Vec3::ZERO { -Vec3::Y } else { t.dir_in_body };
-    (t.upper_dir_in_body.unwrap_or(whole), t.lower_dir_in_body.unwrap_or(whole))
 }
 
 #[derive(Clone, Copy)]
