@@ -70,26 +70,45 @@ fn a_pre_sign_claims_the_symbol_directly_above_it_not_the_one_beside_it() {
         "Limb 8 184 100 4 12 24 B\nDirn 3 184 121 4 10 23 H\nDirn 1 184 169 4 10 23 M\nLimb 9 198 168 4 12 24 B\n",
     ));
     let staff = &s.staves[0];
-    assert_eq!(channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Right))), vec![(1.0, "rightH".into())]);
-    // The hand sign beside the second gesture does not take it: it stays an arm gesture.
-    assert_eq!(channel(staff, ChannelKind::Arm(Side::Right)), vec![(3.0, "fwdM".into())]);
+    // The wrist sign claims its column (the second gesture too); the hand sign beside the
+    // second gesture does not take it.
+    assert_eq!(
+        channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Right))),
+        vec![(1.0, "rightH".into()), (3.0, "fwdM".into())]
+    );
     assert!(staff.channel(ChannelKind::Part(BodyPart::Hand(Side::Right))).is_none());
     assert_eq!(warnings_with(&s, "no direction, turn or hold sign directly above it"), 1, "{:#?}", s.warnings);
 }
 
 #[test]
-fn a_pre_sign_in_the_starting_position_designates_its_column_a_later_one_names_one_symbol() {
+fn outside_the_staff_a_pre_sign_claims_its_column_until_the_next_one_inside_it_names_a_phrase() {
     let s = score(&one_staff(
-        // Starting position: the elbow sign under the right arm column designates it.
+        // Right arm column: the elbow sign claims it from the starting position on.
         "Limb 7 184 52 4 12 24 B\nDirn 11 184 77 4 10 17 L\nDirn 3 184 97 4 10 23 M\nDirn 1 184 121 4 10 23 M\n\
-         Limb 3 72 100 4 12 24 B\nDirn 8 72 121 4 10 23 M\nDirn 10 72 145 4 10 23 M\n",
+         // Left arm column: a wrist sign, then a shoulder sign later.
+         Limb 3 72 100 4 12 24 B\nDirn 8 72 121 4 10 23 M\nDirn 10 72 145 4 10 23 M\n\
+         Limb 1 72 196 4 12 24 B\nDirn 11 72 217 4 10 23 H\n\
+         // Right support column: a knee sign for two steps in a row; the step after a pause is a foot.
+         Limb 17 134 100 4 12 24 B\nDirn 11 134 121 4 10 23 L\nDirn 11 134 145 4 10 23 L\nDirn 1 134 193 4 10 23 M\n"
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_str(),
     ));
     let staff = &s.staves[0];
     let upper = channel(staff, ChannelKind::Part(BodyPart::Elbow(Side::Right)));
     assert_eq!(upper, vec![(0.0, "rightM".into()), (1.0, "fwdM".into())], "{staff:#?}");
-    // Mid-score, the wrist sign names the lower arm for the one gesture above it.
-    assert_eq!(channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Left))), vec![(1.0, "leftM".into())]);
-    assert_eq!(channel(staff, ChannelKind::Arm(Side::Left)), vec![(2.0, "fwdM".into())]);
+    assert_eq!(
+        channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Left))),
+        vec![(1.0, "leftM".into()), (2.0, "fwdM".into())]
+    );
+    assert_eq!(channel(staff, ChannelKind::Part(BodyPart::Shoulder(Side::Left))), vec![(5.0, "placeH".into())]);
+    assert_eq!(
+        channel(staff, ChannelKind::Part(BodyPart::Knee(Side::Right))),
+        vec![(1.0, "placeL".into()), (2.0, "placeL".into())]
+    );
+    assert_eq!(channel(staff, ChannelKind::Support(Side::Right)), vec![(4.0, "fwdM".into())]);
 }
 
 #[test]

@@ -61,9 +61,9 @@ pub(super) fn target_above(pre: usize, placed: &[Placed], skip: &BTreeSet<usize>
 
 /// Every pre-sign's claim, sorted by time, and the pre-signs (indices into `placed`) with no
 /// movement symbol directly above them. Pre-signs in `consumed` (the ends of contact bows) claim
-/// nothing. Outside the staff, a pre-sign written in the starting position designates its column
-/// for the score; a later one names the part of the symbol above it only. Inside the staff it
-/// names the part of that symbol and of the ones that follow it in the column without a pause.
+/// nothing. Outside the staff a pre-sign claims its column until the next pre-sign there (the
+/// column keeps that meaning, as LINTEL reads LED files); inside the staff it names the part of
+/// that symbol and of the ones that follow it in the column without a pause.
 pub(super) fn find_claims(
     placed: &[Placed],
     consumed: &BTreeSet<usize>,
@@ -83,14 +83,13 @@ pub(super) fn find_claims(
             continue;
         };
         let inside = q.column.abs() <= 2;
-        let designates = !inside && p.start_beats < 0.0;
         claims.push(Claim {
             staff: q.staff,
             column: q.column,
             start_beats: q.start_beats,
             part,
             target: Some(t),
-            only_target: !designates,
+            only_target: inside,
         });
         if inside {
             // The symbols that continue it in its column without a pause.
