@@ -79,39 +79,23 @@ Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
 Rotn 2 159 97 4 10 23 M\nPins 3 156 100 1 18 18 L\nRotn 7 159 145 4 10 23 M\n";
 
 #[test]
-fn a_supporting_leg_rotation_swivels_the_foot_on_the_floor_within_the_hip_range() {
+fn a_supporting_leg_rotation_is_reported_and_the_planted_foot_stays() {
     let anim = animation(SWIVEL_LBN.as_bytes());
     let skipped: Vec<&str> = anim.interpretation.skipped.iter().map(|d| d.message.as_str()).collect();
-    assert_eq!(skipped.len(), 1, "{skipped:?}");
-    assert!(skipped[0].contains("90°") && skipped[0].contains("45° used"), "{skipped:?}");
+    assert!(skipped.iter().any(|m| m.contains("supporting leg") && m.contains("does not swivel")), "{skipped:?}");
     let d = &anim.dancers[0];
     let sk = &anim.skeleton;
-    let foot_yaw = |t: f64| d.foot_state(sk, Foot::Right, t).yaw_rad.to_degrees();
     let body = d.yaw_at(0.0).to_degrees();
-    assert!((foot_yaw(0.0) - body).abs() < 0.5);
-    assert!((foot_yaw(0.5) - (body - 45.0)).abs() < 0.5, "{}", foot_yaw(0.5));
-    assert!((foot_yaw(0.9) - (body - 45.0)).abs() < 0.5, "{}", foot_yaw(0.9));
-    assert!((foot_yaw(1.5) - body).abs() < 0.5, "{}", foot_yaw(1.5));
-    // The body does not turn, the foot stays on the floor, turning about its ball.
-    assert!((d.yaw_at(1.0).to_degrees() - body).abs() < 1e-3);
-    let ball = |t: f64| joint_world(sk, &pose_at(&anim, t), JointId::BallR).1;
     let mut t = 0.0;
     while t <= 2.0 {
-        assert!(d.foot_state(sk, Foot::Right, t).planted, "t={t}");
-        assert!(ball(t).distance(ball(0.0)) < 0.01, "t={t}: ball moved {}", ball(t).distance(ball(0.0)));
+        let s = d.foot_state(sk, Foot::Right, t);
+        assert!(s.planted && (s.yaw_rad.to_degrees() - body).abs() < 0.5, "t={t}");
         t += 0.05;
     }
-    // The rotation track says the same, and the knee turns with the foot.
+    // The rotation track holds the (hip-limited) amount for when the leg gestures.
     let track = d.plan.rotations.get(&Rotated::Leg(Side::Right)).unwrap();
     assert!((track.value_at(0.5, 0.0).to_degrees() - 45.0).abs() < 1e-3);
-    let pose = pose_at(&anim, 0.7);
-    let (_, hip) = joint_world(sk, &pose, JointId::HipR);
-    let (_, knee) = joint_world(sk, &pose, JointId::KneeR);
-    let (_, ankle) = joint_world(sk, &pose, JointId::AnkleR);
-    assert!(hip.is_finite() && knee.is_finite() && ankle.is_finite());
-    // Like a pivot, the swivel lifts the heel 12° (over 0.08 s, as feet::planted_state does for
-    // every pivot): the knee moves most, under 4 cm a frame.
-    assert_no_jumps(&anim, 0.04);
+    assert_no_jumps(&anim, 0.02);
 }
 
 /// No joint moves more than `max_m` between frames at 60 Hz over the whole score.
@@ -168,24 +152,14 @@ fn real_twists_score_twists_the_chest_by_its_pins() {
 }
 
 /// `knee_rotate.lbn`: thigh and lower-leg pre-signs (`Limb 12/17`, `13/18`) with rotation signs
-/// in the leg columns, both feet standing: every rotation is animated (no "not animated"), the
-/// feet stay planted and swivel, and the motion is continuous.
+/// in the leg columns, both feet standing: the columns are read (no "column … not animated"), the
+/// standing legs' rotations are reported (feet do not swivel yet), and the motion is continuous.
 #[test]
-fn real_knee_rotate_score_swivels_the_standing_feet() {
+fn real_knee_rotate_score_reads_its_rotation_columns() {
     let Some(anim) = real("knee_rotate.lbn") else { return };
     let texts: Vec<String> = anim.interpretation.skipped.iter().map(|d| d.message.clone()).collect();
     assert!(!texts.iter().any(|m| m.contains("not animated yet") || m.contains("rotation of a limb")), "{texts:?}");
-    let d = &anim.dancers[0];
-    let sk = &anim.skeleton;
-    // Measure 1 beat 2 (120 bpm: 0.5–1 s): the right thigh rotates right (outward, no pin: 45°),
-    // the left left.
-    let t = 0.95;
-    let body = d.yaw_at(t);
-    let right = d.foot_state(sk, Foot::Right, t).yaw_rad - body;
-    let left = d.foot_state(sk, Foot::Left, t).yaw_rad - body;
-    assert!(right.to_degrees() < -30.0 && left.to_degrees() > 30.0, "{} {}", right.to_degrees(), left.to_degrees());
-    // No jumps from the rotations (a leg that steps while its rotation runs follows its feet);
-    // the steps and pivots of this score move a knee up to about 3 cm a frame on their own.
+    assert!(texts.iter().any(|m| m.contains("does not swivel")), "{texts:?}");
     assert_no_jumps(&anim, 0.05);
 }
 

@@ -439,7 +439,7 @@ fn plan_staff<'a>(
     for e in fronts {
         check_front(&w, staff.index, e, report);
     }
-    rotations::swivel_supporting_feet(&mut w);
+    rotations::report_supporting_rotations(&mut w, report);
     // A leg gesture takes the weight off that leg (T8).
     for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
         for &(g0, _) in w.plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]) {

@@ -55,6 +55,9 @@ fn signed_amount(e: &Entry) -> Option<(f64, bool)> {
     }
 }
 
+/// Largest swivel of a supporting foot, radians (35°).
+const MAX_SWIVEL_RAD: f32 = 35.0 * std::f32::consts::PI / 180.0;
+
 /// A supporting leg's rotation, kept until the footprints exist.
 #[derive(Clone, Debug)]
 pub(super) struct LegSwivel {
@@ -63,6 +66,8 @@ pub(super) struct LegSwivel {
     t1: f64,
     /// Rotation to reach, radians, right positive (from the untwisted foot).
     target_rad: f32,
+    /// The sign, for the warning when its foot stands.
+    warning: Diagnostic,
 }
 
 /// The rotation rule: a key on the part's rotation track (reached at the top of the symbol, held
@@ -104,13 +109,21 @@ pub(super) fn rotation(
     track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
     if let Rotated::Leg(s) | Rotated::Thigh(s) | Rotated::LowerLeg(s) = part {
         let foot = if s == Side::Left { Foot::Left } else { Foot::Right };
-        w.swivels.push(LegSwivel { foot, t0, t1: t1.max(t0 + 1e-3), target_rad: value });
+        let warning = Diagnostic::warning(
+            e.span,
+            place(e, staff, "rotation of a supporting leg: the foot does not swivel on the floor yet"),
+        );
+        w.swivels.push(LegSwivel { foot, t0, t1: t1.max(t0 + 1e-3), target_rad: value, warning });
     }
     report.interpreted += 1;
 }
 
 /// Leg rotations of a foot that stands on the floor turn the foot there (on its ball, like a
 /// pivot, the body's facing unchanged); the foot keeps the new heading until it steps.
+/// Not used yet: swivelling planted feet this way lets the contact point slide (the pivot turns
+/// about the ball while the foot's anchor is its flat contact) and pushes the hip past its range;
+/// a standing leg's rotation is reported instead (see [`report_supporting_rotations`]).
+#[allow(dead_code)]
 pub(super) fn swivel_supporting_feet(w: &mut Walker) {
     let ball_forward = w.opts.ball_forward_m;
     let swivels = std::mem::take(&mut w.swivels);
@@ -131,7 +144,9 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
             .iter()
             .find(|(foot, t, _)| *foot == fp.foot && same_time(*t, fp.t_land_secs))
             .map_or(fp.yaw_end_rad, |m| m.2);
-        let yaw_end = untwisted - sw.target_rad;
+        // The leg above a planted foot turns in the hip, which the IK must keep inside its range
+        // with the knee over the toes: the foot swivels at most 35° either way.
+        let yaw_end = untwisted - sw.target_rad.clamp(-MAX_SWIVEL_RAD, MAX_SWIVEL_RAD);
         if (yaw_end - fp.yaw_end_rad).abs() < 1e-4 {
             continue;
         }
@@ -181,6 +196,23 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
     // Landing order again (a stable sort keeps a swivel after the footprint it continues).
     w.plan.footprints.sort_by(|a, b| a.t_land_secs.total_cmp(&b.t_land_secs));
     w.planted.clear();
+}
+
+/// A rotation of a leg whose foot stands on the floor over the whole sign is reported: the foot
+/// should swivel, which is not animated yet (a gesturing leg twists at the hip in the sampler).
+pub(super) fn report_supporting_rotations(w: &mut Walker, report: &mut Interpretation) {
+    let swivels = std::mem::take(&mut w.swivels);
+    for sw in swivels {
+        let standing = w
+            .plan
+            .footprints
+            .iter()
+            .any(|f| f.foot == sw.foot && f.t_land_secs <= sw.t0 + 1e-9 && f.t_lift_secs > sw.t1 - 1e-9);
+        if standing && sw.target_rad != 0.0 {
+            report.interpreted = report.interpreted.saturating_sub(1);
+            report.skipped.push(sw.warning);
+        }
+    }
 }
 
 /// Equal times, the starting position's −∞ included.
