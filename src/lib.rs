@@ -13,6 +13,7 @@ pub mod demo;
 pub mod diag;
 pub mod export;
 pub mod motion;
+pub mod motion_report;
 pub mod pose;
 pub mod read;
 pub mod rehearse;

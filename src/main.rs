@@ -27,6 +27,10 @@ enum Command {
         /// For a `.lw` file: histogram of record heads and token counts.
         #[arg(long)]
         survey: bool,
+        /// Compute the motion and list where the body could not do what is written (targets out
+        /// of reach, joint limits, feet off the floor, gestures arriving late), per dancer.
+        #[arg(long)]
+        motion: bool,
     },
     /// Compute the motion and write it out (BVH, glTF), with a summary of what was interpreted.
     Export {
@@ -140,7 +144,12 @@ enum Command {
 fn main() -> Result<ExitCode> {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Check { paths, quiet, survey }) => {
+        Some(Command::Check { paths, quiet, survey, motion }) => {
+            if motion {
+                let (text, ok) = labanplay::cli::motion_check::check_motion(&paths);
+                print!("{text}");
+                return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+            }
             if survey {
                 let (text, ok) = labanplay::cli::survey::run(&paths);
                 print!("{text}");

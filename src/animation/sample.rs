@@ -25,6 +25,20 @@ pub struct SampleReport {
     pub legs_clamped: [bool; 2],
     /// Whether the left and right arm's target was out of reach (clamped), in that order.
     pub arms_clamped: [bool; 2],
+    /// Per arm (left, right): the target lay beyond the arm's reach.
+    pub arms_out_of_reach: [bool; 2],
+    /// Per arm: the joint limits stopped it (no swivel kept them, or they moved the hand).
+    pub arms_limited: [bool; 2],
+    /// Per arm: how far the wrist ended from its target, metres.
+    pub arms_miss_m: [f32; 2],
+    /// Per leg (left, right): the target lay beyond the leg's reach.
+    pub legs_out_of_reach: [bool; 2],
+    /// Per leg: the joint limits stopped it.
+    pub legs_limited: [bool; 2],
+    /// Per leg: how far the ankle ended from where the foot keys (or the gesture) put it, metres.
+    pub legs_miss_m: [f32; 2],
+    /// Per foot: planted on the floor at this time (by the footprints).
+    pub feet_planted: [bool; 2],
 }
 
 /// An active leg gesture: (direction in the body frame, knee bend, reach scale, how far it has
@@ -563,6 +577,8 @@ impl DancerAnimation {
                 };
                 let ankle_flat = pivot_now - yaw_rot * pivot_local_flat;
                 let mut clamped = false;
+                let mut within_limits = true;
+                let mut out_of_reach = false;
                 for _ in 0..6 {
                     // The knee points over the toes: the least-twist pole of a leg whose rest
                     // frame is the pelvis turned to the foot's heading.
@@ -572,7 +588,12 @@ impl DancerAnimation {
                     goal.pole_in_world =
                         Some(least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis));
                     match solve_leg_at_pole(skeleton, pose, *side, goal) {
-                        Ok(sol) => clamped = sol.clamped,
+                        Ok(sol) => {
+                            clamped = sol.clamped;
+                            within_limits = sol.within_limits && sol.end_rot_reached;
+                            let short = goal.end_in_world.distance(hip) - sol.end_in_world.distance(hip);
+                            out_of_reach = sol.clamped && short.abs() > 1e-3;
+                        }
                         Err(_) => clamped = true,
                     }
                     if let Some(blend) = gesture_point[side.index()] {
@@ -620,13 +641,21 @@ impl DancerAnimation {
                     clamped_legs += 1;
                     planted_clamped |= state.planted;
                 }
+                let mut limited = !within_limits;
                 if !state.planted {
                     // Limits that move the foot by more than a millimetre count as out of reach.
                     let before = joint_world(skeleton, pose, ankle_joint).1;
                     clamped_legs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
-                    clamped |= joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
+                    let moved = joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
+                    clamped |= moved;
+                    limited |= moved;
                 }
-                report.legs_clamped[side.index()] = clamped;
+                let i = side.index();
+                report.legs_clamped[i] = clamped;
+                report.legs_out_of_reach[i] = out_of_reach;
+                report.legs_limited[i] = limited;
+                report.legs_miss_m[i] = joint_world(skeleton, pose, ankle_joint).1.distance(goal.end_in_world);
+                report.feet_planted[i] = state.planted;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
                 // Keep the toes on (or off) the floor for the pitch the foot actually took: in a
                 // flight the flight keys say; a foot well off the floor keeps its toes straight.
@@ -695,16 +724,26 @@ impl DancerAnimation {
                 None => goal,
             };
             // A straight arm's target lies on the edge of its reach: out of reach means missed.
-            let mut clamped = match solve_arm(skeleton, pose, side, &goal) {
-                Ok(sol) => !sol.reached,
-                Err(_) => true,
+            let (mut clamped, out_of_reach, within_limits) = match solve_arm(skeleton, pose, side, &goal) {
+                // Out of reach: the target's distance from the shoulder is one the arm cannot take.
+                Ok(sol) => {
+                    let short = goal.end_in_world.distance(shoulder_pos) - sol.end_in_world.distance(shoulder_pos);
+                    (!sol.reached, sol.clamped && short.abs() > 1e-3, sol.within_limits)
+                }
+                Err(_) => (true, true, false),
             };
             // Limits that move the hand by more than a millimetre count as out of reach.
             let before = joint_world(skeleton, pose, wrist).1;
             let limited = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
-            clamped |= joint_world(skeleton, pose, wrist).1.distance(before) > 1e-3;
+            let after = joint_world(skeleton, pose, wrist).1;
+            let moved = after.distance(before) > 1e-3;
+            clamped |= moved;
             report.clamped_limbs += u8::from(clamped) + limited;
-            report.arms_clamped[side.index()] = clamped;
+            let i = side.index();
+            report.arms_clamped[i] = clamped;
+            report.arms_out_of_reach[i] = out_of_reach;
+            report.arms_limited[i] = moved || !within_limits;
+            report.arms_miss_m[i] = after.distance(goal.end_in_world);
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
             if let Some(f) = &floor {
                 self.floor_hand(skeleton, pose, side, f, yaw);

@@ -4,6 +4,7 @@
 pub mod check;
 pub mod export;
 pub mod inspect;
+pub mod motion_check;
 pub mod rig;
 pub mod survey;
 
