@@ -1,8 +1,9 @@
 //! Motion benchmarks: compiling the motion (rule engine + paths) for the real corpus and for a
-//! generated 100-measure solo, and sampling one pose.
+//! generated 100-measure solo, and sampling one pose, with `fk/local_to_world_23_joints` in the
+//! same run so the cost of a pose is printed as a multiple of one forward-kinematics pass.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use labanplay::animation::compile;
 use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::fk::Pose;
@@ -89,9 +90,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| compile(black_box(&solo), &opts, &props))
     });
     let anim = compile(&solo, &opts, &props);
+    // The yardstick, as in benches/ik.rs: FK of a posed 23-joint skeleton.
+    let mut posed = Pose::rest(&anim.skeleton);
+    for (i, q) in posed.local_rot.iter_mut().enumerate() {
+        *q = glam::Quat::from_scaled_axis(glam::Vec3::new(0.1, 0.2, -0.1) * i as f32);
+    }
+    c.bench_function(FK_ID, |b| {
+        let mut out = [glam::Mat4::IDENTITY; labanplay::pose::JOINT_COUNT];
+        b.iter(|| labanplay::pose::fk::local_to_world(&anim.skeleton, black_box(&posed), black_box(&mut out)))
+    });
     let mut pose = Pose::rest(&anim.skeleton);
     let mut t = 0.0;
-    c.bench_function("sample one pose", |b| {
+    c.bench_function(SAMPLE_ID, |b| {
         b.iter(|| {
             t = (t + 0.137) % anim.duration_secs;
             anim.dancers[0].sample_into(&anim.skeleton, black_box(t), &mut pose)
@@ -99,9 +109,35 @@ fn bench(c: &mut Criterion) {
     });
 }
 
+const FK_ID: &str = "fk/local_to_world_23_joints";
+const SAMPLE_ID: &str = "sample one pose";
+
+/// The median of a benchmark of this run, nanoseconds, from criterion's `estimates.json`.
+fn median_ns(id: &str) -> Option<f64> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/target")));
+    // Criterion's own file-name rule (criterion 0.5 `make_filename_safe`).
+    let dir: String = id.chars().map(|c| if "?\"/\\*<>:|^".contains(c) { '_' } else { c }).collect();
+    let text = std::fs::read_to_string(target.join("criterion").join(dir).join("new/estimates.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
     targets = bench
 }
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    match (median_ns(SAMPLE_ID), median_ns(FK_ID)) {
+        (Some(sample), Some(fk)) => println!(
+            "sample one pose = {:.1} x fk/local_to_world_23_joints ({sample:.0} ns / {fk:.1} ns, medians of this run; goal <= 10 x)",
+            sample / fk
+        ),
+        _ => println!("(ratio not printed: run both `{SAMPLE_ID}` and `{FK_ID}` in one run)"),
+    }
+}
