@@ -476,10 +476,21 @@ impl super::DancerAnimation {
                 let [knee_y, ankle_y, ball_y] =
                     [knee_j, ankle_j, ball_j].map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y);
                 let low = knee_y.min(ankle_y).min(ball_y);
-                if low >= MIN_JOINT_HEIGHT_M - 1e-4 {
+                // The sole too (heel, under the ball, toe tip): a foot lying on its instep or
+                // still turning onto it must not dip its surface into the floor.
+                let fg = &self.foot_geometry;
+                let (ankle_rot, ankle_pos) = crate::pose::fk::joint_world(skeleton, pose, ankle_j);
+                let (ball_rot, ball_pos) = crate::pose::fk::joint_world(skeleton, pose, ball_j);
+                let ball_sole_below_joint = Vec3::new(0.0, -(fg.ankle_height_m + fg.ball_in_ankle.y), 0.0);
+                let sole_low = (ankle_pos + ankle_rot * fg.heel_in_ankle)
+                    .y
+                    .min((ball_pos + ankle_rot * ball_sole_below_joint).y)
+                    .min((ball_pos + ball_rot * fg.toe_tip_in_ball).y);
+                let deficit = (MIN_JOINT_HEIGHT_M - low).max(-sole_low);
+                if deficit <= 1e-4 {
                     break;
                 }
-                goal.end_in_world.y += 1.5 * (MIN_JOINT_HEIGHT_M - low);
+                goal.end_in_world.y += 1.5 * deficit;
             }
         }
     }
