@@ -61,7 +61,9 @@ impl<'a> PointGrid<'a> {
     /// The `k` nearest points to `q` as (distance, index), nearest first (ties by index).
     pub fn nearest(&self, q: Vec3, k: usize, out: &mut Vec<(f32, u32)>) {
         out.clear();
-        if self.points.is_empty() || k == 0 {
+        // Never ask for more points than there are (the ring search would not end).
+        let k = k.min(self.points.len());
+        if k == 0 {
             return;
         }
         let centre = (q / self.cell_m).floor().as_ivec3();
