@@ -182,6 +182,7 @@ fn lbn_ways_items_are_reported_not_guessed() {
         .map(|w| w.message.as_str())
         .filter(|m| m.contains("not a known path sign"))
         .collect();
-    assert_eq!(ways.len(), 2, "{ways:?}");
-    assert!(ways.iter().all(|m| m.contains("Ways")), "{ways:?}");
+    // The ⊥ … ⊤ pair (`Ways 1` … `Ways 2`) brackets a straight path sign since the composer
+    // reads symbols outside the staff (score/outside.rs); no Ways item is left unexplained.
+    assert!(ways.is_empty(), "{ways:?}");
 }
