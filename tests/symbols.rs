@@ -131,9 +131,10 @@ fn real(name: &str) -> Option<Animation> {
 fn real_twists_score_twists_the_chest_by_its_pins() {
     let Some(anim) = real("twists.lbn") else { return };
     let rot = anim.dancers[0].plan.rotations.get(&Rotated::Chest).expect("chest rotations");
-    // The start (untwisted) and the two signs; the left chest column's ¼ turn (measure 4) is read
-    // into the arm column by the composer, so it is not a chest rotation here.
-    assert_eq!(rot.keys.len(), 3, "{:?}", rot.keys);
+    // The start (untwisted), the two signs, and the left chest column's ¼ turn in measure 4 (its
+    // pre-sign claims the column outside the staff): right again, held at the 60° range.
+    assert_eq!(rot.keys.len(), 4, "{:?}", rot.keys);
+    assert!((rot.keys[3].value - 60f32.to_radians()).abs() < 1e-4, "{:?}", rot.keys);
     let end0 = rot.keys[1].t_end_secs;
     let end1 = rot.keys[2].t_end_secs;
     // Spine and chest share the twist inside their ranges; seen from above (with the walk's
