@@ -17,9 +17,9 @@ pub mod motion_report;
 pub mod pose;
 pub mod read;
 pub mod rehearse;
-pub mod rig;
 #[cfg(feature = "viewer")]
 pub mod render;
+pub mod rig;
 pub mod score;
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -177,10 +177,8 @@ fn a_held_leg_gesture_stays_through_a_pivot_turn() {
     let sk = &anim.skeleton;
     let d = &anim.dancers[0];
     let mut pose = Pose::rest(sk);
-    let want_in_body = labanplay::motion::rules::gesture_dir_in_body(
-        labanplay::read::Direction::Right,
-        labanplay::read::Level::High,
-    );
+    let want_in_body =
+        labanplay::motion::rules::gesture_dir_in_body(labanplay::read::Direction::Right, labanplay::read::Level::High);
     assert!((d.yaw_at(2.0).to_degrees() + 360.0).abs() < 1.0, "a full turn right: {}", d.yaw_at(2.0).to_degrees());
     let mut worst = 0f32;
     // From the gesture's end (1 s) through the turn (1–2 s) to the end of the hold.

@@ -60,10 +60,7 @@ fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry
         if let Some(side) = support_side(*kind, e)
             && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold)
         {
-            out.push((
-                Interval { start: 0.0, end: 0.0, left: side == Side::Left, right: side == Side::Right },
-                false,
-            ));
+            out.push((Interval { start: 0.0, end: 0.0, left: side == Side::Left, right: side == Side::Right }, false));
         }
     }
     for ch in channels {
