@@ -3,7 +3,7 @@
 //! hand-written scores and on the real scores that use them.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};

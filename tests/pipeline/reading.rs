@@ -3,7 +3,7 @@
 //! outside the staff's body columns are paths or warnings, and holds bring the hands together.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use labanplay::read::{BodyPart, Side, lbn};
 use labanplay::score::{ChannelKind, ContactSurface, EntryKind, Score, Staff};

@@ -3,7 +3,7 @@
 //! palm columns sample without NaN, with wrists inside their limits and no such column skipped.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::{Quat, Vec3};
 use labanplay::animation::{Animation, compile};

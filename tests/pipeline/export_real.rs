@@ -2,7 +2,7 @@
 //! dancer), with a HIERARCHY and as many MOTION frames as the score's length asks for.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use labanplay::cli::export::{ExportOptions, export};
 

@@ -13,7 +13,7 @@ use labanplay::read::{Direction, Level, read};
 use labanplay::score::Score;
 use std::fmt::Write as _;
 
-mod support;
+use crate::support;
 
 /// Seconds per beat (the default 120 bpm).
 const BEAT_SECS: f64 = 0.5;

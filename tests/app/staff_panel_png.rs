@@ -29,7 +29,7 @@ fn count(img: &image::RgbaImage, pred: impl Fn([u8; 4]) -> bool) -> usize {
 }
 
 #[test]
-#[ignore = "a look-at-it tool: `cargo test --test staff_panel_png -- --ignored` renders target/staff_panel.png"]
+#[ignore = "a look-at-it tool: `cargo test --test app staff_panel_png -- --ignored` renders target/staff_panel.png"]
 fn staff_panel_png() {
     let gpu = match create_headless_with(AdapterPreference::SoftwareFirst) {
         Ok(gpu) => gpu,

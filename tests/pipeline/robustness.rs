@@ -2,7 +2,7 @@
 //! every reader and the score builder.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use labanplay::read::{json, lbn, lw, read};
 use labanplay::score::Score;

@@ -20,7 +20,7 @@
 //! - `arm_gestures.lbn` measure 1: side-low arm gestures outside the staff on each side.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use labanplay::cli::inspect::inspect;
 

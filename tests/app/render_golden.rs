@@ -5,8 +5,8 @@
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
-mod render_figure;
-mod support;
+use crate::render_figure;
+use crate::support;
 
 use support::golden_image::{Tolerance, assert_golden, compare, golden_dir, gpu_or_skip};
 

@@ -4,7 +4,7 @@
 //! pelvis height, turns add up.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::{Quat, Vec3};
 use labanplay::animation::{Animation, compile};

@@ -15,7 +15,7 @@ use labanplay::viewer::player::{Player, ScoreSource};
 use labanplay::viewer::staff_ui::staff_ui;
 use std::path::PathBuf;
 
-mod support;
+use crate::support;
 
 use support::golden_image::{Tolerance, assert_golden_in, compare, gpu_or_skip};
 

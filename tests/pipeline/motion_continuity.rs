@@ -4,7 +4,7 @@
 //! that plots the worst former cases into `target/continuity/`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};

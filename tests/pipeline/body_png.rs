@@ -129,7 +129,7 @@ fn pose_palette(rest: &[Vec3], parents: &[Option<usize>], rotations: &[(usize, Q
 }
 
 #[test]
-#[ignore = "a look-at-it tool: `cargo test --test body_png -- --ignored` renders target-images/body-*.png"]
+#[ignore = "a look-at-it tool: `cargo test --test pipeline body_png -- --ignored` renders target-images/body-*.png"]
 fn render_bodies_to_png() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target-images");
     std::fs::create_dir_all(&dir).unwrap();

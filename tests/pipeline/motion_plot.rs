@@ -63,7 +63,7 @@ fn sheet(bytes: &[u8], name: &str, dir: &std::path::Path) {
 }
 
 #[test]
-#[ignore = "a look-at-it tool: `cargo test --test motion_plot -- --ignored` draws target-images/motion-*.png"]
+#[ignore = "a look-at-it tool: `cargo test --test pipeline motion_plot -- --ignored` draws target-images/motion-*.png"]
 fn plot_demo_motion() {
     let dir = std::env::var_os("LABANPLAY_PLOT")
         .map(std::path::PathBuf::from)

@@ -2,7 +2,7 @@
 //! score with a staff; the known-bad ones get errors at the right lines.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use labanplay::cli::check::{CheckOptions, check, collect_files};
 use labanplay::read::Format;

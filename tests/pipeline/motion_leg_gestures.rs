@@ -4,7 +4,7 @@
 //! chest leans less than the pelvis tilts.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::{Quat, Vec3};
 use labanplay::animation::{Animation, compile};

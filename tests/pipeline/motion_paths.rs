@@ -3,7 +3,7 @@
 //! amount, shared among the steps. Also: front signs are checked against the finished turns.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};
@@ -14,7 +14,7 @@ use labanplay::read::read;
 use labanplay::score::{Channel, ChannelKind, EntryKind, Modifier, Score};
 use std::f32::consts::{PI, TAU};
 
-const CIRCLE_LW: &[u8] = include_bytes!("../scores/circle.lw");
+const CIRCLE_LW: &[u8] = include_bytes!("../../scores/circle.lw");
 
 fn score() -> Score {
     Score::from_document(&read(CIRCLE_LW, Some("lw")).unwrap())

@@ -4,7 +4,7 @@
 //! 60 fps frames, left and right mirror, and the corpus's floor supports now animate.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};

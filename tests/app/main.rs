@@ -1,0 +1,20 @@
+//! Integration tests of the player, renderer, exporters and the command line, one binary so the
+//! suite links once: each module below was a test file of its own.
+
+#[cfg(feature = "viewer")]
+#[path = "../render_figure/mod.rs"]
+mod render_figure;
+#[path = "../support/mod.rs"]
+mod support;
+
+mod gltf_export;
+mod metronome;
+mod rehearse;
+mod render_golden;
+mod shader_validation;
+mod staff_layout;
+mod staff_panel_png;
+mod staff_ui;
+mod viewer_golden;
+mod viewer_render_cli;
+mod window_smoke;

@@ -1,0 +1,35 @@
+//! The pure pipeline's integration tests (read → score → motion → pose, rig, rehearse), one
+//! binary so the suite links once: each module below was a test file of its own.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod body;
+mod body_png;
+mod bvh_python;
+mod com_path;
+mod corpus;
+mod export_bvh;
+mod export_real;
+mod golden_inspect;
+mod json_reader;
+mod lw_reader;
+mod motion_continuity;
+mod motion_flight;
+mod motion_floor;
+mod motion_golden;
+mod motion_hands;
+mod motion_invariants;
+mod motion_leg_gestures;
+mod motion_limbs;
+mod motion_paths;
+mod motion_plan;
+mod motion_plot;
+mod motion_report;
+mod pose_ik;
+mod purity;
+mod reading;
+mod rig;
+mod rig_mesh;
+mod robustness;
+mod symbols;
