@@ -11,6 +11,7 @@ pub mod cli;
 pub mod contact;
 pub mod demo;
 pub mod diag;
+pub mod ensemble;
 pub mod export;
 pub mod motion;
 pub mod motion_report;

@@ -16,7 +16,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Read scores (files or folders) and report errors and uninterpreted symbols.
+    /// Read scores (files or folders) and report errors and uninterpreted symbols; simulate
+    /// ensemble plans (`*.plan.toml`) and report conflicts, late arrivals and over-long steps.
     Check {
         /// Files or folders.
         #[arg(required = true)]

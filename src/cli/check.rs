@@ -66,7 +66,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             walk(&p, out);
-        } else if super::score_extension(&p).is_some_and(|e| EXTENSIONS.contains(&e.as_str())) {
+        } else if super::score_extension(&p).is_some_and(|e| EXTENSIONS.contains(&e.as_str()))
+            || super::ensemble::is_plan_name(&p)
+        {
             out.push(p);
         }
     }
@@ -77,6 +79,20 @@ pub fn check(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
     let mut report = CheckReport::default();
     for path in collect_files(paths) {
         let name = path.display().to_string();
+        if super::score_extension(&path).as_deref() == Some("toml") {
+            // An ensemble plan: read, simulate, report conflicts.
+            let checked = super::ensemble::check_plan(&path, opts.show_warnings);
+            report.text.push_str(&checked.text);
+            let s = report.summary.entry("plan".into()).or_default();
+            s.files += 1;
+            if checked.failed {
+                s.failed += 1;
+                report.any_error = true;
+            } else {
+                s.read += 1;
+            }
+            continue;
+        }
         let loaded = match super::load(&path) {
             Ok(l) => l,
             Err(e) => {

@@ -1,7 +1,8 @@
-//! Command-line commands that need no GPU: `check` and `inspect` (the `viewer` feature adds
+//! Command-line commands that need no GPU: `check` (scores and ensemble plans) and `inspect` (the `viewer` feature adds
 //! `play` and `render` in the binary). Each returns text and an exit status; `main` prints.
 
 pub mod check;
+pub mod ensemble;
 pub mod export;
 pub mod inspect;
 pub mod motion_check;

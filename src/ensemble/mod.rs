@@ -1,0 +1,18 @@
+//! Ensembles: plan files (stage, obstacles, formations from pictures or shapes, groups, a
+//! timeline of events), picture → lattice, assignment, and the predict–correct–act simulation
+//! with exact conflict checks. Pure: no GPU, window, UI or audio code.
+
+pub mod assign;
+pub mod clock;
+pub mod conflicts;
+pub mod grid;
+pub mod path;
+pub mod picture;
+pub mod plan;
+pub mod raw;
+pub mod shapes;
+pub mod simulate;
+pub mod steer;
+
+pub use plan::{Plan, read_plan, read_plan_file};
+pub use simulate::{Motion, Simulation, simulate};

@@ -1,0 +1,558 @@
+//! The simulation: at each step every performer predicts where its schedule wants it, corrects
+//! that with steering forces from the neighbours in the 3×3 grid cells around it and the
+//! obstacles, then acts, each move checked exactly against the neighbours' moves (seed 001's
+//! predict → correct → act). Performers that arrive hold their spot. Deterministic.
+
+use super::assign;
+use super::conflicts::{closest_approach, segment_obstacle_distance};
+use super::grid::Grid;
+use super::path::{Path, performer_controls};
+use super::plan::{Behaviour, Gait, Method, PathKind, Plan, Reference};
+use super::steer::{self, Detour};
+use glam::DVec2;
+
+/// One performer's move in one behaviour event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRecord {
+    /// Performer index.
+    pub performer: usize,
+    /// Behaviour event index in [`Plan::behaviours`].
+    pub behaviour: usize,
+    /// Start in beats.
+    pub start_beats: f64,
+    /// When it should arrive.
+    pub due_beats: f64,
+    /// Target spot.
+    pub target: DVec2,
+    /// When it arrived (within [`ARRIVE_M`]); `None` if it never did.
+    pub arrived_beats: Option<f64>,
+    /// Walk or run.
+    pub gait: Gait,
+}
+
+/// The recorded result: positions at every step and the moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Motion {
+    /// Beats per step.
+    pub dt_beats: f64,
+    /// `frames[f][i]`: performer `i` at beat `f × dt_beats`.
+    pub frames: Vec<Vec<DVec2>>,
+    /// Every move, by start.
+    pub moves: Vec<MoveRecord>,
+    /// Detours taken: clockwise-left and counter-clockwise-right steps.
+    pub detours: [u64; 2],
+}
+
+impl Motion {
+    /// The last recorded beat.
+    pub fn end_beats(&self) -> f64 {
+        (self.frames.len().saturating_sub(1)) as f64 * self.dt_beats
+    }
+
+    /// Performer `i` at `t_beats`, linear between steps (the motion is piecewise linear).
+    pub fn position_at(&self, i: usize, t_beats: f64) -> DVec2 {
+        let f = (t_beats / self.dt_beats).clamp(0.0, self.frames.len().saturating_sub(1) as f64);
+        let k = (f.floor() as usize).min(self.frames.len().saturating_sub(2));
+        if self.frames.len() < 2 {
+            return self.frames[0][i];
+        }
+        self.frames[k][i].lerp(self.frames[k + 1][i], f - k as f64)
+    }
+
+    /// Velocity (m per beat) of performer `i` over the step containing `t_beats`.
+    pub fn velocity_at(&self, i: usize, t_beats: f64) -> DVec2 {
+        if self.frames.len() < 2 {
+            return DVec2::ZERO;
+        }
+        let k = ((t_beats / self.dt_beats).floor().max(0.0) as usize).min(self.frames.len() - 2);
+        (self.frames[k + 1][i] - self.frames[k][i]) / self.dt_beats
+    }
+}
+
+/// A performer counts as arrived within this distance of its spot.
+pub const ARRIVE_M: f64 = 0.02;
+/// Look-ahead for neighbours on a collision course.
+const HORIZON_SECS: f64 = 1.0;
+/// Largest change of velocity per second (Reynolds' max force over mass).
+const MAX_ACCEL_MPS2: f64 = 8.0;
+/// Beats simulated after the last event while someone is still on the way.
+const OVERTIME_BEATS: f64 = 32.0;
+/// Fraction of a move spent speeding up (and slowing down) at each end.
+const RAMP: f64 = 0.15;
+
+#[derive(Clone, Debug)]
+struct Active {
+    record: usize,
+    path: Path,
+    t0_beats: f64,
+    t1_beats: f64,
+    target: DVec2,
+    max_speed: f64,
+    attract: Option<DVec2>,
+}
+
+/// A running simulation; [`Simulation::step`] advances one step.
+#[derive(Clone, Debug)]
+pub struct Simulation<'p> {
+    plan: &'p Plan,
+    frame: usize,
+    dt_beats: f64,
+    dt_secs: f64,
+    cell_m: f64,
+    pos: Vec<DVec2>,
+    vel: Vec<DVec2>,
+    group_of: Vec<usize>,
+    active: Vec<Option<Active>>,
+    next_behaviour: usize,
+    /// Behaviour indices sorted by start.
+    order: Vec<usize>,
+    circles: Vec<(DVec2, f64)>,
+    motion: Motion,
+    // Scratch buffers reused by every step.
+    desired: Vec<DVec2>,
+    proposed: Vec<DVec2>,
+    detour: Vec<Option<Detour>>,
+    lag: Vec<f64>,
+}
+
+impl<'p> Simulation<'p> {
+    /// Starts at beat 0 with every performer on its group's first formation.
+    pub fn new(plan: &'p Plan) -> Self {
+        let n = plan.performers.len();
+        let dt_beats = 1.0 / f64::from(plan.steering.steps_per_beat);
+        let dt_secs = plan.clock.secs(dt_beats);
+        let pos: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
+        let footprint = 2.0 * plan.body.radius_m;
+        let vmax = plan.body.max_speed_mps(Gait::Run, plan.clock.tempo.bpm);
+        // Whole multiple of the footprint, covering the contact distance plus two steps' motion
+        // and at least three footprints (the steering neighbourhood).
+        let needed = (footprint + 2.0 * vmax * dt_secs).max(3.0 * footprint);
+        let cell_m = footprint * (needed / footprint).ceil();
+        let mut order: Vec<usize> = (0..plan.behaviours.len()).collect();
+        order
+            .sort_by(|a, b| plan.behaviours[*a].start_beats.total_cmp(&plan.behaviours[*b].start_beats).then(a.cmp(b)));
+        let circles = plan
+            .obstacles
+            .iter()
+            .map(|o| {
+                let (c, r) = o.shape.bounding_circle();
+                (c, r + plan.body.radius_m + 0.1)
+            })
+            .collect();
+        Self {
+            plan,
+            frame: 0,
+            dt_beats,
+            dt_secs,
+            cell_m,
+            vel: vec![DVec2::ZERO; n],
+            group_of: plan.performers.iter().map(|p| p.group).collect(),
+            active: vec![None; n],
+            next_behaviour: 0,
+            order,
+            circles,
+            motion: Motion { dt_beats, frames: vec![pos.clone()], moves: Vec::new(), detours: [0; 2] },
+            pos,
+            desired: vec![DVec2::ZERO; n],
+            proposed: vec![DVec2::ZERO; n],
+            detour: vec![None; n],
+            lag: vec![0.0; n],
+        }
+    }
+
+    /// The grid cell size in metres (a whole multiple of the footprint).
+    pub fn cell_m(&self) -> f64 {
+        self.cell_m
+    }
+
+    /// Current positions.
+    pub fn positions(&self) -> &[DVec2] {
+        &self.pos
+    }
+
+    /// The beat of the current state.
+    pub fn t_beats(&self) -> f64 {
+        self.frame as f64 * self.dt_beats
+    }
+
+    /// True when someone is still on the way.
+    pub fn anyone_moving(&self) -> bool {
+        self.active.iter().any(Option::is_some)
+    }
+
+    /// Runs to the end: the last event plus whatever overtime the late ones need.
+    pub fn run(mut self) -> Motion {
+        let last_end = self.plan.behaviours.iter().map(Behaviour::end_beats).fold(0.0, f64::max);
+        let end_frame = (last_end / self.dt_beats).ceil() as usize + 1;
+        let overtime = (OVERTIME_BEATS / self.dt_beats).ceil() as usize;
+        while self.frame < end_frame || (self.anyone_moving() && self.frame < end_frame + overtime) {
+            self.step();
+        }
+        self.motion
+    }
+
+    /// One predict → correct → act step.
+    pub fn step(&mut self) {
+        let t = self.t_beats();
+        let t_next = t + self.dt_beats;
+        self.start_due_events(t);
+        self.predict(t_next);
+        let grid = Grid::build(&self.pos, self.cell_m);
+        self.correct(&grid);
+        self.act(&grid);
+        self.arrive(t_next);
+        self.frame += 1;
+        self.motion.frames.push(self.pos.clone());
+    }
+
+    fn start_due_events(&mut self, t: f64) {
+        while let Some(&b) = self.order.get(self.next_behaviour) {
+            if self.plan.behaviours[b].start_beats > t + 1e-9 {
+                break;
+            }
+            self.next_behaviour += 1;
+            self.start_behaviour(b);
+        }
+    }
+
+    fn start_behaviour(&mut self, b: usize) {
+        let plan = self.plan;
+        let ev = &plan.behaviours[b];
+        let members: Vec<usize> =
+            ev.groups.iter().flat_map(|&g| plan.groups[g].first..plan.groups[g].first + plan.groups[g].count).collect();
+        let from: Vec<DVec2> = members.iter().map(|&i| self.pos[i]).collect();
+        let targets = targets_for(plan, ev, &from, &self.pos);
+        let centre_start = mean(&from);
+        let centre_end = mean(&targets);
+        let max_speed = plan.body.max_speed_mps(ev.gait, plan.clock.tempo.bpm);
+        for (k, &i) in members.iter().enumerate() {
+            let path = match &ev.path {
+                PathKind::Linear => Path::linear(from[k], targets[k]),
+                PathKind::Bezier(via) => {
+                    Path::bezier(&performer_controls(from[k], targets[k], centre_start, centre_end, via))
+                }
+            };
+            let record = self.motion.moves.len();
+            self.motion.moves.push(MoveRecord {
+                performer: i,
+                behaviour: b,
+                start_beats: ev.start_beats,
+                due_beats: ev.end_beats(),
+                target: targets[k],
+                arrived_beats: None,
+                gait: ev.gait,
+            });
+            self.active[i] = Some(Active {
+                record,
+                path,
+                t0_beats: ev.start_beats,
+                t1_beats: ev.end_beats(),
+                target: targets[k],
+                max_speed,
+                attract: ev.attract,
+            });
+        }
+    }
+
+    /// Predict: each moving performer's desired velocity towards its schedule point (the speed
+    /// follows the remaining distance over the remaining time).
+    fn predict(&mut self, t_next: f64) {
+        for i in 0..self.pos.len() {
+            self.desired[i] = DVec2::ZERO;
+            self.lag[i] = 0.0;
+            let Some(a) = &self.active[i] else { continue };
+            let span = (a.t1_beats - a.t0_beats).max(1e-9);
+            let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
+            let u = ramp_profile(tau);
+            let mut carrot = a.path.at_fraction(u);
+            if let Some(p) = a.attract {
+                carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
+            }
+            if tau >= 1.0 {
+                carrot = a.target;
+            }
+            self.desired[i] = steer::seek(self.pos[i], carrot, self.dt_secs, a.max_speed);
+            self.lag[i] = self.pos[i].distance(carrot);
+        }
+    }
+
+    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles.
+    fn correct(&mut self, grid: &Grid) {
+        let plan = self.plan;
+        let r = plan.body.radius_m;
+        let reach = 2.0 * r + 0.15;
+        let sep_range = 2.0 * r + 0.5;
+        let w = plan.steering;
+        let mut same_v: Vec<DVec2> = Vec::new();
+        let mut same_p: Vec<DVec2> = Vec::new();
+        for i in 0..self.pos.len() {
+            self.detour[i] = None;
+            let Some(a) = &self.active[i] else {
+                self.proposed[i] = self.pos[i];
+                continue;
+            };
+            let max_speed = a.max_speed;
+            let p = self.pos[i];
+            let want = self.desired[i];
+            let speed = want.length();
+            same_v.clear();
+            same_p.clear();
+            let mut sep = DVec2::ZERO;
+            let mut first_threat: Option<(f64, usize)> = None;
+            grid.for_each_near(p, |j| {
+                if j == i {
+                    return;
+                }
+                let q = self.pos[j];
+                let d = q - p;
+                let dist = d.length();
+                if dist < sep_range {
+                    sep += steer::separation(p, std::iter::once(q));
+                }
+                if self.group_of[j] == self.group_of[i] && self.active[j].is_some() && dist < self.cell_m {
+                    same_v.push(self.vel[j]);
+                    same_p.push(q);
+                }
+                if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS) {
+                    if first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj)) {
+                        first_threat = Some((tc, j));
+                    }
+                }
+            });
+            let mut v = want;
+            v += sep * (w.separation * r * speed.max(0.2));
+            v += steer::alignment(self.vel[i], &same_v) * w.alignment;
+            v += steer::cohesion(p, &same_p) * (w.cohesion / HORIZON_SECS);
+            if let Some((tc, j)) = first_threat {
+                if speed > 1e-6 {
+                    let kind = Detour::classify(want, self.pos[j] - p);
+                    self.detour[i] = Some(kind);
+                    v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
+                }
+            }
+            let heading = if speed > 1e-6 { want } else { self.vel[i] };
+            let feeler = heading.length() * HORIZON_SECS + r;
+            v += steer::avoid_obstacles(p, heading, feeler, &self.circles) * (w.avoidance * max_speed);
+            let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
+            let v_new = steer::truncate(self.vel[i] + dv, max_speed);
+            self.proposed[i] = p + v_new * self.dt_secs;
+        }
+    }
+
+    /// Act: performers take their moves in order of how far behind schedule they are; each
+    /// move is checked exactly against the neighbours' moves already taken and the others'
+    /// current places, and shortened or turned (towards the detour side) until it is clear.
+    /// Standing still is always clear, so no two bodies ever overlap.
+    fn act(&mut self, grid: &Grid) {
+        let n = self.pos.len();
+        let min_d = 2.0 * self.plan.body.radius_m;
+        let r = self.plan.body.radius_m;
+        let mut order: Vec<usize> = (0..n).filter(|&i| self.active[i].is_some()).collect();
+        order.sort_by(|a, b| self.lag[*b].total_cmp(&self.lag[*a]).then(a.cmp(b)));
+        let mut done = vec![false; n];
+        let mut fin = self.pos.clone();
+        for &i in &order {
+            let p = self.pos[i];
+            let step = self.proposed[i] - p;
+            if step.length_squared() < 1e-18 {
+                done[i] = true;
+                continue;
+            }
+            let side = self.detour[i].unwrap_or(Detour::CounterClockwiseRight);
+            let sign = if side == Detour::ClockwiseLeft { 1.0 } else { -1.0 };
+            let rot = |deg: f64| DVec2::from_angle(sign * deg.to_radians()).rotate(step);
+            let candidates = [
+                step,
+                rot(30.0),
+                rot(60.0),
+                rot(-30.0),
+                step * 0.5,
+                rot(90.0) * 0.5,
+                rot(-60.0) * 0.5,
+                step * 0.25,
+                DVec2::ZERO,
+            ];
+            let mut chosen = DVec2::ZERO;
+            for c in candidates {
+                let q = p + c;
+                let mut clear = true;
+                grid.for_each_near(p, |j| {
+                    if !clear || j == i {
+                        return;
+                    }
+                    let (b0, b1) = if done[j] { (self.pos[j], fin[j]) } else { (self.pos[j], self.pos[j]) };
+                    if closest_approach(p, q, b0, b1).0 < min_d {
+                        clear = false;
+                    }
+                });
+                if clear {
+                    clear = self
+                        .plan
+                        .obstacles
+                        .iter()
+                        .all(|o| segment_obstacle_distance(p, q, &o.shape) >= r || o.shape.distance(p) < r);
+                }
+                if clear {
+                    chosen = c;
+                    break;
+                }
+            }
+            fin[i] = p + chosen;
+            done[i] = true;
+            if chosen != DVec2::ZERO && chosen != step {
+                self.detour[i] = Some(side);
+            }
+            if let Some(d) = self.detour[i] {
+                self.motion.detours[if d == Detour::ClockwiseLeft { 0 } else { 1 }] += 1;
+            }
+        }
+        for i in 0..n {
+            self.vel[i] = (fin[i] - self.pos[i]) / self.dt_secs;
+        }
+        self.pos = fin;
+    }
+
+    /// Arrival: once the schedule has ended, a performer within [`ARRIVE_M`] of its spot has
+    /// arrived and holds it until its next event.
+    fn arrive(&mut self, t_next: f64) {
+        for i in 0..self.pos.len() {
+            let Some(a) = &self.active[i] else { continue };
+            if t_next >= a.t1_beats - 1e-9 && self.pos[i].distance(a.target) <= ARRIVE_M {
+                self.motion.moves[a.record].arrived_beats = Some(t_next);
+                self.active[i] = None;
+                self.vel[i] = DVec2::ZERO;
+            }
+        }
+    }
+}
+
+/// The schedule's arc-length fraction at time fraction `tau`: speeding up over the first
+/// [`RAMP`] of the move, constant in the middle, slowing down over the last.
+pub fn ramp_profile(tau: f64) -> f64 {
+    let t = tau.clamp(0.0, 1.0);
+    let v = 1.0 / (1.0 - RAMP);
+    if t < RAMP {
+        v * t * t / (2.0 * RAMP)
+    } else if t <= 1.0 - RAMP {
+        v * (t - RAMP * 0.5)
+    } else {
+        1.0 - v * (1.0 - t) * (1.0 - t) / (2.0 * RAMP)
+    }
+}
+
+fn mean(points: &[DVec2]) -> DVec2 {
+    if points.is_empty() {
+        return DVec2::ZERO;
+    }
+    points.iter().copied().sum::<DVec2>() / points.len() as f64
+}
+
+/// Each member's target for a behaviour event, from their current positions `from` (in member
+/// order) and everyone's positions `all` (for merges).
+pub fn targets_for(plan: &Plan, ev: &Behaviour, from: &[DVec2], all: &[DVec2]) -> Vec<DVec2> {
+    match &ev.method {
+        Method::Shortest(fi) => {
+            let spots = &plan.formations[*fi].spots;
+            assign::min_squared_travel(from, spots).into_iter().map(|j| spots[j]).collect()
+        }
+        Method::Order(fi) => {
+            let spots = &plan.formations[*fi].spots;
+            assign::order_preserving(from, spots, assign::principal_axis(from)).into_iter().map(|j| spots[j]).collect()
+        }
+        Method::Keep { reference, scale, move_m } => {
+            let centre = match reference {
+                Reference::Centre => mean(from),
+                Reference::Performer(k) => from.get(*k).copied().unwrap_or_else(|| mean(from)),
+                Reference::Row(k) => {
+                    let rows = rows_of(from);
+                    let row = &rows[(*k).min(rows.len() - 1)];
+                    mean(&row.iter().map(|&i| from[i]).collect::<Vec<_>>())
+                }
+            };
+            from.iter().map(|p| centre + (*p - centre) * *scale + *move_m).collect()
+        }
+        Method::Merge(other) => {
+            let g = &plan.groups[*other];
+            let line: Vec<DVec2> = all[g.first..g.first + g.count].to_vec();
+            let gaps = merge_gaps(&line, from.len());
+            let axis = assign::principal_axis(&line);
+            assign::order_preserving(from, &gaps, axis).into_iter().map(|j| gaps[j]).collect()
+        }
+    }
+}
+
+/// Rows of a formation, front first: performers whose y differs by less than a third of the
+/// typical spacing share a row. Indices into `points`, each row left to right.
+pub fn rows_of(points: &[DVec2]) -> Vec<Vec<usize>> {
+    let mut idx: Vec<usize> = (0..points.len()).collect();
+    idx.sort_by(|a, b| points[*a].y.total_cmp(&points[*b].y).then(points[*a].x.total_cmp(&points[*b].x)));
+    let spacing = super::shapes::min_spacing(points);
+    let tol = if spacing.is_finite() { spacing / 3.0 } else { 0.1 };
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for i in idx {
+        match rows.last_mut() {
+            Some(row) if (points[i].y - points[row[0]].y).abs() < tol => row.push(i),
+            _ => rows.push(vec![i]),
+        }
+    }
+    for row in &mut rows {
+        row.sort_by(|a, b| points[*a].x.total_cmp(&points[*b].x));
+    }
+    rows
+}
+
+/// The gaps of a line of performers a merging line fills: midpoints between neighbours along
+/// the line and one beyond each end, the `count` nearest the middle, in line order.
+pub fn merge_gaps(line: &[DVec2], count: usize) -> Vec<DVec2> {
+    let axis = assign::principal_axis(line);
+    let mut sorted = line.to_vec();
+    sorted.sort_by(|a, b| a.dot(axis).total_cmp(&b.dot(axis)));
+    let mut gaps = Vec::new();
+    if sorted.len() >= 2 {
+        let first_half = (sorted[1] - sorted[0]) * 0.5;
+        let last_half = (sorted[sorted.len() - 1] - sorted[sorted.len() - 2]) * 0.5;
+        gaps.push(sorted[0] - first_half);
+        for w in sorted.windows(2) {
+            gaps.push((w[0] + w[1]) * 0.5);
+        }
+        gaps.push(sorted[sorted.len() - 1] + last_half);
+    } else if let Some(p) = sorted.first() {
+        gaps.push(*p - axis * 0.5);
+        gaps.push(*p + axis * 0.5);
+    }
+    let mid = (gaps.len() as f64 - 1.0) * 0.5;
+    let mut by_middle: Vec<usize> = (0..gaps.len()).collect();
+    by_middle.sort_by(|a, b| (*a as f64 - mid).abs().total_cmp(&(*b as f64 - mid).abs()).then(a.cmp(b)));
+    let mut keep: Vec<usize> = by_middle.into_iter().take(count).collect();
+    keep.sort_unstable();
+    keep.into_iter().map(|k| gaps[k]).collect()
+}
+
+/// Simulates the whole plan.
+pub fn simulate(plan: &Plan) -> Motion {
+    Simulation::new(plan).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ramp_profile_is_monotone_and_ends_at_one() {
+        let mut last = 0.0;
+        for k in 0..=100 {
+            let u = ramp_profile(k as f64 / 100.0);
+            assert!(u >= last - 1e-12);
+            last = u;
+        }
+        assert!((ramp_profile(1.0) - 1.0).abs() < 1e-12 && ramp_profile(0.0) == 0.0);
+        assert!((ramp_profile(0.5) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn merge_gaps_interleave_a_line() {
+        let line: Vec<DVec2> = (0..4).map(|k| DVec2::new(k as f64 * 2.0, 0.0)).collect();
+        let gaps = merge_gaps(&line, 3);
+        assert_eq!(gaps, vec![DVec2::new(1.0, 0.0), DVec2::new(3.0, 0.0), DVec2::new(5.0, 0.0)]);
+    }
+}
