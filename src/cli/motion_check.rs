@@ -9,11 +9,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// The motion report of every score under `paths` (folders walked as by `check`), and whether
-/// every file could be read.
+/// every file could be read. Ensemble plans are left to the plain `check` (their conflicts).
 pub fn check_motion(paths: &[PathBuf]) -> (String, bool) {
     let mut text = String::new();
     let mut ok = true;
-    for path in super::check::collect_files(paths) {
+    let scores = super::check::collect_files(paths).into_iter().filter(|p| !super::ensemble::is_plan_name(p));
+    for path in scores {
         let name = path.display().to_string();
         match super::load_score(&path) {
             Ok((score, _)) => {
