@@ -119,6 +119,10 @@ enum Command {
         /// No music in the video, even when the sidecar names one.
         #[arg(long)]
         no_music: bool,
+        /// Ignore the player's settings (by default the music, offset and tapped tempo the user
+        /// set for this score in the player are used where the command line gives none).
+        #[arg(long)]
+        no_settings: bool,
         /// Dancer model.
         #[arg(long, default_value = "woman-modern")]
         model: String,
@@ -188,6 +192,7 @@ fn main() -> Result<ExitCode> {
             offset,
             bpm,
             no_music,
+            no_settings,
             model,
             from,
             to,
@@ -220,6 +225,7 @@ fn main() -> Result<ExitCode> {
                     offset_secs: offset,
                     bpm,
                     none: no_music,
+                    settings: if no_settings { None } else { labanplay::rehearse::settings::default_settings_path() },
                 },
             };
             match labanplay::viewer::headless::render(&options, &mut std::io::stderr()) {

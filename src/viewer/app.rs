@@ -19,6 +19,7 @@ use crate::viewer::music::MusicPlayer;
 use crate::viewer::player::{Player, ScoreSource};
 use crate::viewer::rehearsal::Rehearsal;
 use crate::viewer::ui::{UiAction, UiState};
+use crate::viewer::video_export::{self, ExportState, VideoExport};
 use crate::viewer::window_gpu::{FrameInput, WindowGpu};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -146,6 +147,8 @@ struct Running {
     watch: Option<FileWatch>,
     /// The file dialog running on its own thread, when one is open (true: for music).
     dialog: Option<(bool, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    /// The video export running in a child process, when one is.
+    video: Option<VideoExport>,
     started: Instant,
     last_frame: Instant,
     frames: u64,
@@ -290,6 +293,7 @@ impl Running {
             rehearsal,
             watch,
             dialog: None,
+            video: None,
             started: now,
             last_frame: now,
             frames: 0,
@@ -343,6 +347,36 @@ impl Running {
         match spawned {
             Ok(_) => self.dialog = Some((for_music, receiver)),
             Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
+        }
+    }
+
+    fn start_video(&mut self) {
+        let started = video_export::request_from(&self.player, &self.ui_state, &self.rehearsal).and_then(|request| {
+            let program = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+            VideoExport::start(&program, &request).map(|export| (export, request.out))
+        });
+        match started {
+            Ok((export, out)) => {
+                self.ui_state.status = Some(format!("exporting {}…", out.display()));
+                self.ui_state.exporting = Some("starting…".to_owned());
+                self.video = Some(export);
+            }
+            Err(error) => self.ui_state.status = Some(error),
+        }
+    }
+
+    fn poll_video(&mut self) {
+        let Some(export) = &mut self.video else { return };
+        match export.poll() {
+            ExportState::Running(progress) => {
+                let text = progress.map(|(done, all)| format!("frame {done} of {all}"));
+                self.ui_state.exporting = Some(text.unwrap_or_else(|| "starting…".to_owned()));
+            }
+            ExportState::Done(result) => {
+                self.ui_state.status = Some(result.unwrap_or_else(|error| error));
+                self.ui_state.exporting = None;
+                self.video = None;
+            }
         }
     }
 
@@ -420,6 +454,7 @@ impl Running {
                 self.ui_state.status = Some(status);
             }
             UiAction::SaveSidecar => self.ui_state.status = Some(self.rehearsal.save_sidecar()),
+            UiAction::ExportVideo => self.start_video(),
             UiAction::OpenDemo(index) => {
                 if let Some((name, score)) = crate::viewer::demo_score(index) {
                     self.rehearsal.store_score(&self.player);
@@ -466,6 +501,7 @@ impl Running {
         }
         self.hot_reload(clock_secs);
         self.poll_dialog();
+        self.poll_video();
         self.rehearsal.fill_panel(&self.player, &mut self.ui_state, clock_secs);
 
         let raw_input = self.egui_state.take_egui_input(&self.window);

@@ -3,6 +3,7 @@
 //! `ffmpeg` (raw frames piped to it, the music track muxed in at its offset), with a plain-text
 //! progress bar on stderr.
 
+use crate::rehearse::settings::{ScoreSettings, Settings, score_key};
 use crate::rehearse::sidecar::{ResolvedMusic, Sidecar, resolve_music};
 use crate::rehearse::sync::Alignment;
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
@@ -50,6 +51,9 @@ pub struct MusicOptions {
     pub bpm: Option<f64>,
     /// No music track in the video even when the sidecar names one (`--no-music`).
     pub none: bool,
+    /// The player's settings file: what the user set for this score there (music, offset, tapped
+    /// tempo) comes between the command line and the sidecar. `None`: not consulted.
+    pub settings: Option<PathBuf>,
 }
 
 impl Default for RenderOptions {
@@ -304,16 +308,25 @@ impl VideoEncoder {
     }
 }
 
-/// The music setup of `options` for `score_file`: the command line over the sidecar.
+/// The music setup of `options` for `score_file`: the command line, then what the user set for
+/// this score in the player (its settings file), then the sidecar.
 pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
     let sidecar = match &options.file {
         Some(path) => Sidecar::load_beside(path).map_err(|e| e.to_string())?,
         None => None,
     };
+    let user = match (&options.music.settings, &options.file) {
+        (Some(settings), Some(score)) => {
+            let loaded = Settings::load(settings);
+            loaded.settings.scores.get(&score_key(Some(score), "")).cloned().unwrap_or_default()
+        }
+        _ => ScoreSettings::default(),
+    };
+    let music_file = options.music.file.clone().or(user.music.clone());
     let mut resolved = resolve_music(
-        options.music.file.as_deref(),
-        options.music.offset_secs,
-        options.music.bpm,
+        music_file.as_deref(),
+        options.music.offset_secs.or(user.offset_secs),
+        options.music.bpm.or(user.bpm),
         sidecar.as_ref().map(|(p, s)| (p.as_path(), s)),
     );
     if options.music.none {
@@ -322,9 +335,13 @@ pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
     if let Some(music) = &resolved.music
         && !music.is_file()
     {
-        let named_by = match (&options.music.file, &sidecar) {
-            (Some(_), _) | (None, None) => "--music".to_owned(),
-            (None, Some((path, _))) => path.display().to_string(),
+        let named_by = match (&options.music.file, &user.music, &sidecar) {
+            (Some(_), _, _) | (None, None, None) => "--music".to_owned(),
+            (None, Some(_), _) => format!(
+                "the player's settings {}",
+                options.music.settings.as_deref().unwrap_or(Path::new("")).display()
+            ),
+            (None, None, Some((path, _))) => path.display().to_string(),
         };
         return Err(format!("the music file {} (named by {named_by}) does not exist", music.display()));
     }

@@ -18,6 +18,7 @@ pub mod staff_layout;
 pub mod staff_ui;
 pub mod stage;
 pub mod ui;
+pub mod video_export;
 pub mod window_gpu;
 
 /// The bundled demo scores: (menu name, `.lbn` bytes). The first is played when no file is given.

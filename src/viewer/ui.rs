@@ -51,6 +51,8 @@ pub enum UiAction {
     ClearTaps,
     /// Write the music, offset and tempo into the sidecar beside the score.
     SaveSidecar,
+    /// Write a video (MP4, with the music) of what the player shows.
+    ExportVideo,
     /// Close the window.
     Quit,
 }
@@ -68,6 +70,8 @@ pub struct UiState {
     pub open_path_text: String,
     /// True when a native file dialog is available.
     pub has_file_dialog: bool,
+    /// A video export is running: its progress text.
+    pub exporting: Option<String>,
     /// A message for the status line (errors while opening, reloads).
     pub status: Option<String>,
     /// Staff zoom.
@@ -129,6 +133,7 @@ impl Default for UiState {
             camera_view: CameraView::ThreeQuarter,
             open_path_text: String::new(),
             has_file_dialog: false,
+            exporting: None,
             status: None,
             staff_px_per_beat: 36.0,
             recent: Vec::new(),
@@ -418,8 +423,8 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     ui.checkbox(&mut player.stage_options.facing_arrows, "Facing arrows");
     ui.checkbox(&mut player.stage_options.trails, "Pelvis trails");
     ui.checkbox(&mut player.stage_options.shadows, "Contact shadows");
-    let mut metronome_on = state.metronome_on;
     let available = state.metronome_unavailable.is_none();
+    let mut metronome_on = state.metronome_on && available;
     let mut response = ui.add_enabled(available, egui::Checkbox::new(&mut metronome_on, "Metronome"));
     if let Some(reason) = &state.metronome_unavailable {
         response = response.on_disabled_hover_text(reason.as_str());
@@ -434,7 +439,27 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     ui.separator();
     loop_panel(ui, state, player);
     ui.separator();
+    video_panel(ui, state, out);
+    ui.separator();
     warnings(ui, player);
+}
+
+fn video_panel(ui: &mut egui::Ui, state: &UiState, out: &mut UiOutput) {
+    ui.horizontal(|ui| {
+        let idle = state.exporting.is_none();
+        let button = ui.add_enabled(idle, egui::Button::new("Export video (MP4)"));
+        if button
+            .on_hover_text(
+                "1280×720 with this camera, model, mirror and the music, beside the score (labanplay render)",
+            )
+            .clicked()
+        {
+            out.actions.push(UiAction::ExportVideo);
+        }
+        if let Some(progress) = &state.exporting {
+            ui.label(progress.as_str());
+        }
+    });
 }
 
 fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
@@ -471,8 +496,9 @@ fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                 out.actions.push(UiAction::OpenMusic(PathBuf::from(state.music_path_text.trim())));
             }
         });
-        let mut music_on = state.music_on;
         let available = state.music_unavailable.is_none();
+        // Without a device the box shows what is heard: nothing.
+        let mut music_on = state.music_on && available;
         let mut response = ui.add_enabled(available, egui::Checkbox::new(&mut music_on, "Play the music"));
         if let Some(reason) = &state.music_unavailable {
             response = response.on_disabled_hover_text(reason.as_str());

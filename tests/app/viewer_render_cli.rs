@@ -18,8 +18,18 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The program with no display and an empty settings folder (the user's own settings stay out).
 fn labanplay(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_labanplay")).args(args).env_remove("DISPLAY").output().unwrap()
+    labanplay_with_settings(args, &std::env::temp_dir().join("labanplay-render-no-settings"))
+}
+
+fn labanplay_with_settings(args: &[&str], config_dir: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_labanplay"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env("LABANPLAY_CONFIG_DIR", config_dir)
+        .output()
+        .unwrap()
 }
 
 fn adapter_or_skip(test: &str) -> bool {
@@ -229,6 +239,86 @@ fn renders_videos_with_the_music_at_its_offset_and_ffprobe_counts_the_frames() {
         assert!((click - 0.25).abs() <= 1.0 / fps, "{name}: the click is at {click} s, expected 0.25 s");
         eprintln!("{name}: {expected} frames, video {video_secs:.3} s, audio {:.3} s, click at {click:.3} s", audio.2);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_video_takes_the_music_and_offset_the_user_set_in_the_player() {
+    let test = "a_video_takes_the_music_and_offset_the_user_set_in_the_player";
+    if !adapter_or_skip(test) || !ffmpeg_or_skip(test) {
+        return;
+    }
+    use labanplay::rehearse::settings::{ScoreSettings, Settings, score_key, settings_path_from};
+    let dir = scratch("settings");
+    let score = dir.join("walk.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    write_click_wav(&dir.join("tapped.wav"), 6.0, 1.75);
+    // What the player stores after "open music" and tapping the beat: no sidecar beside the score.
+    let config = dir.join("config");
+    let mut settings = Settings::default();
+    let tapped = ScoreSettings { music: Some(dir.join("tapped.wav")), offset_secs: Some(1.5), ..Default::default() };
+    settings.scores.insert(score_key(Some(&score), ""), tapped);
+    let settings_file =
+        settings_path_from(|name| (name == "LABANPLAY_CONFIG_DIR").then(|| config.clone().into())).unwrap();
+    settings.save(&settings_file).unwrap();
+    let out = dir.join("walk.webm");
+    let args = ["render", score.to_str().unwrap(), "-o", out.to_str().unwrap(), "--size", "64x48", "--fps", "10"];
+    let output = labanplay_with_settings(&[&args[..], &["--to", "2"]].concat(), &config);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("tapped.wav"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let click = first_click_secs(&out);
+    assert!((click - 0.25).abs() <= 0.1, "the click is at {click} s, expected 0.25 s (the player's offset)");
+    // `--no-settings` leaves them out: no music, so no sound stream.
+    let output = labanplay_with_settings(&[&args[..], &["--to", "2", "--no-settings"]].concat(), &config);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(probe(&out).iter().all(|s| s.0 != "audio"), "{:?}", probe(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_players_export_button_runs_a_render_child_and_reports_its_progress() {
+    use labanplay::viewer::video_export::{ExportState, VideoExport, VideoRequest};
+    let test = "the_players_export_button_runs_a_render_child_and_reports_its_progress";
+    if !adapter_or_skip(test) || !ffmpeg_or_skip(test) {
+        return;
+    }
+    let dir = scratch("button");
+    let score = dir.join("walk.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    write_click_wav(&dir.join("click.wav"), 30.0, 1.75);
+    let request = VideoRequest {
+        score: score.clone(),
+        out: labanplay::viewer::video_export::default_video_path(&score),
+        camera: "front",
+        model: "woman-modern".to_owned(),
+        mirror: true,
+        music: Some(dir.join("click.wav")),
+        offset_secs: 1.5,
+        bpm: Some(240.0),
+        size_px: [64, 48],
+    };
+    let mut export = VideoExport::start(std::path::Path::new(env!("CARGO_BIN_EXE_labanplay")), &request).unwrap();
+    let mut readings = Vec::new();
+    let result = loop {
+        match export.poll() {
+            ExportState::Running(progress) => readings.extend(progress),
+            ExportState::Done(result) => break result,
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let text = result.unwrap();
+    assert!(text.contains("walk.mp4"), "{text}");
+    let streams = probe(&dir.join("walk.mp4"));
+    assert!(streams.iter().any(|s| s.0 == "audio"), "the music is in it: {streams:?}");
+    // The progress readings count the frames the video has.
+    let video = streams.iter().find(|s| s.0 == "video").unwrap();
+    let all = readings.last().map(|r| r.1);
+    assert!(all.is_none() || all == video.1.map(|f| f as usize), "progress counted {all:?} of {:?}", video.1);
+    assert!(readings.windows(2).all(|w| w[0].0 <= w[1].0), "progress only goes forward: {readings:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
