@@ -768,4 +768,58 @@ mod tests {
         pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Home, false)]);
         assert_eq!(player.playback.t_beats(), 0.0);
     }
+
+    /// One pass with the shift key held and `events`.
+    fn shift_pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<egui::Event>) -> UiOutput {
+        let mut raw = offscreen_raw_input([1280, 800], 1.0);
+        raw.events = [egui::Event::ModifiersChanged(egui::Modifiers::SHIFT)].into_iter().chain(events).collect();
+        let mut out = UiOutput::default();
+        let mut full_output = ctx.run_ui(raw, |ui| out = draw(ui, state, player, None));
+        full_output.textures_delta.clear();
+        out
+    }
+
+    #[test]
+    fn shift_drag_on_the_staff_loops_whole_beats_and_t_and_m_tap_and_mirror() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut state = UiState { model_names: vec!["mannequin"], ..UiState::default() };
+        let ctx = egui::Context::default();
+        pass(&ctx, &mut state, &mut player, Vec::new());
+        assert!(player.playback.loop_range().is_none());
+        // Press on the staff above the cursor line (later beats are higher) and drag upwards.
+        let x = STAFF_PANEL_WIDTH * 0.5;
+        let (from, to) = (egui::pos2(x, 520.0), egui::pos2(x, 300.0));
+        let button = |pos, pressed| egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::SHIFT,
+        };
+        shift_pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(from)]);
+        shift_pass(&ctx, &mut state, &mut player, vec![button(from, true)]);
+        for k in 1..=8 {
+            let p = from + (to - from) * (k as f32 / 8.0);
+            shift_pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(p)]);
+            assert!(player.playback.loop_range().is_none(), "the loop is set on release, not while dragging");
+        }
+        shift_pass(&ctx, &mut state, &mut player, vec![button(to, false)]);
+        shift_pass(&ctx, &mut state, &mut player, Vec::new());
+        let range = player.playback.loop_range().expect("the shift-drag marked a loop");
+        let (a, b) = (range.start_beats(), range.end_beats());
+        assert!(b > a, "{a}..{b}");
+        assert_eq!((a.fract(), b.fract()), (0.0, 0.0), "snapped to whole beats: {a}..{b}");
+        let pixels_per_beat = f64::from(state.staff_px_per_beat);
+        let dragged_beats = f64::from(from.y - to.y) / pixels_per_beat;
+        assert!(((b - a) - dragged_beats).abs() <= 1.0, "{a}..{b} for a drag of {dragged_beats:.2} beats");
+        assert!(range.contains(player.playback.t_beats()), "the playhead goes into the loop");
+
+        let out = pass(&ctx, &mut state, &mut player, vec![key(egui::Key::T, false)]);
+        assert!(out.actions.contains(&UiAction::Tap), "{:?}", out.actions);
+        assert!(!state.mirror);
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::M, false)]);
+        assert!(state.mirror, "M turns the mirror on");
+        pass(&ctx, &mut state, &mut player, vec![key(egui::Key::M, false)]);
+        assert!(!state.mirror, "and off");
+    }
 }
