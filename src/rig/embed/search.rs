@@ -1,0 +1,301 @@
+//! The discrete part of the embedding: the graph of medial spheres (edges where the joining
+//! segment stays inside, all-pairs shortest paths) and the best-first branch-and-bound search
+//! assigning the reduced skeleton's joints to spheres.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::*;
+
+/// The sphere graph: edges between overlapping spheres whose centres see each other through
+/// the body, with all-pairs shortest paths.
+pub(super) struct Graph {
+    pub(super) n: usize,
+    pub(super) dist: Vec<f32>,
+    pub(super) pred: Vec<u32>,
+    pub(super) edge_count: usize,
+    /// Graph component of each sphere (0 = the largest).
+    pub(super) component: Vec<u32>,
+}
+
+impl Graph {
+    pub(super) fn build(body: &VoxelBody, spheres: &[Sphere]) -> Graph {
+        let n = spheres.len();
+        let mut adj: Vec<Vec<(u32, f32)>> = vec![Vec::new(); n];
+        let mut edge_count = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                let (a, b) = (spheres[i], spheres[j]);
+                let d = a.centre.distance(b.centre);
+                if d > a.radius + b.radius + body.cell_m {
+                    continue;
+                }
+                // Half the smaller radius deep all the way: thin bridges where an arm
+                // touches the body do not join them.
+                let need = 0.5 * a.radius.min(b.radius);
+                let steps = (d / (0.5 * body.cell_m)).ceil().max(1.0) as usize;
+                let clear =
+                    (0..=steps).all(|k| body.depth_at(a.centre.lerp(b.centre, k as f32 / steps as f32)) >= need);
+                if clear {
+                    adj[i].push((j as u32, d));
+                    adj[j].push((i as u32, d));
+                    edge_count += 1;
+                }
+            }
+        }
+        let mut dist = vec![f32::INFINITY; n * n];
+        let mut pred = vec![u32::MAX; n * n];
+        let mut heap = BinaryHeap::new();
+        for s in 0..n {
+            let row = s * n;
+            dist[row + s] = 0.0;
+            heap.push(Reverse((Key(0.0), s as u32)));
+            while let Some(Reverse((Key(d), u))) = heap.pop() {
+                let u = u as usize;
+                if d > dist[row + u] {
+                    continue;
+                }
+                for &(v, w) in &adj[u] {
+                    let nd = d + w;
+                    if nd < dist[row + v as usize] {
+                        dist[row + v as usize] = nd;
+                        pred[row + v as usize] = u as u32;
+                        heap.push(Reverse((Key(nd), v)));
+                    }
+                }
+            }
+        }
+        // Components, largest (by total sphere volume) first.
+        let mut component = vec![u32::MAX; n];
+        let mut volumes: Vec<(f32, u32)> = Vec::new();
+        for s in 0..n {
+            if component[s] != u32::MAX {
+                continue;
+            }
+            let id = volumes.len() as u32;
+            let mut v = 0.0;
+            for t in 0..n {
+                if dist[s * n + t].is_finite() {
+                    component[t] = id;
+                    v += spheres[t].radius.powi(3);
+                }
+            }
+            volumes.push((v, id));
+        }
+        volumes.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let rank: Vec<u32> = {
+            let mut r = vec![0u32; volumes.len()];
+            for (k, &(_, id)) in volumes.iter().enumerate() {
+                r[id as usize] = k as u32;
+            }
+            r
+        };
+        for c in &mut component {
+            *c = rank[*c as usize];
+        }
+        Graph { n, dist, pred, edge_count, component }
+    }
+
+    pub(super) fn d(&self, a: usize, b: usize) -> f32 {
+        self.dist[a * self.n + b]
+    }
+
+    /// Spheres on the shortest path from `a` to `b`, both included.
+    pub(super) fn path(&self, a: usize, b: usize) -> Vec<usize> {
+        let mut out = vec![b];
+        let mut at = b;
+        while at != a {
+            let p = self.pred[a * self.n + at];
+            if p == u32::MAX || out.len() > self.n {
+                return vec![a, b];
+            }
+            at = p as usize;
+            out.push(at);
+        }
+        out.reverse();
+        out
+    }
+}
+
+/// A totally ordered f32 for the priority queues (NaN never occurs: costs are sums of squares).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Key(f32);
+impl Eq for Key {}
+impl PartialOrd for Key {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Key {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+pub(super) struct Search {
+    pub(super) assignment: [usize; REDUCED],
+    pub(super) penalty: f32,
+    pub(super) expansions: usize,
+}
+
+/// Candidates kept per reduced joint.
+pub(super) const CANDIDATES: usize = 24;
+/// Partial embeddings at or above this penalty are dropped.
+pub(super) const PRUNE: f32 = 40.0;
+
+/// Best-first branch and bound over assignments of the reduced joints (in index order) to
+/// spheres: the queue is ordered by the penalty so far plus the least unary penalty of each
+/// joint still to place (a lower bound, every term being ≥ 0), so the first complete
+/// embedding taken off the queue is the best one.
+pub(super) fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> Result<Search, RigError> {
+    let usable: Vec<usize> = (0..spheres.len()).filter(|&s| graph.component[s] == 0).collect();
+    let max_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MIN, f32::max);
+    let min_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MAX, f32::min);
+    let centre =
+        usable.iter().copied().max_by(|&a, &b| spheres[a].radius.total_cmp(&spheres[b].radius).then(b.cmp(&a)));
+    let Some(root) = centre else { return Err(RigError::Unriggable("no medial graph".into())) };
+    let h = frame.height;
+    // How far a sphere is from being a local end of the graph, seen from the body's centre.
+    let end_gap = |s: usize| -> f32 {
+        let here = graph.d(root, s);
+        usable
+            .iter()
+            .filter(|&&t| {
+                spheres[t].centre.distance(spheres[s].centre) < spheres[s].radius + spheres[t].radius + 0.02 * h
+            })
+            .map(|&t| graph.d(root, t) - here)
+            .fold(0.0f32, f32::max)
+            / h
+    };
+    let band = |y: f32, lo: f32, hi: f32| (((lo - y).max(0.0) + (y - hi).max(0.0)) / 0.05).powi(2);
+    let unary = |joint: usize, s: usize| -> f32 {
+        let c = spheres[s].centre;
+        let (x, y) = (c.x / h, frame.rel_y(c));
+        let side = |want: f32| if x * want > 0.01 { 0.0 } else { 20.0 };
+        match joint {
+            // Wide bands: stylised bodies put the hips and shoulders far from the average.
+            0 => band(y, 0.25, 0.62) + (x / 0.04).powi(2),
+            1 => band(y, 0.45, 0.9) + (x / 0.04).powi(2),
+            2 => ((max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (end_gap(s) / 0.03).powi(2),
+            3 | 4 => {
+                let want = if joint == 3 { 1.0 } else { -1.0 };
+                side(want)
+                    + (end_gap(s) / 0.03).powi(2)
+                    + if y > 0.98 { 5.0 } else { 0.0 }
+                    + ((0.25 - y).max(0.0) / 0.05).powi(2)
+            }
+            _ => {
+                let want = if joint == 5 { 1.0 } else { -1.0 };
+                side(want) + ((y - min_y) / 0.04).powi(2) + (end_gap(s) / 0.03).powi(2)
+            }
+        }
+    };
+    let mut candidates: Vec<Vec<(f32, usize)>> = Vec::with_capacity(REDUCED);
+    for joint in 0..REDUCED {
+        let mut list: Vec<(f32, usize)> = usable.iter().map(|&s| (unary(joint, s), s)).collect();
+        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        list.truncate(CANDIDATES);
+        candidates.push(list);
+    }
+    let least_unary: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.0)).collect();
+    let rest_bound = |placed: usize| least_unary[placed..].iter().sum::<f32>();
+    // Penalty of the bones and pairs completed by placing joint `j` on sphere `s`.
+    let pair_penalty = |assigned: &[usize], j: usize, s: usize| -> f32 {
+        let mut p = 0.0;
+        for (b, &(u, v)) in BONES.iter().enumerate() {
+            if v != j || u >= assigned.len() {
+                continue;
+            }
+            let a = assigned[u];
+            let length = graph.d(a, s);
+            if !length.is_finite() {
+                return f32::INFINITY;
+            }
+            // Lengths within a factor e^±0.4 of the average are free (stylised proportions).
+            let ratio = (length / (BONE_LENGTH[b] * h)).max(1e-3).ln().abs();
+            p += ((ratio - 0.4).max(0.0) / 0.3).powi(2);
+            let dir = (spheres[s].centre - spheres[a].centre).normalize_or_zero();
+            p += match v {
+                1 | 2 => ((1.0 - dir.y) / 0.3).powi(2),
+                3 | 4 => {
+                    let side = if v == 3 { 1.0 } else { -1.0 };
+                    ((0.2 - side * dir.x).max(0.0) / 0.1).powi(2) + ((dir.y - 0.5).max(0.0) / 0.2).powi(2)
+                }
+                _ => ((1.0 + dir.y) / 0.25).powi(2),
+            };
+        }
+        // No two bones may run down the same part of the graph, except near a joint they share.
+        if let Some(b) = BONES.iter().position(|&(_, v)| v == j)
+            && BONES[b].0 < assigned.len()
+        {
+            let (u, _) = BONES[b];
+            let here = graph.path(assigned[u], s);
+            for &(u2, v2) in BONES.iter().take_while(|&&(_, v2)| v2 < j) {
+                if v2 >= assigned.len() {
+                    continue;
+                }
+                let shared_joints: Vec<usize> = [u2, v2].into_iter().filter(|&x| x == u).map(|x| assigned[x]).collect();
+                let other = graph.path(assigned[u2], assigned[v2]);
+                let shared = here
+                    .iter()
+                    .filter(|t| {
+                        other.contains(t)
+                            && shared_joints.iter().all(|&c| spheres[**t].centre.distance(spheres[c].centre) > 0.12 * h)
+                    })
+                    .count();
+                if shared > 0 {
+                    p += 10.0 + shared as f32;
+                }
+            }
+        }
+        // Left–right symmetry about the parent joint.
+        let mirror = |l: usize, r: usize, about: usize| -> f32 {
+            let (a, b, m) = (spheres[l].centre, spheres[r].centre, spheres[about].centre);
+            let d = Vec3::new((a.x - m.x) + (b.x - m.x), a.y - b.y, a.z - b.z) / h;
+            (d.length() / 0.06).powi(2)
+        };
+        if j == 4 {
+            p += mirror(assigned[3], s, assigned[1]);
+        }
+        if j == 6 {
+            p += mirror(assigned[5], s, assigned[0]);
+        }
+        p
+    };
+    // (lower bound, insertion order, placed spheres, penalty so far as f32 bits)
+    type Entry = Reverse<(Key, u64, Vec<usize>, u32)>;
+    let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
+    let mut seq = 0u64;
+    heap.push(Reverse((Key(rest_bound(0)), seq, Vec::new(), 0f32.to_bits())));
+    let mut expansions = 0usize;
+    while let Some(Reverse((_, _, assigned, cost_bits))) = heap.pop() {
+        let cost = f32::from_bits(cost_bits);
+        if assigned.len() == REDUCED {
+            let mut assignment = [0usize; REDUCED];
+            assignment.copy_from_slice(&assigned);
+            return Ok(Search { assignment, penalty: cost, expansions });
+        }
+        expansions += 1;
+        if expansions > MAX_EXPANSIONS {
+            break;
+        }
+        let j = assigned.len();
+        for &(u, s) in &candidates[j] {
+            if assigned.contains(&s) {
+                continue;
+            }
+            let next_cost = cost + u + pair_penalty(&assigned, j, s);
+            if next_cost.is_nan() || next_cost >= PRUNE {
+                continue;
+            }
+            let mut next = assigned.clone();
+            next.push(s);
+            seq += 1;
+            heap.push(Reverse((Key(next_cost + rest_bound(j + 1)), seq, next, next_cost.to_bits())));
+        }
+    }
+    Err(RigError::Unriggable(
+        "no placement of a standing humanoid skeleton (head up, two arms, two legs on the floor) fits this shape"
+            .into(),
+    ))
+}
