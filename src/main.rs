@@ -43,8 +43,8 @@ enum Command {
         /// Write a binary glTF scene (.glb) here: skinned dancers and their animation.
         #[arg(long)]
         gltf: Option<PathBuf>,
-        /// Body model (see `labanplay models`); sets the skeleton's proportions for every
-        /// output. Default: standard proportions for BVH, the first model when writing glTF.
+        /// Body model (see `labanplay models`) or a mesh file to rig (.obj, .gltf, .glb, .ply,
+        /// .stl); sets the skeleton's proportions for every output. Default: standard proportions for BVH, the first model when writing glTF.
         #[arg(long)]
         model: Option<String>,
         /// Frames per second.

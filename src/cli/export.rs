@@ -21,8 +21,8 @@ pub struct ExportOptions {
     pub bvh: Option<PathBuf>,
     /// glTF binary (`.glb`) output path: one scene with every selected dancer.
     pub gltf: Option<PathBuf>,
-    /// Built-in body model (see `labanplay models`); its proportions drive the skeleton of
-    /// every output. Without it BVH uses the standard proportions, and glTF the first model.
+    /// Built-in body model (see `labanplay models`) or a mesh file to rig (`.obj`, `.gltf`,
+    /// `.glb`, `.ply`, `.stl`); its proportions drive the skeleton of every output. Without it BVH uses the standard proportions, and glTF the first model.
     pub model: Option<String>,
     /// Frames per second.
     pub fps: f64,
@@ -79,16 +79,60 @@ fn sample_dancers(anim: &Animation, selected: &[usize], fps: f64, frames: usize)
     out
 }
 
+/// The body an export is made for: a built-in model, or a mesh file rigged for it.
+enum Body {
+    Builtin(ModelSpec),
+    Mesh { name: String, rigged: Box<crate::rig::RiggedMesh> },
+}
+
+impl Body {
+    /// `--model NAME` or `--model PATH` (a mesh file: rigged here, as `labanplay rig` does).
+    fn named(name: &str) -> Result<Body, String> {
+        if crate::rig::is_mesh_path(name) {
+            let path = Path::new(name);
+            let rigged = crate::rig::rig_file(path, &crate::rig::RigOptions::default())
+                .map_err(|e| format!("{}: error: cannot rig it: {e}", path.display()))?;
+            let name = path.file_name().map_or_else(|| name.to_owned(), |f| f.to_string_lossy().into_owned());
+            return Ok(Body::Mesh { name, rigged: Box::new(rigged) });
+        }
+        model_by_name(name).map(Body::Builtin)
+    }
+
+    fn proportions(&self) -> Proportions {
+        match self {
+            Body::Builtin(spec) => model_proportions(spec),
+            Body::Mesh { rigged, .. } => *rigged.proportions(),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Body::Builtin(spec) => format!("body model {} ({:.2} m)", spec.name, spec.height_m),
+            Body::Mesh { name, rigged } => {
+                format!("body model {name} (rigged mesh, {:.2} m)", rigged.proportions().height_m)
+            }
+        }
+    }
+
+    fn rig(&self) -> Result<crate::body::rig::Rig, String> {
+        match self {
+            Body::Builtin(spec) => rig_model(spec, &PolygoniseParams::default())
+                .map_err(|e| format!("error: cannot build the {} body: {e}", spec.name)),
+            Body::Mesh { rigged, .. } => Ok(rigged.to_body_rig()),
+        }
+    }
+}
+
 /// Runs the export; returns the summary text or an error text.
 pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     let model = match (&opts.model, &opts.gltf) {
-        (Some(name), _) => Some(model_by_name(name)?),
-        (None, Some(_)) => crate::body::models::builtin_models().into_iter().next(),
+        (Some(name), _) => Some(Body::named(name)?),
+        (None, Some(_)) => crate::body::models::builtin_models().into_iter().next().map(Body::Builtin),
         (None, None) => None,
     };
     let (score, _) = super::load_score(path)?;
     let motion = MotionOptions { toe_first: opts.toe_first, ..MotionOptions::default() };
-    let proportions = model.as_ref().map_or_else(Proportions::default, model_proportions);
+    let proportions = model.as_ref().map_or_else(Proportions::default, Body::proportions);
     let anim = compile(&score, &motion, &proportions);
     let fps = if opts.fps.is_finite() && opts.fps > 0.0 { opts.fps } else { 60.0 };
     let mut out = String::new();
@@ -104,7 +148,7 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         let _ = writeln!(out, "{}", d.render(&name, None));
     }
     if let Some(model) = &model {
-        let _ = writeln!(out, "body model {} ({:.2} m)", model.name, model.height_m);
+        let _ = writeln!(out, "{}", model.describe());
     }
     if opts.bvh.is_none() && opts.gltf.is_none() {
         return Ok(out);
@@ -127,10 +171,9 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         }
     }
     if let (Some(file), Some(model)) = (&opts.gltf, &model) {
-        let rig = rig_model(model, &PolygoniseParams::default())
-            .map_err(|e| format!("error: cannot build the {} body: {e}", model.name))?;
+        let rig = model.rig()?;
         if rig.skeleton != anim.skeleton {
-            return Err(format!("error: the {} body and the animation disagree on the skeleton", model.name));
+            return Err(format!("error: the {} body and the animation disagree on the skeleton", rig.name));
         }
         let title = path.file_name().map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned());
         let input = GltfInput { rig: &rig, dancer_frames: &sampled, fps, title: &title };

