@@ -234,7 +234,7 @@ pub struct EndSite {
 /// hip 0.530 H, thigh 0.245 H, shank 0.246 H, ankle 0.039 H, foot 0.152 H); these numbers are
 /// quoted from memory, not re-checked. The spine split, joint-centre widths and foot landmarks
 /// are our own rounded estimates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Proportions {
     /// Standing height (floor to top of head), metres. Default 1.75.
     pub height_m: f32,

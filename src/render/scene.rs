@@ -12,7 +12,7 @@ pub struct MeshId(pub u32);
 ///
 /// All per-vertex vectors have the same length; `indices` lists triangles (3 per face,
 /// counter-clockwise seen from outside). Joint indices address the dancer's palette.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SkinnedMeshData {
     /// Vertex positions in mesh space, metres.
     pub positions: Vec<[f32; 3]>,

@@ -12,8 +12,11 @@ use crate::render::{OrbitCamera, Scene};
 use crate::viewer::camera_input::{
     CameraView, apply_motion, camera_motion, follow, follow_from_behind, framed_camera, unmirrored_pointer,
 };
+use crate::viewer::dancer_mesh::DancerModel;
 use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
 use crate::viewer::files::{FileWatch, RecentFiles, open_score};
+use crate::viewer::mesh_cache::{Origin, default_cache_dir};
+use crate::viewer::mesh_open::MeshJob;
 use crate::viewer::metronome::Metronome;
 use crate::viewer::music::MusicPlayer;
 use crate::viewer::player::{Player, ScoreSource};
@@ -125,6 +128,14 @@ struct Boot {
     settings_warning: Option<String>,
 }
 
+/// What the file dialog open now is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialog {
+    Score,
+    Music,
+    Mesh,
+}
+
 struct App {
     boot: Option<Boot>,
     running: Option<Running>,
@@ -145,8 +156,12 @@ struct Running {
     metronome: Metronome,
     rehearsal: Rehearsal,
     watch: Option<FileWatch>,
-    /// The file dialog running on its own thread, when one is open (true: for music).
-    dialog: Option<(bool, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    /// The file dialog running on its own thread, when one is open, and what it is for.
+    dialog: Option<(Dialog, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    /// A mesh being rigged for the dancer, when one is.
+    mesh_job: Option<MeshJob>,
+    /// Meshes opened as models: shown after the built-in models in the dropdown.
+    mesh_models: Vec<(PathBuf, DancerModel)>,
     /// The video export running in a child process, when one is.
     video: Option<VideoExport>,
     started: Instant,
@@ -254,7 +269,7 @@ impl Running {
         let metronome_on = settings.toggles.metronome.unwrap_or(false) && metronome.unavailable_reason().is_none();
         metronome.set_enabled(metronome_on);
         let mut ui_state = UiState {
-            model_names: models.iter().map(|m| m.name).collect(),
+            model_names: models.iter().map(|m| m.name.to_owned()).collect(),
             model_index,
             camera_view: settings.camera.as_deref().and_then(CameraView::from_name).unwrap_or(defaults.camera_view),
             mirror: settings.mirror,
@@ -270,6 +285,13 @@ impl Running {
             status: settings_warning,
             ..defaults
         };
+        // A mesh chosen last time is opened again (instantly, from the rig cache).
+        let restore_mesh = settings
+            .model
+            .as_deref()
+            .filter(|m| crate::rig::is_mesh_path(m))
+            .map(PathBuf::from)
+            .filter(|p| p.is_file());
         let mut rehearsal = Rehearsal::new(music, settings, settings_path);
         rehearsal.open_score(&mut player, &mut ui_state);
         let camera = framed_camera(ui_state.camera_view, player.floor_bounds(), 16.0 / 9.0);
@@ -278,7 +300,7 @@ impl Running {
             ScoreSource::File(path) => Some(FileWatch::new(path.clone(), 0.0)),
             ScoreSource::Demo(_) => None,
         };
-        Ok(Running {
+        let mut running = Running {
             window,
             gpu,
             egui_state,
@@ -293,17 +315,27 @@ impl Running {
             rehearsal,
             watch,
             dialog: None,
+            mesh_job: None,
+            mesh_models: Vec::new(),
             video: None,
             started: now,
             last_frame: now,
             frames: 0,
             stage_size_px: [1, 1],
-        })
+        };
+        if let Some(mesh) = restore_mesh {
+            running.open_mesh(&mesh);
+        }
+        Ok(running)
     }
 
     /// Opens `path`, keeping the current score when it cannot be read (the error goes to the
     /// status line).
     fn open_file(&mut self, path: &Path) {
+        if crate::rig::is_mesh_path(&path.to_string_lossy()) {
+            self.open_mesh(path);
+            return;
+        }
         match open_score(path) {
             Ok(score) => {
                 self.rehearsal.store_score(&self.player);
@@ -325,28 +357,78 @@ impl Running {
 
     /// Shows the native file dialog (XDG desktop portal, or zenity) on its own thread so the
     /// window keeps drawing; the answer is picked up by [`Self::poll_dialog`].
-    fn open_dialog(&mut self, for_music: bool) {
+    fn open_dialog(&mut self, purpose: Dialog) {
         if self.dialog.is_some() {
             return;
         }
         let (sender, receiver) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
-            let dialog = if for_music {
-                rfd::FileDialog::new()
+            let dialog = match purpose {
+                Dialog::Music => rfd::FileDialog::new()
                     .set_title("Open a music track")
-                    .add_filter("Music", &crate::viewer::music::MUSIC_EXTENSIONS)
-            } else {
-                rfd::FileDialog::new()
+                    .add_filter("Music", &crate::viewer::music::MUSIC_EXTENSIONS),
+                Dialog::Score => rfd::FileDialog::new()
                     .set_title("Open a Labanotation score")
-                    .add_filter("Labanotation scores", &["lbn", "lw", "json"])
+                    .add_filter("Labanotation scores", &["lbn", "lw", "json"]),
+                Dialog::Mesh => rfd::FileDialog::new()
+                    .set_title("Open a humanoid mesh to dance")
+                    .add_filter("Meshes", &["obj", "gltf", "glb", "ply", "stl"]),
             };
             let picked = dialog.add_filter("All files", &["*"]).pick_file();
             // The window may have closed meanwhile; then nobody needs the answer.
             let _ = sender.send(picked);
         });
         match spawned {
-            Ok(_) => self.dialog = Some((for_music, receiver)),
+            Ok(_) => self.dialog = Some((purpose, receiver)),
             Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
+        }
+    }
+
+    /// Rigs `path` in the background (or takes it from the rig cache); [`Self::poll_mesh`] makes
+    /// it the dancer when it is ready.
+    fn open_mesh(&mut self, path: &Path) {
+        if let Some(job) = &self.mesh_job {
+            self.ui_state.status = Some(format!("still rigging {}", job.name()));
+            return;
+        }
+        match MeshJob::start(path, default_cache_dir()) {
+            Ok(job) => {
+                self.ui_state.status = Some(format!("rigging {}…", job.name()));
+                self.mesh_job = Some(job);
+            }
+            Err(error) => self.ui_state.status = Some(error),
+        }
+    }
+
+    fn poll_mesh(&mut self, clock_secs: f64) {
+        let Some(job) = &self.mesh_job else { return };
+        let Some(result) = job.poll() else {
+            let dots = ".".repeat(1 + (clock_secs * 2.0) as usize % 3);
+            self.ui_state.status = Some(format!("rigging {}{dots} (the dance goes on meanwhile)", job.name()));
+            return;
+        };
+        let (path, name) = (job.path.clone(), job.name());
+        self.mesh_job = None;
+        let ready = result.and_then(|(model, origin)| self.gpu.set_model(&model).map(|()| (model, origin)));
+        match ready {
+            Ok((model, origin)) => {
+                let slot = match self.mesh_models.iter().position(|(p, _)| *p == path) {
+                    Some(i) => i,
+                    None => {
+                        self.mesh_models.push((path, model.clone()));
+                        self.ui_state.model_names.push(name.clone());
+                        self.mesh_models.len() - 1
+                    }
+                };
+                self.ui_state.model_index = self.models.len() + slot;
+                self.player.set_model(model);
+                self.reframe();
+                self.ui_state.status = Some(match origin {
+                    Origin::Cache => format!("{name}: from the rig cache"),
+                    Origin::Rigged => format!("{name}: rigged"),
+                });
+            }
+            Err(error) => self.ui_state.status = Some(error),
         }
     }
 
@@ -381,15 +463,15 @@ impl Running {
     }
 
     fn poll_dialog(&mut self) {
-        let Some((for_music, receiver)) = &self.dialog else { return };
-        let for_music = *for_music;
+        let Some((purpose, receiver)) = &self.dialog else { return };
+        let purpose = *purpose;
         match receiver.try_recv() {
             Ok(Some(path)) => {
                 self.dialog = None;
-                if for_music {
-                    self.rehearsal.open_music(&path, &self.player, &mut self.ui_state);
-                } else {
-                    self.open_file(&path);
+                match purpose {
+                    Dialog::Music => self.rehearsal.open_music(&path, &self.player, &mut self.ui_state),
+                    Dialog::Score => self.open_file(&path),
+                    Dialog::Mesh => self.open_mesh(&path),
                 }
             }
             Ok(None) => {
@@ -436,8 +518,9 @@ impl Running {
     fn apply(&mut self, action: UiAction) -> FrameEnd {
         match action {
             UiAction::Open(path) => self.open_file(&path),
-            UiAction::OpenDialog => self.open_dialog(false),
-            UiAction::OpenMusicDialog => self.open_dialog(true),
+            UiAction::OpenDialog => self.open_dialog(Dialog::Score),
+            UiAction::OpenMusicDialog => self.open_dialog(Dialog::Music),
+            UiAction::OpenMeshDialog => self.open_dialog(Dialog::Mesh),
             UiAction::OpenMusic(path) => self.rehearsal.open_music(&path, &self.player, &mut self.ui_state),
             UiAction::ClearMusic => self.rehearsal.clear_music(),
             UiAction::Music(_) => {}
@@ -468,8 +551,15 @@ impl Running {
                 }
             }
             UiAction::SelectModel(index) => {
-                let built =
-                    self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| (entry.build)());
+                let mesh = index.checked_sub(self.models.len()).and_then(|i| self.mesh_models.get(i));
+                let built = match mesh {
+                    Some((_, model)) => Ok(model.clone()),
+                    None => self
+                        .models
+                        .get(index)
+                        .ok_or_else(|| "no such model".to_owned())
+                        .and_then(|entry| (entry.build)()),
+                };
                 match built.and_then(|model| self.gpu.set_model(&model).map(|()| model)) {
                     Ok(model) => {
                         self.player.set_model(model);
@@ -501,6 +591,7 @@ impl Running {
         }
         self.hot_reload(clock_secs);
         self.poll_dialog();
+        self.poll_mesh(clock_secs);
         self.poll_video();
         self.rehearsal.fill_panel(&self.player, &mut self.ui_state, clock_secs);
 
@@ -593,7 +684,12 @@ impl Running {
         let clock_secs = self.started.elapsed().as_secs_f64();
         let ui = &self.ui_state;
         let player = &self.player;
-        let model = self.models.get(ui.model_index).map(|m| m.name.to_owned());
+        let mesh = ui.model_index.checked_sub(self.models.len()).and_then(|i| self.mesh_models.get(i));
+        let model = match mesh {
+            // A mesh is remembered by its path and opened (from the rig cache) at the next start.
+            Some((path, _)) => Some(path.to_string_lossy().into_owned()),
+            None => self.models.get(ui.model_index).map(|m| m.name.to_owned()),
+        };
         let metronome_on = self.metronome.enabled();
         self.rehearsal.save_settings(
             player,

@@ -8,7 +8,7 @@ use crate::render::SkinnedMeshData;
 use glam::{Mat4, Vec3};
 
 /// A mesh skinned to the [`Skeleton`] of `proportions`, in that skeleton's rest pose.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DancerModel {
     /// Name shown in the model dropdown.
     pub name: String,
@@ -115,8 +115,15 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
     })
 }
 
-/// A mesh file rigged to the animation skeleton (repair, embedding, bone heat).
+/// A mesh file rigged to the animation skeleton, from the rig cache when this content was
+/// rigged before ([`crate::viewer::mesh_cache`]).
 pub fn mesh_file_model(path: &std::path::Path) -> Result<DancerModel, String> {
+    let cache = crate::viewer::mesh_cache::default_cache_dir();
+    crate::viewer::mesh_cache::cached_mesh_model(path, cache.as_deref()).map(|(model, _)| model)
+}
+
+/// A mesh file rigged to the animation skeleton now (repair, embedding, bone heat).
+pub fn rig_mesh_model(path: &std::path::Path) -> Result<DancerModel, String> {
     let rigged = crate::rig::rig_file(path, &crate::rig::RigOptions::default())
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let mesh = SkinnedMeshData {

@@ -9,6 +9,8 @@ pub mod dancer_mesh;
 pub mod files;
 pub mod gpu_frame;
 pub mod headless;
+pub mod mesh_cache;
+pub mod mesh_open;
 pub mod metronome;
 pub mod music;
 pub mod playback;

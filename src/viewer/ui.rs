@@ -30,6 +30,8 @@ pub enum UiAction {
     Metronome(bool),
     /// Show the file dialog for a music track.
     OpenMusicDialog,
+    /// Show the file dialog for a mesh to rig as the dancer.
+    OpenMeshDialog,
     /// Use this music file for the score.
     OpenMusic(PathBuf),
     /// Drop the score's music track.
@@ -61,7 +63,7 @@ pub enum UiAction {
 #[derive(Clone, Debug, PartialEq)]
 pub struct UiState {
     /// Names in the model dropdown.
-    pub model_names: Vec<&'static str>,
+    pub model_names: Vec<String>,
     /// The chosen model.
     pub model_index: usize,
     /// The last camera view chosen.
@@ -401,12 +403,20 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     ));
     ui.separator();
     ui.label("Dancer model");
-    let selected = state.model_names.get(state.model_index).copied().unwrap_or("?");
+    let selected = state.model_names.get(state.model_index).map_or("?", String::as_str);
     egui::ComboBox::from_id_salt("model").selected_text(selected).show_ui(ui, |ui| {
         for (index, name) in state.model_names.iter().enumerate() {
-            if ui.selectable_label(index == state.model_index, *name).clicked() && index != state.model_index {
+            if ui.selectable_label(index == state.model_index, name.as_str()).clicked() && index != state.model_index {
                 out.actions.push(UiAction::SelectModel(index));
             }
+        }
+        if state.has_file_dialog
+            && ui
+                .selectable_label(false, "Open mesh…")
+                .on_hover_text("A humanoid mesh (OBJ, glTF, PLY, STL) is rigged and dances; or drop one on the window")
+                .clicked()
+        {
+            out.actions.push(UiAction::OpenMeshDialog);
         }
     });
     ui.label("Steps land on");
@@ -741,7 +751,7 @@ mod tests {
     fn keyboard_drives_the_transport_and_the_stage_gets_the_middle() {
         let model = mannequin(&crate::pose::Proportions::default()).unwrap();
         let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
-        let mut state = UiState { model_names: vec!["mannequin"], ..UiState::default() };
+        let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
         let ctx = egui::Context::default();
         let out = pass(&ctx, &mut state, &mut player, Vec::new());
         let stage = out.stage_rect.unwrap();
@@ -783,7 +793,7 @@ mod tests {
     fn shift_drag_on_the_staff_loops_whole_beats_and_t_and_m_tap_and_mirror() {
         let model = mannequin(&crate::pose::Proportions::default()).unwrap();
         let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
-        let mut state = UiState { model_names: vec!["mannequin"], ..UiState::default() };
+        let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
         let ctx = egui::Context::default();
         pass(&ctx, &mut state, &mut player, Vec::new());
         assert!(player.playback.loop_range().is_none());

@@ -8,6 +8,7 @@ mod render_figure;
 mod support;
 
 mod gltf_export;
+mod mesh_player;
 mod metronome;
 mod rehearse;
 mod render_golden;
