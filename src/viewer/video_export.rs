@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::sync::mpsc::Receiver;
 
 /// What the video shows, as the player has it set up now.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,11 +149,8 @@ impl VideoExport {
 
     /// Reads what the child printed and whether it has finished.
     pub fn poll(&mut self) -> ExportState {
-        loop {
-            match self.stderr.try_recv() {
-                Ok(text) => self.stderr_text.push_str(&text),
-                Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
-            }
+        while let Ok(text) = self.stderr.try_recv() {
+            self.stderr_text.push_str(&text);
         }
         match self.child.try_wait() {
             Ok(None) => ExportState::Running(last_progress(&self.stderr_text)),

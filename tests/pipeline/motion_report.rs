@@ -104,11 +104,11 @@ fn an_overridden_arm_gesture_arrives_late() {
 #[test]
 fn the_cli_lists_the_demo_compromises_and_exits_cleanly() {
     let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scores"));
-    let (text, ok) = labanplay::cli::motion_check::check_motion(&[dir.clone()]);
+    let (text, ok) = labanplay::cli::motion_check::check_motion(std::slice::from_ref(&dir));
     assert!(ok, "{text}");
     assert!(text.contains("jumps.lbn: motion:"), "{text}");
     // One summary line per file.
-    let files = labanplay::cli::check::collect_files(&[dir.clone()])
+    let files = labanplay::cli::check::collect_files(std::slice::from_ref(&dir))
         .iter()
         .filter(|p| !p.to_string_lossy().ends_with(".plan.toml"))
         .count();
