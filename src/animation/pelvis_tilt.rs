@@ -59,6 +59,12 @@ pub fn pelvis_tilt_for_gesture(rule: &TiltRule, dir_in_body: Vec3, right_leg: bo
     if horizontal2 < 1e-8 {
         return Quat::IDENTITY;
     }
+    // The shares below split the tilt by the gesture's azimuth, which a leg pointing (nearly)
+    // straight up or down has none of: fade the tilt out towards that axis so it is continuous
+    // in the direction (a leg passing through "up" does not flip the pelvis between a hike and
+    // a tuck, or from either to none).
+    let near_axis = (horizontal2.sqrt() / NEAR_AXIS_HORIZONTAL).clamp(0.0, 1.0);
+    let fade = near_axis * near_axis * (3.0 - 2.0 * near_axis);
     let elevation = |h: f32| h.atan2(down).to_degrees();
     let share = |h: f32| h * h / horizontal2;
     let ramp = |x: f32, lo: f32, span: f32| (x - lo).clamp(0.0, span);
@@ -76,8 +82,12 @@ pub fn pelvis_tilt_for_gesture(rule: &TiltRule, dir_in_body: Vec3, right_leg: bo
     let hike = Quat::from_rotation_z((-side_sign * hike_deg).to_radians());
     // Forward tilt: +Y tips towards +Z about +X.
     let pitch = Quat::from_rotation_x((forward_deg - tuck_deg).to_radians());
-    hike * pitch
+    Quat::IDENTITY.slerp(hike * pitch, fade)
 }
+
+/// Horizontal part of a unit gesture direction (the sine of its angle from the vertical) below
+/// which the pelvis tilt fades out: about 15°.
+const NEAR_AXIS_HORIZONTAL: f32 = 0.26;
 
 /// The part of a pelvis tilt each of the two spine joints gives back.
 pub fn spine_counter(rule: &TiltRule, pelvis_tilt: Quat) -> Quat {

@@ -45,6 +45,13 @@ pub struct SampleReport {
 /// blended in from the foot's own keys, 0..1).
 type LegGesture = (Vec3, f32, f32, f32);
 
+/// How long before a landing (and after a lift) a foot in the air already counts for the
+/// pelvis drop that keeps the legs within reach, seconds.
+const REACH_FADE_SECS: f64 = 0.2;
+
+/// The most the pelvis lowers to keep a foot within the leg's reach, metres.
+const MAX_PELVIS_DROP_M: f32 = 0.3;
+
 /// How far a gesturing foot points (ankle plantar flexion), radians.
 const GESTURE_POINT_RAD: f32 = 1.0;
 
@@ -347,6 +354,23 @@ impl DancerAnimation {
         self.plan.yaw.value_at(t, 0.0)
     }
 
+    /// How much a foot in the air at `t` counts as on the floor for the pelvis drop: 1 at a
+    /// landing or lift, fading to 0 over [`REACH_FADE_SECS`] before the landing and after the
+    /// lift (smoothly, so the drop has no corner).
+    fn floor_reach_weight(&self, foot: Foot, t: f64) -> f32 {
+        let mut weight = 0.0f32;
+        for f in self.prints(foot) {
+            if f.t_land_secs > t {
+                weight = weight.max(smoothstep(ramp(t, f.t_land_secs - REACH_FADE_SECS, f.t_land_secs)));
+                break;
+            }
+            if f.t_lift_secs < t {
+                weight = weight.max(1.0 - smoothstep(ramp(t, f.t_lift_secs, f.t_lift_secs + REACH_FADE_SECS)));
+            }
+        }
+        weight
+    }
+
     /// The leg gesture of `foot` active at `t`, if any.
     fn active_leg_gesture(&self, foot: Foot, t: f64) -> Option<LegGesture> {
         let limb = leg_limb(foot);
@@ -358,8 +382,16 @@ impl DancerAnimation {
         if !start.is_finite() {
             return None;
         }
-        while let Some(earlier) =
-            intervals.iter().filter(|g| g.0 < start && g.1 >= start - 1e-6).map(|g| g.0).reduce(f64::min)
+        // A pause between two gestures with no step in it holds the leg where the first left it
+        // (see below), so the second continues that run rather than starting from the foot's
+        // own keys.
+        let landing_between =
+            |a: f64, b: f64| self.prints(foot).any(|f| f.t_land_secs > a + 1e-9 && f.t_land_secs <= b + 1e-9);
+        while let Some(earlier) = intervals
+            .iter()
+            .filter(|g| g.0 < start && (g.1 >= start - 1e-6 || !landing_between(g.1, start)))
+            .map(|g| g.0)
+            .reduce(f64::min)
         {
             start = earlier;
         }
@@ -416,17 +448,22 @@ impl DancerAnimation {
     }
 
     /// The pelvis tilt (local axes, after the yaw) for the active leg `gestures` (left, right),
-    /// and the side of the standing hip it turns about (`None`: about the pelvis centre).
-    fn gesture_tilt(&self, gestures: &[Option<LegGesture>; 2], feet: &[(Side, FootState); 2]) -> (Quat, Option<Side>) {
+    /// and the point it turns about in the pelvis' rest frame: the other leg's hip, weighted by
+    /// how far each gesture has blended in, so the pivot never jumps (not even when the other
+    /// foot lifts or lands, or a second gesture begins) while the pelvis is tilted.
+    fn gesture_tilt(&self, skeleton: &Skeleton, gestures: &[Option<LegGesture>; 2]) -> (Quat, Vec3) {
         let mut tilt = Quat::IDENTITY;
-        let mut pivot = None;
-        for (side, _) in feet {
+        let mut pivot = Vec3::ZERO;
+        let mut weight = 0.0f32;
+        for side in [Side::Left, Side::Right] {
             let Some((dir, _, _, blend)) = gestures[side.index()] else { continue };
-            let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, *side == Side::Right);
+            let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, side == Side::Right);
             tilt *= Quat::IDENTITY.slerp(q, blend);
-            pivot = feet.iter().find(|(s, st)| s != side && st.planted).map(|(s, _)| *s);
+            let other_hip = if side == Side::Left { JointId::HipR } else { JointId::HipL };
+            pivot += skeleton.rest_offset(other_hip) * blend;
+            weight += blend;
         }
-        (tilt, pivot)
+        (tilt, pivot / weight.max(1.0))
     }
 
     /// Samples the pose of this dancer at `t_secs` into `pose`.
@@ -443,12 +480,9 @@ impl DancerAnimation {
         ];
         // A gesturing leg tilts the pelvis about the standing hip; the spine gives most back.
         let gestures = [Foot::Left, Foot::Right].map(|foot| self.active_leg_gesture(foot, t));
-        let (tilt, pivot) = self.gesture_tilt(&gestures, &feet);
+        let (tilt, pivot) = self.gesture_tilt(skeleton, &gestures);
         let pelvis_rot = yaw_rot * tilt;
-        if let Some(side) = pivot {
-            let hip = skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
-            pelvis += yaw_rot * hip - pelvis_rot * hip;
-        }
+        pelvis += yaw_rot * pivot - pelvis_rot * pivot;
         // Supports on the knees, hands, seat or torso move and pitch the pelvis (`floor.rs`).
         let floor = self.floor_at(skeleton, t, pelvis);
         let pelvis_rot = match &floor {
@@ -496,19 +530,26 @@ impl DancerAnimation {
         let hip_of = |pelvis: Vec3, side: Side| {
             pelvis + pelvis_rot * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR })
         };
+        // How much each foot's reach counts for the drop: a planted foot fully, a foot in the air
+        // more the nearer its landing (or its lift), so the pelvis lowers into a long step as
+        // the foot reaches the floor instead of dropping when it lands.
+        let reach_weight = [Foot::Left, Foot::Right].map(|foot| self.floor_reach_weight(foot, t));
         let drop_for = |pelvis: Vec3, goals: &[(Side, FootState, LimbGoal); 2]| {
             let mut drop = 0.0f32;
             for (side, state, goal) in goals {
-                if !state.planted {
+                let weight = if state.planted { 1.0 } else { reach_weight[side.index()] };
+                if weight <= 0.0 {
                     continue;
                 }
                 let hip = hip_of(pelvis, *side);
                 let max_reach = leg_len(*side) * 0.999;
                 let d = goal.end_in_world - hip;
                 let horizontal = Vec3::new(d.x, 0.0, d.z).length();
-                if d.length() > max_reach && horizontal < max_reach {
-                    let need = (max_reach * max_reach - horizontal * horizontal).sqrt();
-                    drop = drop.max(-d.y - need);
+                if d.length() > max_reach {
+                    // A foot beyond the leg's reach even level with the hip asks for the most
+                    // drop there is; the cap keeps that (and the drop) continuous.
+                    let below = (max_reach * max_reach - horizontal * horizontal).max(0.0).sqrt();
+                    drop = drop.max((-d.y - below).min(MAX_PELVIS_DROP_M) * weight);
                 }
             }
             drop

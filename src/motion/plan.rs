@@ -161,7 +161,13 @@ impl<T: Copy> Track<T> {
             let last = self.keys.last()?.value;
             return Some((last, last, 1.0));
         }
-        let key = self.keys[idx];
+        // Keys reached at the same time (two symbols for one part ending together): the last
+        // one is where the part is at that time, so it is the one moved towards, and the track
+        // does not jump from one to the other when the time comes.
+        let mut key = self.keys[idx];
+        if let Some(tied) = self.keys[idx + 1..].iter().take_while(|k| k.t_end_secs == key.t_end_secs).last() {
+            key = *tied;
+        }
         let from = if idx == 0 { first.value } else { self.keys[idx - 1].value };
         let start = key.t_start_secs.max(if idx == 0 { f64::NEG_INFINITY } else { self.keys[idx - 1].t_end_secs });
         if t_secs <= start || key.t_end_secs <= start {

@@ -23,8 +23,11 @@ const POP_MIN_M: f32 = 0.03;
 const POP_RATIO: f32 = 4.0;
 /// Pops still left over the corpus and demos (1002 before the continuity work; 567, then 634
 /// when repeat signs began to play their sections twice: barn.lbn's whole dance and repeat.lbn's
-/// measures 1–3 show their pops a second time, +67).
-const MAX_POPS: usize = 634;
+/// measures 1–3 show their pops a second time, +67; 633 counted); 397 once the pelvis tilt fades
+/// out towards a vertical gesture, pivots about a blend of hips, a paused gesture run continues,
+/// the pelvis drop for a far foot is capped and fades in before its landing, and tied keys move
+/// towards the last of them.
+const MAX_POPS: usize = 397;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
@@ -291,5 +294,61 @@ fn list_every_pop() {
                 println!("{name} d{} f{f} t={:.3} {}", d + 1, f as f64 / FPS, v.join(" "));
             }
         }
+    }
+}
+
+/// What the plan says around one pop: `POP_SCORE=laban-tk/wrist.lbn POP_FRAME=346 cargo test
+/// --test pipeline explain_pop -- --ignored --nocapture` prints the limb keys near that time and
+/// the points that pop, frame by frame around it.
+#[test]
+#[ignore = "look-at-it tool: explains one pop"]
+fn explain_pop() {
+    let (Ok(score), Ok(frame)) = (std::env::var("POP_SCORE"), std::env::var("POP_FRAME")) else {
+        println!("SKIP: set POP_SCORE and POP_FRAME");
+        return;
+    };
+    let frame: usize = frame.parse().unwrap();
+    let dancer: usize = std::env::var("POP_DANCER").ok().and_then(|d| d.parse().ok()).unwrap_or(1) - 1;
+    let corpus = corpus();
+    let Some((name, anim)) = corpus.iter().find(|(n, _)| n.ends_with(&score)) else {
+        println!("SKIP {score}: not in the corpus");
+        return;
+    };
+    let t = frame as f64 / FPS;
+    let plan = &anim.dancers[dancer].plan;
+    println!("{name} dancer {} frame {frame} t={t:.3}", dancer + 1);
+    for (limb, track) in &plan.limbs {
+        for k in &track.keys {
+            if k.t_end_secs > t - 1.5 && k.t_start_secs < t + 1.5 {
+                println!("  {limb:?} {:.3}..{:.3} {:?}", k.t_start_secs, k.t_end_secs, k.value);
+            }
+        }
+    }
+    for (limb, g) in &plan.leg_gestures {
+        println!("  gestures {limb:?} {g:?}");
+    }
+    for f in &plan.footprints {
+        if f.t_lift_secs > t - 1.5 && f.t_land_secs < t + 1.5 {
+            println!("  footprint {f:?}");
+        }
+    }
+    let names = point_names(anim);
+    let traj = trajectory(anim, dancer);
+    let popping: Vec<usize> = {
+        let mut v: Vec<usize> = pops(&traj).iter().filter(|p| p.frame.abs_diff(frame) <= 2).map(|p| p.point).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    for f in frame.saturating_sub(4)..(frame + 4).min(traj.len()) {
+        let line: Vec<String> = popping
+            .iter()
+            .map(|&p| {
+                let d = if f > 0 { traj[f][p].distance(traj[f - 1][p]) * 100.0 } else { 0.0 };
+                let v = traj[f][p];
+                format!("{} ({:.3},{:.3},{:.3}) {d:.1}cm", names[p], v.x, v.y, v.z)
+            })
+            .collect();
+        println!("  f{f}: {}", line.join(" | "));
     }
 }
