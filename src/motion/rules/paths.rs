@@ -135,8 +135,10 @@ pub(super) fn circle_turn_for_step(
 /// Compares a front sign with the facing the turns give at its time (a check, §4.2).
 pub(super) fn check_front(w: &Walker, staff: usize, e: &Entry, report: &mut Interpretation) {
     if let EntryKind::Front { facing_deg } = e.kind {
-        // Written beside a turn, the sign gives the facing once that turn is over.
-        let t_check = w
+        // Written beside a turn, the sign gives the facing once that turn is over, or (as in
+        // barn.lbn's rotary chassés, where each sign stands at the start of its turn) the
+        // facing the turn starts from: either agrees.
+        let t_after_turn = w
             .plan
             .yaw
             .keys
@@ -144,9 +146,15 @@ pub(super) fn check_front(w: &Walker, staff: usize, e: &Entry, report: &mut Inte
             .filter(|k| k.t_start_secs <= e.start_secs + 1e-6 && k.t_end_secs > e.start_secs)
             .map(|k| k.t_end_secs)
             .fold(e.start_secs + e.duration_secs, f64::max);
-        let facing_now = -w.plan.yaw.value_at(t_check, w.yaw).to_degrees() as f64;
-        let diff = (facing_now - facing_deg).rem_euclid(360.0);
-        let diff = diff.min(360.0 - diff);
+        let off_by = |t_secs: f64| {
+            let facing = -w.plan.yaw.value_at(t_secs, w.yaw).to_degrees() as f64;
+            let diff = (facing - facing_deg).rem_euclid(360.0);
+            (diff.min(360.0 - diff), facing)
+        };
+        let (diff, facing_now) = [off_by(e.start_secs), off_by(t_after_turn)]
+            .into_iter()
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .unwrap_or((0.0, facing_deg));
         if diff > 22.5 {
             report.skipped.push(Diagnostic::warning(
                 e.span,
