@@ -100,3 +100,38 @@ fn the_window_reopens_the_mesh_chosen_last_time() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// Two rigged shared meshes (a realistic body and a stylised big-headed one) mid-step in the
+/// demo, through the player's code path, against golden images on the software rasteriser.
+#[test]
+fn rigged_meshes_dance_the_demo_golden() {
+    use crate::support::golden_image::{Tolerance, assert_golden_in, gpu_or_skip};
+    use labanplay::render::{Renderer, RendererConfig, Scene, render_to_image};
+    use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
+    use labanplay::viewer::player::{Player, ScoreSource};
+    let test = "rigged_meshes_dance_the_demo_golden";
+    let Some(anny) = mesh(test) else { return };
+    let Some(gpu) = gpu_or_skip(test) else { return };
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/rig"));
+    for (file, golden) in [(anny, "anny_mid_step"), (anny_dir().join("kenney-zombie.glb"), "zombie_mid_step")] {
+        let (model, _) = cached_mesh_model(&file, None).unwrap();
+        let (name, score) = labanplay::viewer::demo_score(0).unwrap();
+        let mut player = Player::new(score, ScoreSource::Demo(name), model, false);
+        let config = RendererConfig { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 1 };
+        let mut renderer = Renderer::new(&gpu.device, config);
+        let mesh_id = renderer.upload_mesh(&gpu.device, &player.model().mesh).unwrap();
+        player.playback.seek(1.5);
+        player.sample();
+        let mut scene = Scene::default();
+        player.build_scene(mesh_id, &mut scene);
+        let mut camera = framed_camera(CameraView::ThreeQuarter, player.floor_bounds(), 320.0 / 240.0);
+        follow(&mut camera, player.first_pelvis_in_world().unwrap());
+        camera.distance_m = 4.5;
+        let image = render_to_image(&gpu, &mut renderer, &scene, &camera, 320, 240).unwrap();
+        assert_golden_in(&dir, golden, &image, Tolerance { channel_threshold: 24, max_failed_pixels: 200 });
+    }
+}
+
+fn anny_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"))
+}
