@@ -219,6 +219,30 @@ pub fn planted_state(
     }
 }
 
+/// [`planted_state`] of a foot that is set down again where it stands as it lifts (the next
+/// footprint lands at `fp.t_lift_secs`: a relevé, a pivot, a new support in place): over the
+/// support's last part the pitch moves to `next_pitch_rad`, the pitch the next footprint starts
+/// with, instead of rolling off, so the foot hands over without a jump.
+pub fn planted_state_handing_over(
+    geo: &FootGeometry,
+    angles: &FootAngles,
+    fp: &Footprint,
+    t_secs: f64,
+    next_pitch_rad: f32,
+) -> FootState {
+    let mut state = planted_state(geo, angles, fp, t_secs, false);
+    let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
+    let tau = (0.25 * span).min(0.12);
+    if tau > 0.0 && t_secs > fp.t_lift_secs - tau {
+        let end = planted_state(geo, angles, fp, fp.t_lift_secs, false).pitch_rad;
+        let s = smoothstep(ramp(t_secs, fp.t_lift_secs - tau, fp.t_lift_secs));
+        state.pitch_rad += (next_pitch_rad - end) * s;
+        state.ankle_in_world = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, state.yaw_rad, state.pitch_rad);
+        state.toe_bend_rad = geo.toe_bend_for(state.pitch_rad);
+    }
+    state
+}
+
 /// State at the moment a foot lands on `fp`.
 pub fn landing_state(geo: &FootGeometry, angles: &FootAngles, fp: &Footprint) -> FootState {
     let t = fp.t_land_secs;

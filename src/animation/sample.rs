@@ -49,6 +49,10 @@ type LegGesture = (Vec3, f32, f32, f32);
 /// pelvis drop that keeps the legs within reach, seconds.
 const REACH_FADE_SECS: f64 = 0.2;
 
+/// The shortest swing of a foot to its next footprint, seconds (when the time since its lift
+/// allows).
+const MIN_SWING_SECS: f64 = 0.2;
+
 /// The most the pelvis lowers to keep a foot within the leg's reach, metres.
 const MAX_PELVIS_DROP_M: f32 = 0.3;
 
@@ -231,6 +235,14 @@ impl DancerAnimation {
         if let Some(fp) = prev
             && t <= fp.t_lift_secs
         {
+            // A foot that is set down again where it stands when it lifts (the next print lands
+            // as this one lifts) turns to the next print's pitch instead of rolling off.
+            if let Some(n) = next
+                && n.t_land_secs <= fp.t_lift_secs + 1e-6
+            {
+                let next_pitch = planted_state(geo, angles, n, n.t_land_secs, false).pitch_rad;
+                return super::feet::planted_state_handing_over(geo, angles, fp, t, next_pitch);
+            }
             let rolls_off = fp.t_lift_secs < end - 1e-6;
             return planted_state(geo, angles, fp, t, rolls_off);
         }
@@ -260,7 +272,11 @@ impl DancerAnimation {
         match (from_state, to_state, prev, next) {
             (Some(a), Some(b), Some(p), Some(n)) => {
                 let t_lift = p.t_lift_secs;
-                let t_go = n.t_step_start_secs.max(t_lift);
+                // A step written with no time for its swing (a new support elsewhere at once)
+                // gets some, so the foot travels to its landing rather than jumping there.
+                let no_swing = n.t_land_secs - n.t_step_start_secs < 1e-6;
+                let t_step = if no_swing { n.t_land_secs - MIN_SWING_SECS } else { n.t_step_start_secs };
+                let t_go = t_step.max(t_lift);
                 let rise = self.rise_between(t, t_lift, n.t_land_secs);
                 let waits = t_go > t_lift + 0.3;
                 let hovering = |t: f64| {

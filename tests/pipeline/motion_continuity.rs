@@ -26,8 +26,9 @@ const POP_RATIO: f32 = 4.0;
 /// measures 1–3 show their pops a second time, +67; 633 counted); 397 once the pelvis tilt fades
 /// out towards a vertical gesture, pivots about a blend of hips, a paused gesture run continues,
 /// the pelvis drop for a far foot is capped and fades in before its landing, and tied keys move
-/// towards the last of them.
-const MAX_POPS: usize = 397;
+/// towards the last of them; 286 once a foot set down again where it stands turns to the next
+/// print's pitch instead of rolling off, and a step written with no swing time gets 0.2 s.
+const MAX_POPS: usize = 286;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
