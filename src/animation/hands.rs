@@ -220,16 +220,49 @@ impl ArmFrame {
     ) -> WristJob {
         let forearm = Quat::from_axis_angle(self.axis_in_world, swivel) * self.forearm_world;
         let to_forearm = |v: Vec3| (forearm.inverse() * v).try_normalize();
+        let palm = goal.palm_in_world.and_then(to_forearm);
+        let hand = goal.hand_in_world.and_then(to_forearm).unwrap_or_else(|| palm_bend(side, palm));
         WristJob {
-            hand_dir_in_forearm: goal.hand_in_world.and_then(to_forearm).unwrap_or(HAND_AXIS_IN_WRIST),
+            hand_dir_in_forearm: hand,
             hand_weight: weights.0,
-            palm_normal_in_forearm: goal.palm_in_world.and_then(to_forearm),
+            palm_normal_in_forearm: palm,
             palm_weight: weights.1,
             side,
             limits: *skeleton.limits(wrist_of(side)),
         }
     }
 }
+
+/// The hand direction (forearm frame) for a palm facing `palm_in_forearm` with no notated hand
+/// direction: in line with the forearm, unless the palm is to face (nearly) along the forearm,
+/// which twisting cannot give: then the wrist bends that way (back for a palm facing away from
+/// the shoulder, towards the palm for one facing it), by the least rotation of the palm, as far as
+/// it comfortably goes. Continuous in the palm direction: the bend fades in between 60° and 30°
+/// from the forearm's axis, so the hand never flips between two equally poor compromises.
+fn palm_bend(side: Side, palm_in_forearm: Option<Vec3>) -> Vec3 {
+    let Some(palm) = palm_in_forearm else { return HAND_AXIS_IN_WRIST };
+    let along = palm.dot(HAND_AXIS_IN_WRIST).abs();
+    let (lo, hi) = (60f32.to_radians().cos(), 30f32.to_radians().cos());
+    let w = ((along - lo) / (hi - lo)).clamp(0.0, 1.0);
+    let w = w * w * (3.0 - 2.0 * w);
+    if w <= 0.0 {
+        return HAND_AXIS_IN_WRIST;
+    }
+    let bent = Quat::from_rotation_arc(palm_normal_in_wrist(side), palm) * HAND_AXIS_IN_WRIST;
+    let full =
+        crate::pose::limits::rotation_angle_between(Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, bent), Quat::IDENTITY);
+    if full < 1e-6 {
+        return HAND_AXIS_IN_WRIST;
+    }
+    // Bend by a share of the way (at most ~63° of the 90° a palm along the forearm would need).
+    let share = (PALM_BEND_SHARE * w).min(1.0);
+    (Quat::IDENTITY.slerp(Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, bent), share) * HAND_AXIS_IN_WRIST)
+        .try_normalize()
+        .unwrap_or(HAND_AXIS_IN_WRIST)
+}
+
+/// How much of the bend a palm facing along the forearm asks for the wrist takes.
+const PALM_BEND_SHARE: f32 = 0.7;
 
 fn wrist_of(side: Side) -> JointId {
     if side == Side::Left { JointId::WristL } else { JointId::WristR }

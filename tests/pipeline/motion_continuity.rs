@@ -27,8 +27,10 @@ const POP_RATIO: f32 = 4.0;
 /// out towards a vertical gesture, pivots about a blend of hips, a paused gesture run continues,
 /// the pelvis drop for a far foot is capped and fades in before its landing, and tied keys move
 /// towards the last of them; 286 once a foot set down again where it stands turns to the next
-/// print's pitch instead of rolling off, and a step written with no swing time gets 0.2 s.
-const MAX_POPS: usize = 286;
+/// print's pitch instead of rolling off, and a step written with no swing time gets 0.2 s; 133
+/// once a palm facing along the forearm bends the wrist by the least palm rotation (continuously)
+/// instead of flickering between two compromises.
+const MAX_POPS: usize = 133;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
