@@ -1,0 +1,110 @@
+//! Headless egui passes over the player's UI: keys drive the transport, shift-drag on the staff
+//! marks a loop, T taps and M mirrors.
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+
+use super::*;
+use crate::viewer::dancer_mesh::mannequin;
+use crate::viewer::gpu_frame::offscreen_raw_input;
+use crate::viewer::player::ScoreSource;
+
+fn key(key: egui::Key, shift: bool) -> egui::Event {
+    let modifiers = if shift { egui::Modifiers::SHIFT } else { egui::Modifiers::NONE };
+    egui::Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers }
+}
+
+/// Runs one UI pass (CPU only: egui lays out and tessellates nothing here) with `events`.
+fn pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<egui::Event>) -> UiOutput {
+    let mut raw = offscreen_raw_input([1280, 800], 1.0);
+    raw.events = events;
+    let mut out = UiOutput::default();
+    let mut full_output = ctx.run_ui(raw, |ui| out = draw(ui, state, player, None));
+    // No GPU here: the font atlas upload is intentionally dropped.
+    full_output.textures_delta.clear();
+    out
+}
+
+#[test]
+fn keyboard_drives_the_transport_and_the_stage_gets_the_middle() {
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    let ctx = egui::Context::default();
+    let out = pass(&ctx, &mut state, &mut player, Vec::new());
+    let stage = out.stage_rect.unwrap();
+    assert!(
+        stage.left() >= STAFF_PANEL_WIDTH - 1.0 && stage.right() <= 1280.0 - CONTROLS_PANEL_WIDTH + 1.0,
+        "{stage:?}"
+    );
+    assert!(stage.height() > 600.0, "{stage:?}");
+    assert!(out.actions.is_empty());
+
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Space, false)]);
+    assert!(player.playback.is_playing());
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Space, false)]);
+    assert!(!player.playback.is_playing());
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowRight, false)]);
+    assert_eq!(player.playback.t_beats(), 1.0);
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowRight, true)]);
+    let next_measure = player.playback.t_beats();
+    assert!(next_measure > 1.0, "shift+→ goes to the next measure start");
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::ArrowLeft, false)]);
+    assert_eq!(player.playback.t_beats(), next_measure - 1.0);
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::End, false)]);
+    assert_eq!(player.playback.t_beats(), player.playback.timeline().duration_beats);
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Home, false)]);
+    assert_eq!(player.playback.t_beats(), 0.0);
+}
+
+/// One pass with the shift key held and `events`.
+fn shift_pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<egui::Event>) -> UiOutput {
+    let mut raw = offscreen_raw_input([1280, 800], 1.0);
+    raw.events = [egui::Event::ModifiersChanged(egui::Modifiers::SHIFT)].into_iter().chain(events).collect();
+    let mut out = UiOutput::default();
+    let mut full_output = ctx.run_ui(raw, |ui| out = draw(ui, state, player, None));
+    full_output.textures_delta.clear();
+    out
+}
+
+#[test]
+fn shift_drag_on_the_staff_loops_whole_beats_and_t_and_m_tap_and_mirror() {
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    let ctx = egui::Context::default();
+    pass(&ctx, &mut state, &mut player, Vec::new());
+    assert!(player.playback.loop_range().is_none());
+    // Press on the staff above the cursor line (later beats are higher) and drag upwards.
+    let x = STAFF_PANEL_WIDTH * 0.5;
+    let (from, to) = (egui::pos2(x, 520.0), egui::pos2(x, 300.0));
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::SHIFT,
+    };
+    shift_pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(from)]);
+    shift_pass(&ctx, &mut state, &mut player, vec![button(from, true)]);
+    for k in 1..=8 {
+        let p = from + (to - from) * (k as f32 / 8.0);
+        shift_pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(p)]);
+        assert!(player.playback.loop_range().is_none(), "the loop is set on release, not while dragging");
+    }
+    shift_pass(&ctx, &mut state, &mut player, vec![button(to, false)]);
+    shift_pass(&ctx, &mut state, &mut player, Vec::new());
+    let range = player.playback.loop_range().expect("the shift-drag marked a loop");
+    let (a, b) = (range.start_beats(), range.end_beats());
+    assert!(b > a, "{a}..{b}");
+    assert_eq!((a.fract(), b.fract()), (0.0, 0.0), "snapped to whole beats: {a}..{b}");
+    let pixels_per_beat = f64::from(state.staff_px_per_beat);
+    let dragged_beats = f64::from(from.y - to.y) / pixels_per_beat;
+    assert!(((b - a) - dragged_beats).abs() <= 1.0, "{a}..{b} for a drag of {dragged_beats:.2} beats");
+    assert!(range.contains(player.playback.t_beats()), "the playhead goes into the loop");
+
+    let out = pass(&ctx, &mut state, &mut player, vec![key(egui::Key::T, false)]);
+    assert!(out.actions.contains(&UiAction::Tap), "{:?}", out.actions);
+    assert!(!state.mirror);
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::M, false)]);
+    assert!(state.mirror, "M turns the mirror on");
+    pass(&ctx, &mut state, &mut player, vec![key(egui::Key::M, false)]);
+    assert!(!state.mirror, "and off");
+}
