@@ -103,6 +103,71 @@ fn limb_at(
     t: f64,
     rest_dir: Vec3,
 ) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
+    limb_at_avoiding(track, t, rest_dir, None)
+}
+
+/// [`limb_at`] for an arm: where the direct way between two keys passes through directions the
+/// shoulder cannot take (over the top from "up" to "back", across the body beyond its range),
+/// the arm bows out to the side on the way instead (by the least of a few amounts that keeps it
+/// in range), so the clamp to the shoulder's limits never flips from one edge of the gap to the
+/// other. The bow depends only on the two keys, and is zero at both, so the path stays continuous.
+fn arm_at(
+    track: Option<&crate::motion::plan::Track<LimbTarget>>,
+    t: f64,
+    side: Side,
+    limits: &crate::pose::limits::JointLimits,
+) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
+    limb_at_avoiding(track, t, -Vec3::Y, Some((side, limits)))
+}
+
+/// How far the shoulder would be outside `limits` with the arm pointing along `dir_in_body`
+/// (the swing from hanging, in the skeleton's local axes; mirrored limits for the right arm).
+fn shoulder_violation(dir_in_body: Vec3, limits: &crate::pose::limits::JointLimits) -> f32 {
+    let d = local_from_body(dir_in_body).normalize_or_zero();
+    if d == Vec3::ZERO {
+        return 0.0;
+    }
+    limits.violation_rad(Quat::from_rotation_arc(Vec3::NEG_Y, d))
+}
+
+/// The outward bow (as a multiple of the body-frame outward direction, at mid-way) that keeps
+/// the way from `a` to `b` inside the shoulder's limits; 0 when the direct way already is.
+fn arm_bow(a: Vec3, b: Vec3, side: Side, limits: &crate::pose::limits::JointLimits) -> f32 {
+    let outward = Vec3::new(if side == Side::Left { -1.0 } else { 1.0 }, 0.0, 0.0);
+    let worst = |k: f32| {
+        (1..8)
+            .map(|i| {
+                let s = i as f32 / 8.0;
+                let d = blend_dirs(a, b, s).0 + outward * k * (std::f32::consts::PI * s).sin();
+                shoulder_violation(d, limits)
+            })
+            .fold(0.0f32, f32::max)
+    };
+    if worst(0.0) <= 1e-3 {
+        return 0.0;
+    }
+    let mut best = (0.0f32, f32::INFINITY);
+    for k in ARM_BOWS {
+        let w = worst(k);
+        if w <= 1e-3 {
+            return k;
+        }
+        if w < best.1 {
+            best = (k, w);
+        }
+    }
+    best.0
+}
+
+/// The outward bows [`arm_bow`] tries, smallest first.
+const ARM_BOWS: [f32; 4] = [0.5, 1.0, 1.5, 2.5];
+
+fn limb_at_avoiding(
+    track: Option<&crate::motion::plan::Track<LimbTarget>>,
+    t: f64,
+    rest_dir: Vec3,
+    arm: Option<(Side, &crate::pose::limits::JointLimits)>,
+) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
     let Some(track) = track else { return (rest_dir, 0.0, 1.0, None) };
     let Some((from, to, s)) = track.segment_at(t) else {
         return (rest_dir, 0.0, 1.0, None);
@@ -122,7 +187,17 @@ fn limb_at(
     let from_dir = dir_of(from.dir_in_body, held);
     let to_dir = dir_of(to.dir_in_body, from_dir);
     let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
-    let (dir, central) = blend_dirs(from_dir, to_dir, s);
+    let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
+    if let Some((side, limits)) = arm
+        && s > 0.0
+        && s < 1.0
+    {
+        let k = arm_bow(from_dir, to_dir, side, limits);
+        if k > 0.0 {
+            let outward = Vec3::new(if side == Side::Left { -1.0 } else { 1.0 }, 0.0, 0.0);
+            dir = (dir + outward * k * (std::f32::consts::PI * s).sin()).normalize_or(dir);
+        }
+    }
     let reach = central * (folded(from.dir_in_body) + (folded(to.dir_in_body) - folded(from.dir_in_body)) * s);
     let bend = from.bend_rad + (to.bend_rad - from.bend_rad) * s;
     let segs = match (to.upper_dir_in_body, to.lower_dir_in_body) {
@@ -744,7 +819,7 @@ impl DancerAnimation {
             let upper = skeleton.bone_length_m(elbow);
             let lower = skeleton.bone_length_m(wrist);
             let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
-            let (dir, bend, reach_scale, segs) = limb_at(self.plan.limbs.get(&limb), t, -Vec3::Y);
+            let (dir, bend, reach_scale, segs) = arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder));
             let goal = match segs {
                 Some((u, l)) => {
                     let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;

@@ -29,8 +29,9 @@ const POP_RATIO: f32 = 4.0;
 /// towards the last of them; 286 once a foot set down again where it stands turns to the next
 /// print's pitch instead of rolling off, and a step written with no swing time gets 0.2 s; 133
 /// once a palm facing along the forearm bends the wrist by the least palm rotation (continuously)
-/// instead of flickering between two compromises.
-const MAX_POPS: usize = 133;
+/// instead of flickering between two compromises; 67 once an arm whose direct way between two
+/// keys leaves the shoulder's range (up to back over the top) bows out to the side on the way.
+const MAX_POPS: usize = 67;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
