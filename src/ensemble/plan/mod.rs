@@ -1,0 +1,564 @@
+//! The checked ensemble plan and its reader: TOML text → [`super::raw`] → [`Plan`], with every
+//! problem reported as a [`Diagnostic`] at its line and column. Pictures and scores named by the
+//! plan are read relative to the plan's folder.
+
+use super::clock::{Clock, parse_measure_beat};
+use super::raw::{RawEvent, RawFormation, RawPlan, RawXy};
+use super::{picture, shapes};
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use glam::DVec2;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+mod events;
+mod formations;
+
+/// The only plan format version.
+pub const FORMAT_VERSION: i64 = 1;
+
+/// A checked plan, ready to simulate.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Title, if given.
+    pub title: Option<String>,
+    /// `measure:beat` ↔ beats ↔ seconds.
+    pub clock: Clock,
+    /// The score file giving the tempo map, if any.
+    pub score_path: Option<PathBuf>,
+    /// Stage width (x) and depth (y) in metres; x = 0 is centre stage, y = 0 the front edge.
+    pub stage_m: DVec2,
+    /// Body and speed limits shared by every performer.
+    pub body: Body,
+    /// Steering weights and step.
+    pub steering: Steering,
+    /// Set pieces.
+    pub obstacles: Vec<Obstacle>,
+    /// Named formations with their spots.
+    pub formations: Vec<Formation>,
+    /// Groups.
+    pub groups: Vec<Group>,
+    /// Every performer, group by group.
+    pub performers: Vec<Performer>,
+    /// Behaviour events (serial composites split into their legs), by start.
+    pub behaviours: Vec<Behaviour>,
+    /// Command events, by time.
+    pub commands: Vec<Command>,
+    /// Problems that do not stop the plan.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The performers' body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Body {
+    /// Personal radius (two performers conflict when closer than twice this).
+    pub radius_m: f64,
+    /// Height: the longest step is half of it walking, 0.9 of it running.
+    pub height_m: f64,
+    /// Fastest walk.
+    pub walk_speed_mps: f64,
+    /// Fastest run.
+    pub run_speed_mps: f64,
+}
+
+impl Body {
+    /// The longest step for a gait.
+    pub fn max_step_m(&self, gait: Gait) -> f64 {
+        match gait {
+            Gait::Walk => 0.5 * self.height_m,
+            Gait::Run => 0.9 * self.height_m,
+        }
+    }
+
+    /// Steps per beat for a gait: walks step on the beat, runs on every half beat.
+    pub fn steps_per_beat(gait: Gait) -> f64 {
+        match gait {
+            Gait::Walk => 1.0,
+            Gait::Run => 2.0,
+        }
+    }
+
+    /// The fastest speed for a gait at `bpm`: its own limit or the longest step on every step
+    /// of the tempo, whichever is lower.
+    pub fn max_speed_mps(&self, gait: Gait, bpm: f64) -> f64 {
+        let own = match gait {
+            Gait::Walk => self.walk_speed_mps,
+            Gait::Run => self.run_speed_mps,
+        };
+        own.min(self.max_step_m(gait) * Self::steps_per_beat(gait) * bpm / 60.0)
+    }
+}
+
+/// Steering weights (seed 003) and the simulation step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Steering {
+    /// Simulation steps per beat.
+    pub steps_per_beat: u32,
+    /// Separation.
+    pub separation: f64,
+    /// Alignment.
+    pub alignment: f64,
+    /// Cohesion.
+    pub cohesion: f64,
+    /// Obstacle avoidance (feelers).
+    pub avoidance: f64,
+}
+
+impl Default for Steering {
+    fn default() -> Self {
+        Self { steps_per_beat: 8, separation: 0.6, alignment: 0.1, cohesion: 0.05, avoidance: 1.5 }
+    }
+}
+
+/// A set piece or prop.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Obstacle {
+    /// Name for messages.
+    pub name: String,
+    /// Shape.
+    pub shape: ObstacleShape,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Obstacle geometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ObstacleShape {
+    /// A circle.
+    Circle {
+        /// Centre.
+        centre: DVec2,
+        /// Radius.
+        radius_m: f64,
+    },
+    /// An axis-aligned box.
+    Box {
+        /// Lowest corner.
+        min: DVec2,
+        /// Highest corner.
+        max: DVec2,
+    },
+}
+
+impl ObstacleShape {
+    /// The bounding circle (what the feelers steer around).
+    pub fn bounding_circle(&self) -> (DVec2, f64) {
+        match *self {
+            ObstacleShape::Circle { centre, radius_m } => (centre, radius_m),
+            ObstacleShape::Box { min, max } => ((min + max) * 0.5, (max - min).length() * 0.5),
+        }
+    }
+
+    /// Distance from `p` to the shape (0 inside).
+    pub fn distance(&self, p: DVec2) -> f64 {
+        match *self {
+            ObstacleShape::Circle { centre, radius_m } => (p.distance(centre) - radius_m).max(0.0),
+            ObstacleShape::Box { min, max } => (p - p.clamp(min, max)).length(),
+        }
+    }
+}
+
+/// A formation: named spots in stage metres.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Formation {
+    /// Name.
+    pub name: String,
+    /// Spots, front row first, left to right within a row.
+    pub spots: Vec<DVec2>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A group of performers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// Name.
+    pub name: String,
+    /// The formation it starts in.
+    pub formation: usize,
+    /// Its performers: `first..first + count` in [`Plan::performers`].
+    pub first: usize,
+    /// How many.
+    pub count: usize,
+    /// The score it dances (absolute path), if any.
+    pub score: Option<PathBuf>,
+    /// 1-based staff.
+    pub staff: usize,
+    /// Body model name.
+    pub model: String,
+    /// Colour, linear 0–1 RGB from `#rrggbb`.
+    pub colour: [f32; 3],
+    /// Canon offset per performer in beats (0: unison).
+    pub canon_beats: f64,
+    /// Facing in degrees clockwise from the audience.
+    pub facing_deg: f64,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// One performer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Performer {
+    /// Its group.
+    pub group: usize,
+    /// 1-based number within the group (as messages show it).
+    pub number: usize,
+    /// Start position.
+    pub start: DVec2,
+}
+
+/// Walk or run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gait {
+    /// One step a beat.
+    Walk,
+    /// Two steps a beat.
+    Run,
+}
+
+/// Path shape of a transition.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathKind {
+    /// Straight to the target.
+    Linear,
+    /// A Bézier curve through the group centre's control points.
+    Bezier(Vec<DVec2>),
+}
+
+/// How targets are chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Method {
+    /// Into a formation, least total squared travel (the shortest-path dispersal of seed 001).
+    Shortest(usize),
+    /// Into a formation, keeping the order along the group's line (parallel moves).
+    Order(usize),
+    /// Keep formation: scale about a reference and move.
+    Keep {
+        /// About what.
+        reference: Reference,
+        /// Scale factor (1 keeps the size).
+        scale: f64,
+        /// Translation in metres.
+        move_m: DVec2,
+    },
+    /// Parallel merge into the gaps of another group's line.
+    Merge(usize),
+}
+
+/// A keep-formation reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Reference {
+    /// The group's centre.
+    Centre,
+    /// A performer (0-based within the group).
+    Performer(usize),
+    /// A row (0-based from the front).
+    Row(usize),
+}
+
+/// A behaviour event (one leg of a serial composite).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Behaviour {
+    /// The groups moved (jointly assigned when several).
+    pub groups: Vec<usize>,
+    /// Start in beats.
+    pub start_beats: f64,
+    /// Duration in beats.
+    pub duration_beats: f64,
+    /// Targets.
+    pub method: Method,
+    /// Path shape.
+    pub path: PathKind,
+    /// A point the performers are drawn towards on the way.
+    pub attract: Option<DVec2>,
+    /// Walk or run.
+    pub gait: Gait,
+    /// Where it is written.
+    pub span: Span,
+}
+
+impl Behaviour {
+    /// End in beats.
+    pub fn end_beats(&self) -> f64 {
+        self.start_beats + self.duration_beats
+    }
+}
+
+/// A command event for the player.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// When, in beats.
+    pub at_beats: f64,
+    /// What.
+    pub kind: CommandKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// What a command does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CommandKind {
+    /// Lighting preset or colour.
+    Lights(String),
+    /// Music cue.
+    Music(String),
+    /// Camera cut (a player camera name).
+    Camera(String),
+}
+
+/// Camera names a command may cut to (the player's views).
+pub const CAMERAS: [&str; 5] = ["front", "side", "top", "three-quarter", "follow"];
+
+/// Reads a plan file from disk.
+pub fn read_plan_file(path: &Path) -> Result<(Plan, Vec<u8>), (Diagnostics, Vec<u8>)> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        (Diagnostics::from(Diagnostic::error(Span::at(1, 1), format!("cannot read the plan: {e}"))), Vec::new())
+    })?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    match read_plan(&bytes, &base) {
+        Ok(plan) => Ok((plan, bytes)),
+        Err(d) => Err((d, bytes)),
+    }
+}
+
+/// Reads a plan from its text; pictures and scores are found relative to `base_dir`.
+pub fn read_plan(bytes: &[u8], base_dir: &Path) -> Result<Plan, Diagnostics> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Diagnostics::from(Diagnostic::error(Span::of_offset(bytes, e.valid_up_to()), "the plan is not UTF-8 text"))
+    })?;
+    let raw: RawPlan = toml::from_str(text).map_err(|e| {
+        let offset = e.span().map(|r| r.start).unwrap_or(0);
+        let message = e.message().trim_end_matches('.').replace('\n', " ");
+        Diagnostics::from(Diagnostic::error(Span::of_offset(bytes, offset), message).with_help(
+            "see the plan format in README.md (`ensemble = 1`, [stage], [[formation]], [[group]], [[event]])",
+        ))
+    })?;
+    let mut cx = Checker { bytes, base_dir, errors: Vec::new(), warnings: Vec::new() };
+    let plan = cx.plan(raw);
+    if cx.errors.is_empty() {
+        let mut plan = plan;
+        plan.warnings = cx.warnings;
+        Ok(plan)
+    } else {
+        let mut all = cx.errors;
+        all.extend(cx.warnings);
+        Err(Diagnostics(all))
+    }
+}
+
+struct Checker<'a> {
+    bytes: &'a [u8],
+    base_dir: &'a Path,
+    errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn span<T>(&self, s: &Spanned<T>) -> Span {
+        Span::of_offset(self.bytes, s.span().start)
+    }
+
+    fn error<T>(&mut self, at: &Spanned<T>, message: impl Into<String>) {
+        let d = Diagnostic::error(self.span(at), message);
+        self.errors.push(d);
+    }
+
+    fn error_help<T>(&mut self, at: &Spanned<T>, message: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::error(self.span(at), message).with_help(help);
+        self.errors.push(d);
+    }
+
+    fn positive(&mut self, v: &Option<Spanned<f64>>, default: f64, what: &str) -> f64 {
+        match v {
+            Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0) => {
+                self.error(s, format!("{what} must be a positive number, not {}", s.get_ref()));
+                default
+            }
+            Some(s) => *s.get_ref(),
+            None => default,
+        }
+    }
+
+    fn plan(&mut self, raw: RawPlan) -> Plan {
+        if *raw.ensemble.get_ref() != FORMAT_VERSION {
+            self.error_help(
+                &raw.ensemble,
+                format!("plan format version {} is not known", raw.ensemble.get_ref()),
+                format!("this labanplay reads `ensemble = {FORMAT_VERSION}`"),
+            );
+        }
+        let (clock, score_path) = self.clock(&raw);
+        let stage = raw.stage.get_ref();
+        let stage_m = DVec2::new(
+            self.positive(&Some(stage.width_m.clone()), 10.0, "the stage width"),
+            self.positive(&Some(stage.depth_m.clone()), 8.0, "the stage depth"),
+        );
+        let body = match &raw.performer {
+            Some(p) => {
+                let p = p.get_ref();
+                Body {
+                    radius_m: self.positive(&p.radius_m, 0.25, "the personal radius"),
+                    height_m: self.positive(&p.height_m, 1.7, "the height"),
+                    walk_speed_mps: self.positive(&p.walk_speed_mps, 1.6, "the walking speed"),
+                    run_speed_mps: self.positive(&p.run_speed_mps, 3.5, "the running speed"),
+                }
+            }
+            None => Body { radius_m: 0.25, height_m: 1.7, walk_speed_mps: 1.6, run_speed_mps: 3.5 },
+        };
+        let steering = self.steering(&raw);
+        let obstacles = self.obstacles(&raw);
+        let formations = self.formations(&raw, body);
+        for f in &formations {
+            for (k, spot) in f.spots.iter().enumerate() {
+                if let Some(o) = obstacles.iter().find(|o| o.shape.distance(*spot) < body.radius_m) {
+                    self.errors.push(Diagnostic::error(
+                        f.span,
+                        format!(
+                            "spot {} of formation `{}` ({:.2}, {:.2}) is inside `{}`",
+                            k + 1,
+                            f.name,
+                            spot.x,
+                            spot.y,
+                            o.name
+                        ),
+                    ));
+                    break;
+                }
+            }
+        }
+        let (groups, performers) = self.groups(&raw, &formations);
+        let (behaviours, commands) = self.events(&raw, &clock, &formations, &groups);
+        Plan {
+            title: raw.title.clone(),
+            clock,
+            score_path,
+            stage_m,
+            body,
+            steering,
+            obstacles,
+            formations,
+            groups,
+            performers,
+            behaviours,
+            commands,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn clock(&mut self, raw: &RawPlan) -> (Clock, Option<PathBuf>) {
+        let bpm = self.positive(&raw.tempo_bpm, 120.0, "the tempo");
+        let meter = match &raw.beats_per_measure {
+            Some(b) if !(1..=64).contains(b.get_ref()) => {
+                self.error(b, "beats per measure must be between 1 and 64");
+                4
+            }
+            Some(b) => *b.get_ref() as u32,
+            None => 4,
+        };
+        let Some(score) = &raw.score else {
+            return (Clock::plain(bpm, meter), None);
+        };
+        let path = self.base_dir.join(score.get_ref());
+        match crate::cli::load_score(&path) {
+            Ok((s, _)) => {
+                let mut clock = Clock::plain(s.tempo.bpm, s.meter.beats_per_measure.max(1));
+                clock.tempo = s.tempo;
+                clock.measures = s.measures.clone();
+                if let Some(t) = &raw.tempo_bpm {
+                    self.warnings
+                        .push(Diagnostic::warning(self.span(t), "the score's tempo is used; `tempo_bpm` is ignored"));
+                }
+                (clock, Some(path))
+            }
+            Err(text) => {
+                let first = text.lines().next().unwrap_or("").to_string();
+                self.error_help(score, format!("the score `{}` cannot be read", score.get_ref()), first);
+                (Clock::plain(bpm, meter), None)
+            }
+        }
+    }
+
+    fn steering(&mut self, raw: &RawPlan) -> Steering {
+        let mut s = Steering::default();
+        let Some(sim) = &raw.simulation else { return s };
+        let sim = sim.get_ref();
+        if let Some(n) = &sim.steps_per_beat {
+            if (1..=64).contains(n.get_ref()) {
+                s.steps_per_beat = *n.get_ref() as u32;
+            } else {
+                self.error(n, "steps per beat must be between 1 and 64");
+            }
+        }
+        for (value, slot, what) in [
+            (&sim.separation, &mut s.separation, "separation"),
+            (&sim.alignment, &mut s.alignment, "alignment"),
+            (&sim.cohesion, &mut s.cohesion, "cohesion"),
+            (&sim.avoidance, &mut s.avoidance, "avoidance"),
+        ] {
+            if let Some(v) = value {
+                if v.get_ref().is_finite() && *v.get_ref() >= 0.0 {
+                    *slot = *v.get_ref();
+                } else {
+                    let d = Diagnostic::error(self.span(v), format!("the {what} weight must be 0 or more"));
+                    self.errors.push(d);
+                }
+            }
+        }
+        s
+    }
+
+    fn obstacles(&mut self, raw: &RawPlan) -> Vec<Obstacle> {
+        let mut out = Vec::new();
+        for (k, o) in raw.obstacles.iter().enumerate() {
+            let r = o.get_ref();
+            let name = r.name.clone().unwrap_or_else(|| format!("obstacle {}", k + 1));
+            let centre = xy(r.centre.get_ref());
+            let shape = match (&r.radius_m, &r.size_m) {
+                (Some(_), None) => {
+                    ObstacleShape::Circle { centre, radius_m: self.positive(&r.radius_m, 0.5, "the obstacle radius") }
+                }
+                (None, Some(size)) => {
+                    let half = xy(size.get_ref()) * 0.5;
+                    if !(half.x > 0.0 && half.y > 0.0) {
+                        self.error(size, "a box needs a positive size `[width, depth]`");
+                    }
+                    ObstacleShape::Box { min: centre - half, max: centre + half }
+                }
+                _ => {
+                    self.error_help(
+                        o,
+                        format!("`{name}` needs exactly one of `radius_m` (a circle) and `size_m` (a box)"),
+                        "e.g. `[[obstacle]]` `centre = [0, 4]` `radius_m = 0.5`",
+                    );
+                    continue;
+                }
+            };
+            out.push(Obstacle { name, shape, span: self.span(o) });
+        }
+        out
+    }
+}
+
+fn xy(v: &RawXy) -> DVec2 {
+    DVec2::new(v[0], v[1])
+}
+
+fn known<'a>(names: impl Iterator<Item = &'a String>) -> String {
+    let list: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    if list.is_empty() { "none is defined".into() } else { format!("known: {}", list.join(", ")) }
+}
+
+/// `#rrggbb` → linear-ish 0–1 RGB.
+pub fn parse_colour(text: &str) -> Option<[f32; 3]> {
+    let hex = text.strip_prefix('#')?;
+    if hex.len() != 6 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let c = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok().map(|v| f32::from(v) / 255.0);
+    Some([c(0)?, c(2)?, c(4)?])
+}
+
+fn default_colour(k: usize) -> [f32; 3] {
+    const PALETTE: [[f32; 3]; 6] =
+        [[0.85, 0.3, 0.25], [0.25, 0.45, 0.85], [0.3, 0.7, 0.35], [0.9, 0.7, 0.2], [0.6, 0.35, 0.75], [0.2, 0.7, 0.75]];
+    PALETTE[k % PALETTE.len()]
+}
