@@ -1,10 +1,14 @@
 //! Ensemble costs: one simulation step (64 / 1,000 / 10,000 performers crossing between two
-//! blocks), assignment (256 / 1,024 / 4,096: Kuhn–Munkres where it is used, and the auction).
+//! blocks), assignment (256 / 1,024 / 4,096: Kuhn–Munkres where it is used, and the auction),
+//! and preparing one frame of crowd poses (1,000 / 10,000 performers walking or dancing).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::DVec2;
+use glam::Vec3;
+use labanplay::crowd::{Crowd, CrowdFrame, View};
 use labanplay::ensemble::{Simulation, assign, read_plan};
+use labanplay::pose::skeleton::Proportions;
 use std::hint::black_box;
 
 /// A plan of `n` performers in two square blocks that swap sides (the densest crossing).
@@ -103,5 +107,62 @@ fn bench_assign(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_step, bench_assign);
+/// `n` performers in one block dancing the demo score, then walking 4 m forward in 8 beats.
+fn forward_plan(n: usize) -> String {
+    let cols = ((n as f64).sqrt() * 1.5).ceil() as usize;
+    let rows = n.div_ceil(cols);
+    let score = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
+    format!(
+        r#"ensemble = 1
+tempo_bpm = 120
+[stage]
+width_m = {w}
+depth_m = {d}
+[[formation]]
+name = "block"
+shape = "block"
+centre = [0, {c}]
+rows = {rows}
+columns = {cols}
+spacing_m = 1.2
+[[group]]
+name = "all"
+formation = "block"
+score = "{score}"
+[[event]]
+at = "3:1"
+group = "all"
+from = "block"
+method = "keep"
+move = [0, 4]
+beats = 8
+"#,
+        w = cols as f64 * 1.2 + 4.0,
+        d = rows as f64 * 1.2 + 10.0,
+        c = rows as f64 * 0.6 + 1.0,
+        score = score.display()
+    )
+}
+
+fn bench_crowd_frame(c: &mut Criterion) {
+    let mut group = c.benchmark_group("crowd_frame");
+    group.sample_size(20);
+    for n in [1_000usize, 10_000] {
+        let plan = read_plan(forward_plan(n).as_bytes(), std::path::Path::new(".")).unwrap();
+        let count = plan.performers.len();
+        let motion = labanplay::ensemble::simulate(&plan);
+        let crowd = Crowd::new(plan, motion, &Proportions::default()).unwrap();
+        // A camera in front of the stage; the 64 nearest within 15 m are posed on their own.
+        let view = View { eye_in_world: Vec3::new(0.0, 6.0, 20.0), full_within_m: 15.0, max_full: 64 };
+        let mut frame = CrowdFrame::default();
+        for (what, t_beats) in [("dancing", 4.3), ("walking", 12.3)] {
+            group.bench_function(BenchmarkId::new(what, count), |b| {
+                b.iter(|| crowd.prepare(black_box(t_beats), &view, &mut frame))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_step, bench_assign, bench_crowd_frame);
 criterion_main!(benches);

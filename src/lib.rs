@@ -9,6 +9,7 @@ pub mod animation;
 pub mod body;
 pub mod cli;
 pub mod contact;
+pub mod crowd;
 pub mod demo;
 pub mod diag;
 pub mod ensemble;

@@ -161,6 +161,20 @@ pub fn build_model(name: &str) -> Result<DancerModel, String> {
 /// The procedural mannequin for `proportions`: tapered capsules along the bones, each rigidly
 /// bound to the bone's parent joint, a head with a nose (to show the facing) and flat feet.
 pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+    mannequin_with(proportions, MeshBuilder::default(), MANNEQUIN)
+}
+
+/// Name of the low-detail crowd body.
+pub const LOW_DETAIL: &str = "low-detail";
+
+/// The mannequin with six sides a capsule and flat-ish caps (about 1,000 triangles instead of
+/// 6,000): the body of performers far from the camera in a crowd.
+pub fn low_detail_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+    let builder = MeshBuilder { mesh: SkinnedMeshData::default(), segments: 6, cap_rings: 1 };
+    mannequin_with(proportions, builder, LOW_DETAIL)
+}
+
+fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, String> {
     let skeleton = Skeleton::new(proportions);
     let (_, joint_in_model) = world_rot_pos(&skeleton, &Pose::rest(&skeleton));
     let at = |joint: JointId| joint_in_model[joint.index()];
@@ -174,7 +188,6 @@ pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
     };
     // Radii are given for a 1.75 m dancer and scaled.
     let s = skeleton.proportions().height_m / 1.75;
-    let mut builder = MeshBuilder::default();
     use JointId::*;
     let mut bone = |from: Vec3, to: Vec3, r_from: f32, r_to: f32, joint: JointId| {
         builder.capsule(from, to, r_from * s, r_to * s, joint);
@@ -219,13 +232,22 @@ pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
         let r_toe = 0.02;
         bone(ball_c, Vec3::new(tip.x, r_toe * s, tip.z - r_toe * s), r_foot * 0.85, r_toe, ball);
     }
-    DancerModel::from_rest_pose_mesh(MANNEQUIN, *skeleton.proportions(), builder.mesh)
+    DancerModel::from_rest_pose_mesh(name, *skeleton.proportions(), builder.mesh)
 }
 
 /// Accumulates rigid capsules into one skinned mesh.
-#[derive(Default)]
 struct MeshBuilder {
     mesh: SkinnedMeshData,
+    /// Vertices around each ring of a capsule.
+    segments: u32,
+    /// Rings per hemispherical cap (pole excluded).
+    cap_rings: u32,
+}
+
+impl Default for MeshBuilder {
+    fn default() -> Self {
+        MeshBuilder { mesh: SkinnedMeshData::default(), segments: CAPSULE_SEGMENTS, cap_rings: CAPSULE_CAP_RINGS }
+    }
 }
 
 /// Vertices around each ring of a capsule.
@@ -245,21 +267,22 @@ impl MeshBuilder {
         let u = axis.any_orthonormal_vector();
         let v = axis.cross(u);
         let Ok(first) = u32::try_from(self.mesh.positions.len()) else { return };
+        let segments = self.segments.max(3);
         // Rings from the pole at a (φ = −π/2) to the pole at b (φ = +π/2).
         let mut rings: Vec<(Vec3, f32, f32)> = Vec::new();
         let quarter = std::f32::consts::FRAC_PI_2;
-        for k in 0..=CAPSULE_CAP_RINGS {
-            let phi = -quarter + quarter * k as f32 / CAPSULE_CAP_RINGS as f32;
+        for k in 0..=self.cap_rings {
+            let phi = -quarter + quarter * k as f32 / self.cap_rings as f32;
             rings.push((a, r_a, phi));
         }
-        for k in 0..=CAPSULE_CAP_RINGS {
-            let phi = quarter * k as f32 / CAPSULE_CAP_RINGS as f32;
+        for k in 0..=self.cap_rings {
+            let phi = quarter * k as f32 / self.cap_rings as f32;
             rings.push((b, r_b, phi));
         }
         for &(centre, radius, phi) in &rings {
             let (sin_phi, cos_phi) = phi.sin_cos();
-            for j in 0..CAPSULE_SEGMENTS {
-                let theta = std::f32::consts::TAU * j as f32 / CAPSULE_SEGMENTS as f32;
+            for j in 0..segments {
+                let theta = std::f32::consts::TAU * j as f32 / segments as f32;
                 let radial = u * theta.cos() + v * theta.sin();
                 let normal = radial * cos_phi + axis * sin_phi;
                 self.mesh.positions.push((centre + normal * radius).to_array());
@@ -270,9 +293,9 @@ impl MeshBuilder {
         }
         let ring_count = rings.len() as u32;
         for i in 0..ring_count - 1 {
-            for j in 0..CAPSULE_SEGMENTS {
-                let j_next = (j + 1) % CAPSULE_SEGMENTS;
-                let p = |ring: u32, seg: u32| first + ring * CAPSULE_SEGMENTS + seg;
+            for j in 0..segments {
+                let j_next = (j + 1) % segments;
+                let p = |ring: u32, seg: u32| first + ring * segments + seg;
                 self.mesh.indices.extend([p(i, j), p(i, j_next), p(i + 1, j_next)]);
                 self.mesh.indices.extend([p(i, j), p(i + 1, j_next), p(i + 1, j)]);
             }

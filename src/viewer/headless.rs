@@ -348,9 +348,82 @@ pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
     Ok(resolved)
 }
 
+/// Where rendered frames go: a GIF encoder, a PNG folder or an ffmpeg pipe.
+pub(crate) struct FrameSink {
+    gif: Option<image::codecs::gif::GifEncoder<std::io::BufWriter<std::fs::File>>>,
+    video: Option<VideoEncoder>,
+    png_dir: Option<PathBuf>,
+    delay: image::Delay,
+}
+
+impl FrameSink {
+    /// Opens `output` for `frames` frames of `options.size_px` at `options.fps`.
+    pub(crate) fn open(
+        output: &Output,
+        ffmpeg: Option<&Path>,
+        options: &RenderOptions,
+        frames: usize,
+        audio: Option<&AudioInput>,
+    ) -> Result<FrameSink, String> {
+        let delay = image::Delay::from_numer_denom_ms(1000, (options.fps.round() as u32).max(1));
+        let mut sink = FrameSink { gif: None, video: None, png_dir: None, delay };
+        match output {
+            Output::Gif(path) => {
+                let file =
+                    std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+                let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
+                encoder
+                    .set_repeat(image::codecs::gif::Repeat::Infinite)
+                    .map_err(|e| format!("cannot write the GIF: {e}"))?;
+                sink.gif = Some(encoder);
+            }
+            Output::PngDir(dir) => {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+                sink.png_dir = Some(dir.clone());
+            }
+            Output::Video(path, kind) => {
+                let program = ffmpeg.unwrap_or(Path::new("ffmpeg"));
+                let args = ffmpeg_args(*kind, options.size_px, options.fps, frames, audio, path);
+                sink.video = Some(VideoEncoder::start(program, &args)?);
+            }
+        }
+        Ok(sink)
+    }
+
+    /// Writes frame `index` (0-based).
+    pub(crate) fn write(&mut self, index: usize, image: image::RgbaImage) -> Result<(), String> {
+        if let Some(encoder) = &mut self.gif {
+            return encoder
+                .encode_frame(image::Frame::from_parts(image, 0, 0, self.delay))
+                .map_err(|e| format!("cannot write the GIF: {e}"));
+        }
+        if let Some(encoder) = &mut self.video {
+            return encoder.write_frame(image.as_raw());
+        }
+        if let Some(dir) = &self.png_dir {
+            let path = dir.join(format!("frame-{:04}.png", index + 1));
+            image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Finishes the file (the GIF trailer, the video's encoder).
+    pub(crate) fn finish(mut self) -> Result<(), String> {
+        drop(self.gif.take());
+        if let Some(mut encoder) = self.video.take() {
+            encoder.finish()?;
+        }
+        Ok(())
+    }
+}
+
 /// Renders the frames of `options`, printing progress to `progress`. Errors are messages for
 /// the user (no adapter → what to install; unreadable score; bad arguments).
 pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
+    if let Some(path) = options.file.as_deref().filter(|p| crate::viewer::plan_stage::is_plan_path(p)) {
+        return crate::viewer::plan_render::render_plan(path, options, progress);
+    }
     let output = output_kind(&options.out)?;
     let ffmpeg = match &output {
         Output::Video(..) => Some(find_ffmpeg()?),
@@ -389,27 +462,7 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let mut camera = framed_camera(options.camera, player.floor_bounds(), aspect);
     let mut scene = Scene::default();
 
-    let mut gif = None;
-    let mut video = None;
-    match &output {
-        Output::Gif(path) => {
-            let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-            let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
-            encoder
-                .set_repeat(image::codecs::gif::Repeat::Infinite)
-                .map_err(|e| format!("cannot write the GIF: {e}"))?;
-            gif = Some(encoder);
-        }
-        Output::PngDir(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
-        }
-        Output::Video(path, kind) => {
-            let program = ffmpeg.as_deref().unwrap_or(Path::new("ffmpeg"));
-            let args = ffmpeg_args(*kind, options.size_px, options.fps, times.len(), audio.as_ref(), path);
-            video = Some(VideoEncoder::start(program, &args)?);
-        }
-    }
-    let delay = image::Delay::from_numer_denom_ms(1000, (options.fps.round() as u32).max(1));
+    let mut sink = FrameSink::open(&output, ffmpeg.as_deref(), options, times.len(), audio.as_ref())?;
     let frame_secs = (1.0 / options.fps) as f32;
     for (index, t_beats) in times.iter().enumerate() {
         player.playback.seek(*t_beats);
@@ -432,25 +485,12 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
         if options.mirror {
             image::imageops::flip_horizontal_in_place(&mut image);
         }
-        match (&mut gif, &mut video, &output) {
-            (Some(encoder), _, _) => encoder
-                .encode_frame(image::Frame::from_parts(image, 0, 0, delay))
-                .map_err(|e| format!("cannot write the GIF: {e}"))?,
-            (None, Some(encoder), _) => encoder.write_frame(image.as_raw())?,
-            (None, None, Output::PngDir(dir)) => {
-                let path = dir.join(format!("frame-{:04}.png", index + 1));
-                image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            }
-            (None, None, _) => {}
-        }
+        sink.write(index, image)?;
         let _ = write!(progress, "{}", progress_bar(index + 1, times.len(), 30));
         let _ = progress.flush();
     }
     let _ = writeln!(progress);
-    drop(gif);
-    if let Some(mut encoder) = video {
-        encoder.finish()?;
-    }
+    sink.finish()?;
     let music = match (&output, audio) {
         (Output::Video(..), Some(audio)) => Some((audio.path, audio.start_secs)),
         _ => None,

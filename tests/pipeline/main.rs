@@ -9,6 +9,7 @@ mod body_png;
 mod bvh_python;
 mod com_path;
 mod corpus;
+mod crowd;
 mod ensemble;
 mod export_bvh;
 mod export_real;

@@ -1,0 +1,439 @@
+//! Crowds: every performer of an ensemble plan as a function of time — its root transform and
+//! pose. Holding a formation it dances its group's score staff on its spot; in a transition it
+//! walks its simulated path on the beat (footprints → leg IK). Unison performers share a pose.
+
+pub mod cycles;
+pub mod steps;
+
+use crate::animation::{DancerAnimation, compile, foot_geometry};
+use crate::ensemble::plan::{Body, Gait, Plan};
+use crate::ensemble::simulate::Motion;
+use crate::motion::rules::MotionOptions;
+use crate::pose::fk::{Pose, local_to_world};
+use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
+use cycles::Cycles;
+use glam::{DVec2, Mat4, Quat, Vec3};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use steps::{WalkJob, Walker, walk_plan};
+
+/// What can go wrong building a crowd.
+#[derive(Debug, thiserror::Error)]
+pub enum CrowdError {
+    /// A group's score could not be read (the plan checker reads it too, so this is rare).
+    #[error("group `{group}`: {message}")]
+    Score {
+        /// The group.
+        group: String,
+        /// What the reader said.
+        message: String,
+    },
+}
+
+/// Stage metres (x across from the centre, y upstage from the front edge) → world (the audience
+/// at +Z, the stage centred on the origin).
+pub fn world_from_stage(stage_m: DVec2, p: DVec2) -> Vec3 {
+    Vec3::new(p.x as f32, 0.0, (0.5 * stage_m.y - p.y) as f32)
+}
+
+/// Yaw (radians, the motion plan's convention) of a facing in degrees clockwise from the audience.
+pub fn yaw_from_facing_deg(facing_deg: f64) -> f32 {
+    -(facing_deg.to_radians() as f32)
+}
+
+/// One group's score staff compiled, and where it starts.
+#[derive(Clone, Debug)]
+struct Dance {
+    /// The staff's compiled motion (`None`: no score, the performers stand).
+    dancer: Option<DancerAnimation>,
+    /// Tempo of the score (its beats are the plan's beats).
+    bpm: f64,
+    /// Length of the score, beats (it repeats).
+    duration_beats: f64,
+    /// Facing of the staff at its start.
+    yaw0_rad: f32,
+}
+
+impl Dance {
+    /// The beat of the score at `t_beats` of the performer's score time: the staff repeats
+    /// while the formation holds (nothing before its start).
+    fn beat_in_score(&self, t_beats: f64) -> f64 {
+        if self.duration_beats > 0.0 { t_beats.max(0.0).rem_euclid(self.duration_beats) } else { 0.0 }
+    }
+
+    /// The score's body at `t_beats` in the score's own space, and its ground point (the travel
+    /// taken out so the performer dances over its spot).
+    fn sample(&self, skeleton: &Skeleton, t_beats: f64, pose: &mut Pose) -> Vec3 {
+        match &self.dancer {
+            Some(d) => {
+                let t_secs = self.beat_in_score(t_beats) * 60.0 / self.bpm;
+                d.sample_into(skeleton, t_secs, pose);
+                let g = d.plan.com_ground.segment_at(t_secs).map_or(Vec3::ZERO, |(a, b, s)| a.lerp(b, s));
+                Vec3::new(g.x, 0.0, g.z)
+            }
+            None => {
+                *pose = Pose::rest(skeleton);
+                Vec3::ZERO
+            }
+        }
+    }
+}
+
+/// One transition of one performer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Leg {
+    /// Start, beats.
+    pub start_beats: f64,
+    /// Arrival (or when it was due, if it never arrived), beats.
+    pub arrive_beats: f64,
+    /// Steps taken (a closing step follows).
+    pub steps: usize,
+    /// Walk or run.
+    pub gait: Gait,
+}
+
+impl Leg {
+    /// Beats between steps.
+    pub fn step_beats(&self) -> f64 {
+        1.0 / Body::steps_per_beat(self.gait)
+    }
+
+    /// When the closing step lands, beats.
+    pub fn end_beats(&self) -> f64 {
+        self.start_beats + (self.steps + 1) as f64 * self.step_beats()
+    }
+}
+
+/// Level of detail of a performer this frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// Posed individually (walks with its own footprints); the full body.
+    Full,
+    /// Shares a pose (the score's for its group and offset, or a walk cycle); a low-detail body.
+    Low,
+}
+
+/// Who is posed individually: the performers nearest `eye_in_world`, at most `max_full` of
+/// them and none farther than `full_within_m`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// The camera position, world metres.
+    pub eye_in_world: Vec3,
+    /// Farthest individually posed performer, metres.
+    pub full_within_m: f32,
+    /// Most individually posed performers.
+    pub max_full: usize,
+}
+
+impl View {
+    /// Everyone posed individually.
+    pub fn everyone_full() -> Self {
+        View { eye_in_world: Vec3::ZERO, full_within_m: f32::INFINITY, max_full: usize::MAX }
+    }
+}
+
+/// One performer in a frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PerformerFrame {
+    /// Index into [`CrowdFrame::poses`].
+    pub pose: usize,
+    /// Pose space → world (a turn about +Y and a move along the floor).
+    pub world_from_pose: Mat4,
+    /// Level of detail.
+    pub detail: Detail,
+    /// Where it stands (ground point, world metres).
+    pub ground_in_world: Vec3,
+    /// Walking a transition (not dancing the score).
+    pub walking: bool,
+}
+
+/// Poses of one frame: each distinct pose sampled once, with its joints' world transforms.
+#[derive(Clone, Debug, Default)]
+pub struct CrowdFrame {
+    /// The distinct poses.
+    pub poses: Vec<Pose>,
+    /// `world_from_joint` (pose space) of each pose.
+    pub joints: Vec<[Mat4; JOINT_COUNT]>,
+    /// One per performer, in the plan's order.
+    pub performers: Vec<PerformerFrame>,
+    keys: BTreeMap<PoseKey, usize>,
+    grounds: Vec<Vec3>,
+    order: Vec<(f32, usize)>,
+}
+
+impl CrowdFrame {
+    /// `world_from_joint` of performer `i`'s joints this frame.
+    pub fn world_from_joint(&self, i: usize, out: &mut [Mat4; JOINT_COUNT]) {
+        let p = &self.performers[i];
+        for (o, j) in out.iter_mut().zip(&self.joints[p.pose]) {
+            *o = p.world_from_pose * *j;
+        }
+    }
+}
+
+/// What a shared pose is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum PoseKey {
+    /// A score staff at a beat (bits of the f64).
+    Dance(usize, u64),
+    /// A walk cycle entry.
+    Cycle(usize),
+    /// Posed on its own.
+    Own(usize),
+}
+
+/// Every performer of a plan, ready to be posed at any time.
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    /// The skeleton all performers share.
+    pub skeleton: Skeleton,
+    /// The plan.
+    pub plan: Plan,
+    /// Its simulated motion.
+    pub motion: Motion,
+    /// Per performer, its transitions in time order.
+    pub legs: Vec<Vec<Leg>>,
+    dances: Vec<Dance>,
+    /// Per group, its dance.
+    dance_of_group: Vec<usize>,
+    walker: Walker,
+    cycles: Cycles,
+    foot_half_spacing_m: f32,
+}
+
+/// Beats over which a performer turns from its walk into its formation facing and score pose.
+pub const SETTLE_BEATS: f64 = 0.5;
+
+impl Crowd {
+    /// Compiles every group's score staff (once per score and staff) for a body of
+    /// `proportions`, and lays out each performer's transitions from `motion`.
+    pub fn new(plan: Plan, motion: Motion, proportions: &Proportions) -> Result<Crowd, CrowdError> {
+        let skeleton = Skeleton::new(proportions);
+        let opts = MotionOptions::default();
+        let mut dances: Vec<Dance> = Vec::new();
+        let mut by_source: BTreeMap<(Option<PathBuf>, usize), usize> = BTreeMap::new();
+        let mut dance_of_group = Vec::new();
+        let mut scores = BTreeMap::new();
+        for g in &plan.groups {
+            let key = (g.score.clone(), g.staff);
+            if let Some(&k) = by_source.get(&key) {
+                dance_of_group.push(k);
+                continue;
+            }
+            let dance = match &g.score {
+                None => Dance { dancer: None, bpm: plan.clock.tempo.bpm, duration_beats: 0.0, yaw0_rad: 0.0 },
+                Some(path) => {
+                    if !scores.contains_key(path) {
+                        let score = crate::cli::load_score(path)
+                            .map_err(|message| CrowdError::Score { group: g.name.clone(), message })?
+                            .0;
+                        let anim = compile(&score, &opts, proportions);
+                        scores.insert(path.clone(), (score, anim));
+                    }
+                    let (score, anim) = &scores[path];
+                    let dancer = anim.dancers.get(g.staff.saturating_sub(1)).cloned();
+                    let yaw0_rad = dancer.as_ref().map_or(0.0, |d| d.yaw_at(0.0));
+                    Dance { dancer, bpm: score.tempo.bpm, duration_beats: score.duration_beats, yaw0_rad }
+                }
+            };
+            by_source.insert(key, dances.len());
+            dance_of_group.push(dances.len());
+            dances.push(dance);
+        }
+        let rest = Pose::rest(&skeleton);
+        let walker = Walker { foot_geometry: foot_geometry(&skeleton), standing_pelvis_m: rest.pelvis_in_world.y };
+        let foot_half_spacing_m = opts.foot_half_spacing_m;
+        let cycles = Cycles::new(&skeleton, &walker, &plan.body, plan.clock.tempo.bpm, foot_half_spacing_m);
+        let mut legs = vec![Vec::new(); plan.performers.len()];
+        for m in &motion.moves {
+            let step = 1.0 / Body::steps_per_beat(m.gait);
+            let arrive = m.arrived_beats.unwrap_or(m.due_beats).max(m.start_beats + step);
+            let steps = ((arrive - m.start_beats) / step - 1e-6).ceil().max(1.0) as usize;
+            legs[m.performer].push(Leg { start_beats: m.start_beats, arrive_beats: arrive, steps, gait: m.gait });
+        }
+        for l in &mut legs {
+            l.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
+        }
+        Ok(Crowd { skeleton, plan, motion, legs, dances, dance_of_group, walker, cycles, foot_half_spacing_m })
+    }
+
+    /// The end of everything, beats.
+    pub fn end_beats(&self) -> f64 {
+        let walks = self.legs.iter().flatten().map(Leg::end_beats).fold(0.0, f64::max);
+        walks.max(self.motion.end_beats())
+    }
+
+    /// The transition performer `i` is in at `t_beats`, if any.
+    pub fn leg_at(&self, i: usize, t_beats: f64) -> Option<&Leg> {
+        self.legs[i].iter().rev().find(|l| t_beats >= l.start_beats && t_beats < l.end_beats())
+    }
+
+    /// Where performer `i` is at `t_beats` (its simulated path), world metres.
+    pub fn ground_at(&self, i: usize, t_beats: f64) -> Vec3 {
+        world_from_stage(self.plan.stage_m, self.motion.position_at(i, t_beats))
+    }
+
+    /// The beat of performer `i`'s score at `t_beats` (its canon offset taken off).
+    pub fn score_beats(&self, i: usize, t_beats: f64) -> f64 {
+        let p = &self.plan.performers[i];
+        let g = &self.plan.groups[p.group];
+        t_beats - g.canon_beats * (p.number.saturating_sub(1)) as f64
+    }
+
+    /// Pose space → world for performer `i` dancing its score on its spot at `t_beats`, with
+    /// the score's ground point `score_ground` (pose space) put on the spot.
+    fn dance_root(&self, i: usize, t_beats: f64, score_ground: Vec3) -> Mat4 {
+        let p = &self.plan.performers[i];
+        let g = &self.plan.groups[p.group];
+        let dance = &self.dances[self.dance_of_group[p.group]];
+        let turn = Quat::from_rotation_y(yaw_from_facing_deg(g.facing_deg) - dance.yaw0_rad);
+        let spot = self.ground_at(i, t_beats);
+        Mat4::from_translation(spot) * Mat4::from_quat(turn) * Mat4::from_translation(-score_ground)
+    }
+
+    /// Performer `i` walking `leg`, animated with its own footprints (world space).
+    pub fn walk_animation(&self, i: usize, leg: &Leg) -> DancerAnimation {
+        let tempo = &self.plan.clock.tempo;
+        let beats = |t_secs: f64| tempo.beats_from_secs(t_secs);
+        let ground = |t_secs: f64| self.ground_at(i, beats(t_secs).min(leg.arrive_beats));
+        let p = &self.plan.performers[i];
+        let job = WalkJob {
+            t_start_secs: tempo.secs_from_beats(leg.start_beats),
+            step_secs: tempo.secs_from_beats(leg.step_beats()),
+            steps: leg.steps,
+            ground_at: &ground,
+            foot_half_spacing_m: self.foot_half_spacing_m,
+            yaw_start_rad: yaw_from_facing_deg(self.plan.groups[p.group].facing_deg),
+        };
+        self.walker.animate(walk_plan(&job))
+    }
+
+    /// Performer `i` dancing its score at `t_beats`: the pose (score space), the root.
+    pub fn dance_pose(&self, i: usize, t_beats: f64, pose: &mut Pose) -> Mat4 {
+        let dance = &self.dances[self.dance_of_group[self.plan.performers[i].group]];
+        let ground = dance.sample(&self.skeleton, self.score_beats(i, t_beats), pose);
+        self.dance_root(i, t_beats, ground)
+    }
+
+    /// Poses every performer at `t_beats` into `frame`; those `view` picks are posed on their
+    /// own, the others share poses. Deterministic.
+    pub fn prepare(&self, t_beats: f64, view: &View, frame: &mut CrowdFrame) {
+        let n = self.plan.performers.len();
+        frame.poses.clear();
+        frame.joints.clear();
+        frame.performers.clear();
+        frame.keys.clear();
+        frame.grounds.clear();
+        // Who is near.
+        frame.order.clear();
+        frame.order.extend((0..n).map(|i| (self.ground_at(i, t_beats).distance(view.eye_in_world), i)));
+        let full = view.max_full.min(n);
+        if full < n {
+            frame.order.select_nth_unstable_by(full, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        }
+        let mut detail = vec![Detail::Low; n];
+        for &(d, i) in &frame.order[..full] {
+            if d <= view.full_within_m {
+                detail[i] = Detail::Full;
+            }
+        }
+        let tempo = &self.plan.clock.tempo;
+        let mut scratch = Pose::rest(&self.skeleton);
+        for (i, &det) in detail.iter().enumerate() {
+            let ground_in_world = self.ground_at(i, t_beats);
+            let leg = self.leg_at(i, t_beats).copied();
+            let (key, root) = match (leg, det) {
+                (None, _) => {
+                    let group = self.plan.performers[i].group;
+                    let sb = self.score_beats(i, t_beats);
+                    let dance = &self.dances[self.dance_of_group[group]];
+                    let sb = dance.beat_in_score(sb);
+                    let key = PoseKey::Dance(self.dance_of_group[group], sb.to_bits());
+                    let ground = match frame.keys.get(&key) {
+                        Some(&k) => frame.grounds[k],
+                        None => {
+                            let g = dance.sample(&self.skeleton, sb, &mut scratch);
+                            push_pose(frame, &self.skeleton, key, &scratch, g);
+                            g
+                        }
+                    };
+                    (key, self.dance_root(i, t_beats, ground))
+                }
+                (Some(leg), Detail::Full) => {
+                    let anim = self.walk_animation(i, &leg);
+                    anim.sample_into(&self.skeleton, tempo.secs_from_beats(t_beats), &mut scratch);
+                    self.settle(i, t_beats, &leg, &mut scratch);
+                    let key = PoseKey::Own(i);
+                    push_pose(frame, &self.skeleton, key, &scratch, Vec3::ZERO);
+                    (key, Mat4::IDENTITY)
+                }
+                (Some(leg), Detail::Low) => {
+                    let step = leg.step_beats();
+                    let a = self.ground_at(i, t_beats - 0.5 * step);
+                    let b = self.ground_at(i, t_beats + 0.5 * step);
+                    let d = b - a;
+                    let yaw = if d.length_squared() > 1e-6 {
+                        d.x.atan2(d.z)
+                    } else {
+                        yaw_from_facing_deg(self.plan.groups[self.plan.performers[i].group].facing_deg)
+                    };
+                    let steps = (t_beats - leg.start_beats) / step;
+                    let c = self.cycles.index(leg.gait, f64::from(d.length()), steps);
+                    let key = PoseKey::Cycle(c);
+                    if !frame.keys.contains_key(&key) {
+                        push_pose(frame, &self.skeleton, key, &self.cycles.poses[c], Vec3::ZERO);
+                    }
+                    (key, Mat4::from_translation(ground_in_world) * Mat4::from_rotation_y(yaw))
+                }
+            };
+            frame.performers.push(PerformerFrame {
+                pose: frame.keys[&key],
+                world_from_pose: root,
+                detail: det,
+                ground_in_world,
+                walking: leg.is_some(),
+            });
+        }
+    }
+
+    /// Blends an individually posed walker (world space) with its score pose over the first
+    /// and last [`SETTLE_BEATS`] of a leg, so it turns into and out of its formation facing.
+    fn settle(&self, i: usize, t_beats: f64, leg: &Leg, pose: &mut Pose) {
+        let into = ((t_beats - leg.start_beats) / (SETTLE_BEATS.min(0.2 * leg.step_beats()))).clamp(0.0, 1.0);
+        let out_of = ((leg.end_beats() + SETTLE_BEATS - t_beats) / SETTLE_BEATS).clamp(0.0, 1.0);
+        let (w, t_dance) = if into < 1.0 {
+            (1.0 - into, leg.start_beats)
+        } else if t_beats > leg.end_beats() {
+            (1.0 - out_of, leg.end_beats())
+        } else {
+            return;
+        };
+        if w <= 0.0 {
+            return;
+        }
+        let mut dance = Pose::rest(&self.skeleton);
+        let root = self.dance_pose(i, t_dance, &mut dance);
+        let (_, rot, pos) = root.to_scale_rotation_translation();
+        dance.pelvis_in_world = rot * dance.pelvis_in_world + pos;
+        dance.set_local(JointId::Pelvis, rot * dance.local(JointId::Pelvis));
+        blend(pose, &dance, w as f32);
+    }
+}
+
+/// `pose` moved towards `other` by `w` (0: unchanged, 1: `other`).
+fn blend(pose: &mut Pose, other: &Pose, w: f32) {
+    pose.pelvis_in_world = pose.pelvis_in_world.lerp(other.pelvis_in_world, w);
+    for (a, b) in pose.local_rot.iter_mut().zip(&other.local_rot) {
+        *a = a.slerp(*b, w);
+    }
+}
+
+fn push_pose(frame: &mut CrowdFrame, skeleton: &Skeleton, key: PoseKey, pose: &Pose, ground: Vec3) {
+    let mut joints = [Mat4::IDENTITY; JOINT_COUNT];
+    // The buffer has JOINT_COUNT entries, so this cannot fail.
+    let _ = local_to_world(skeleton, pose, &mut joints);
+    frame.keys.insert(key, frame.poses.len());
+    frame.poses.push(pose.clone());
+    frame.joints.push(joints);
+    frame.grounds.push(ground);
+}

@@ -1,0 +1,78 @@
+//! `labanplay render PLAN.plan.toml`: an ensemble plan rendered offscreen, every performer
+//! dancing — the 64 nearest the camera (within 20 m) in the full body and individually posed,
+//! the others in the low-detail body sharing poses; the top view adds the paths and spots.
+
+use crate::crowd::{CrowdFrame, View};
+use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
+use crate::viewer::camera_input::{CameraView, framed_camera};
+use crate::viewer::dancer_mesh::{build_model, low_detail_mannequin};
+use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind, progress_bar};
+use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
+use std::io::Write;
+use std::path::Path;
+
+/// Most performers posed on their own and drawn in the full body.
+pub const MAX_FULL_DETAIL: usize = 64;
+/// Farthest from the camera a performer is drawn in the full body, metres.
+pub const FULL_DETAIL_WITHIN_M: f32 = 20.0;
+
+/// The camera's performers-in-full rule for an eye position.
+pub fn plan_view(eye_in_world: glam::Vec3) -> View {
+    View { eye_in_world, full_within_m: FULL_DETAIL_WITHIN_M, max_full: MAX_FULL_DETAIL }
+}
+
+/// Renders the plan at `path` as `options` say (music options are ignored: plans carry cues).
+pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
+    let output = output_kind(&options.out)?;
+    let ffmpeg = match &output {
+        crate::viewer::headless::Output::Video(..) => Some(crate::viewer::headless::find_ffmpeg()?),
+        _ => None,
+    };
+    let model = build_model(&options.model)?;
+    let low = low_detail_mannequin(&model.proportions)?;
+    let crowd = open_plan(path, &model)?;
+    let bpm = crowd.plan.clock.tempo.bpm;
+    let duration = crowd.end_beats();
+    let from_beats = options.from_beats.unwrap_or(0.0).clamp(0.0, duration);
+    let to_beats = options.to_beats.unwrap_or(duration).clamp(from_beats, duration);
+    let times = frame_times_beats(from_beats, to_beats, options.fps, bpm);
+
+    let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
+    let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
+    let mut renderer = Renderer::new(&gpu.device, config);
+    let full_id = renderer
+        .upload_mesh(&gpu.device, &model.mesh)
+        .map_err(|e| format!("cannot upload the dancer model: {e}"))?;
+    let low_id =
+        renderer.upload_mesh(&gpu.device, &low.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
+    let [width, height] = options.size_px;
+    let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
+    let aspect = width as f32 / height.max(1) as f32;
+    let view = match options.camera {
+        CameraView::FollowDancer | CameraView::Behind => CameraView::ThreeQuarter,
+        v => v,
+    };
+    let mut camera = framed_camera(view, &plan_bounds(&crowd), aspect);
+    camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
+    let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top };
+    let meshes = PlanMeshes { full: (&model, full_id), low: (&low, low_id) };
+    let detail = plan_view(camera.eye_in_world());
+    let mut scene = Scene::default();
+    let mut frame = CrowdFrame::default();
+    let mut sink = FrameSink::open(&output, ffmpeg.as_deref(), options, times.len(), None)?;
+    for (index, t_beats) in times.iter().enumerate() {
+        build_plan_scene(&crowd, *t_beats, &detail, meshes, plan_options, &mut frame, &mut scene);
+        let mut image = target
+            .render(&gpu, &mut renderer, &scene, &camera)
+            .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
+        if options.mirror {
+            image::imageops::flip_horizontal_in_place(&mut image);
+        }
+        sink.write(index, image)?;
+        let _ = write!(progress, "{}", progress_bar(index + 1, times.len(), 30));
+        let _ = progress.flush();
+    }
+    let _ = writeln!(progress);
+    sink.finish()?;
+    Ok(RenderSummary { frames: times.len(), output, adapter: gpu.adapter_summary(), music: None, bpm })
+}

@@ -1,0 +1,231 @@
+//! Crowds: performers of the bundled ensemble plans dance their group's staff on their spots and
+//! walk their simulated paths with planted feet; unison performers share poses; deterministic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use glam::{Mat4, Vec3};
+use labanplay::crowd::{Crowd, CrowdFrame, Detail, View};
+use labanplay::ensemble::{read_plan_file, simulate};
+use labanplay::motion::plan::Foot;
+use labanplay::pose::fk::{Pose, end_site_positions, joint_positions, joint_world};
+use labanplay::pose::skeleton::{JOINT_COUNT, JointId, Proportions};
+use std::path::Path;
+
+fn crowd(name: &str, edit: impl FnOnce(&mut labanplay::ensemble::Plan)) -> Crowd {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble").join(name);
+    let (mut plan, _) = read_plan_file(&path).map_err(|(d, _)| format!("{d:?}")).unwrap();
+    edit(&mut plan);
+    let motion = simulate(&plan);
+    Crowd::new(plan, motion, &Proportions::default()).unwrap()
+}
+
+fn joints_of(frame: &CrowdFrame, i: usize) -> [Vec3; JOINT_COUNT] {
+    let mut m = [Mat4::IDENTITY; JOINT_COUNT];
+    frame.world_from_joint(i, &mut m);
+    m.map(|m| m.w_axis.truncate())
+}
+
+/// The sole points of a foot (heel, ball, toe tip) of a world-space pose.
+fn sole(crowd: &Crowd, pose: &Pose, foot: Foot) -> [Vec3; 3] {
+    let sk = &crowd.skeleton;
+    let (ankle_j, ball_j) =
+        if foot == Foot::Left { (JointId::AnkleL, JointId::BallL) } else { (JointId::AnkleR, JointId::BallR) };
+    let (ankle_rot, ankle) = joint_world(sk, pose, ankle_j);
+    let (_, ball) = joint_world(sk, pose, ball_j);
+    let rest = Pose::rest(sk);
+    let ball_h = joint_world(sk, &rest, JointId::BallL).1.y;
+    let heel = ankle + ankle_rot * sk.heel_in_ankle();
+    let ball_sole = ball + ankle_rot * Vec3::new(0.0, -ball_h, 0.0);
+    let toe = sk
+        .end_sites()
+        .iter()
+        .zip(end_site_positions(sk, pose))
+        .find(|(s, _)| s.parent == ball_j)
+        .map_or(ball, |(_, p)| p);
+    [heel, ball_sole, toe]
+}
+
+#[test]
+fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
+    let crowd = crowd("eight.plan.toml", |_| {});
+    let sk = &crowd.skeleton;
+    let tempo = crowd.plan.clock.tempo.clone();
+    let mut worst_slide = 0.0f32;
+    let mut worst_sink = 0.0f32;
+    let mut samples = 0usize;
+    let mut pose = Pose::rest(sk);
+    for i in [0usize, 3, 7] {
+        for leg in &crowd.legs[i] {
+            let anim = crowd.walk_animation(i, leg);
+            // (footprint, phase) → the weight-bearing point when first seen.
+            let mut anchors = std::collections::BTreeMap::new();
+            let t0 = tempo.secs_from_beats(leg.start_beats);
+            let t1 = tempo.secs_from_beats(leg.end_beats());
+            let frames = ((t1 - t0) * 60.0).ceil() as usize;
+            for f in 0..=frames {
+                let t = t0 + f as f64 / 60.0;
+                anim.sample_into(sk, t, &mut pose);
+                for foot in [Foot::Left, Foot::Right] {
+                    let points = sole(&crowd, &pose, foot);
+                    for p in points {
+                        worst_sink = worst_sink.max(-p.y);
+                    }
+                    let state = anim.foot_state(sk, foot, t);
+                    let Some((idx, _)) =
+                        anim.plan.footprints.iter().enumerate().find(|(_, fp)| fp.foot == foot && fp.planted_at(t))
+                    else {
+                        continue;
+                    };
+                    if !state.planted {
+                        continue;
+                    }
+                    // Heel, ball or the ankle's ground point, by the foot's pitch.
+                    let [heel, ball, _] = points;
+                    let ankle = joint_world(sk, &pose, if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR }).1;
+                    let (phase, c) = if state.pitch_rad > 2e-3 {
+                        (1, ball)
+                    } else if state.pitch_rad < -2e-3 {
+                        (-1, heel)
+                    } else {
+                        (0, Vec3::new(ankle.x, 0.0, ankle.z))
+                    };
+                    let anchor = *anchors.entry((foot as u8, idx, phase)).or_insert(c);
+                    worst_slide = worst_slide.max(Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length());
+                    samples += 1;
+                }
+            }
+        }
+    }
+    println!("{samples} planted samples, worst slide {:.1} mm, worst sink {:.1} mm", worst_slide * 1e3, worst_sink * 1e3);
+    assert!(samples > 1000, "{samples}");
+    assert!(worst_slide < 0.01, "a planted foot slid {:.1} mm", worst_slide * 1e3);
+    assert!(worst_sink < 0.002, "a sole point went {:.1} mm below the floor", worst_sink * 1e3);
+}
+
+#[test]
+fn walkers_follow_their_paths_and_reach_their_spots() {
+    let crowd = crowd("eight.plan.toml", |_| {});
+    let mut frame = CrowdFrame::default();
+    let mut worst_path = 0.0f32;
+    let mut worst_spot = 0.0f32;
+    for (i, legs) in crowd.legs.iter().enumerate() {
+        for leg in legs {
+            // After the first moment (it turns from its score pose into the walk).
+            let mut t = leg.start_beats + 0.25;
+            while t < leg.end_beats() {
+                crowd.prepare(t, &View::everyone_full(), &mut frame);
+                let j = joints_of(&frame, i);
+                let pelvis = j[JointId::Pelvis.index()];
+                let ground = crowd.ground_at(i, t);
+                worst_path = worst_path.max(Vec3::new(pelvis.x - ground.x, 0.0, pelvis.z - ground.z).length());
+                t += 0.25;
+            }
+            // The closing step landed: the feet either side of the spot the path ends at.
+            crowd.prepare(leg.end_beats() - 0.01, &View::everyone_full(), &mut frame);
+            let j = joints_of(&frame, i);
+            let mid = 0.5 * (j[JointId::AnkleL.index()] + j[JointId::AnkleR.index()]);
+            let spot = crowd.ground_at(i, leg.arrive_beats);
+            worst_spot = worst_spot.max(Vec3::new(mid.x - spot.x, 0.0, mid.z - spot.z).length());
+        }
+    }
+    // And the simulation brought each to its target.
+    for m in &crowd.motion.moves {
+        let end = crowd.motion.position_at(m.performer, m.arrived_beats.expect("everyone arrives"));
+        assert!(end.distance(m.target) < 0.05, "performer {} ends {end:?}, target {:?}", m.performer, m.target);
+    }
+    println!("pelvis off the path by at most {:.0} mm, feet off the spot by {:.0} mm", worst_path * 1e3, worst_spot * 1e3);
+    // The steering's small corrections (eight a beat) zigzag the path by up to ~10 cm; the body
+    // passes through it twice a step and smooths the zigzag between.
+    assert!(worst_path < 0.15, "the body left its path by {worst_path} m");
+    assert!(worst_spot < 0.12, "the feet ended {worst_spot} m off the spot");
+}
+
+#[test]
+fn holding_a_formation_every_performer_dances_its_groups_staff_in_unison() {
+    let crowd = crowd("eight.plan.toml", |_| {});
+    // Beat 2: everyone still in the line, no one walking yet? The first move starts at 0, so
+    // take a beat after the wider ring settled and before the arrow (measure 5, beat 3).
+    let t = crowd.plan.clock.beats_at(5, 3.0);
+    assert!((0..8).all(|i| crowd.leg_at(i, t).is_none()), "someone walks at {t}");
+    let mut frame = CrowdFrame::default();
+    crowd.prepare(t, &View::everyone_full(), &mut frame);
+    assert_eq!(frame.poses.len(), 1, "eight performers in unison share one pose");
+    // The score staff itself, compiled on its own.
+    let score_path = crowd.plan.groups[0].score.clone().unwrap();
+    let (score, _) = labanplay::cli::load_score(&score_path).unwrap();
+    let anim = labanplay::animation::compile(&score, &Default::default(), &Proportions::default());
+    let mut pose = Pose::rest(&anim.skeleton);
+    // The staff repeats while the formation holds.
+    let t_score = t.rem_euclid(score.duration_beats);
+    anim.dancers[0].sample_into(&anim.skeleton, score.tempo.secs_from_beats(t_score), &mut pose);
+    let mut score_joints = [Vec3::ZERO; JOINT_COUNT];
+    joint_positions(&anim.skeleton, &pose, &mut score_joints).unwrap();
+    for i in 0..8 {
+        let j = joints_of(&frame, i);
+        // Same shape: every joint relative to the pelvis, turned by the performer's facing.
+        let turn = frame.performers[i].world_from_pose.to_scale_rotation_translation().1;
+        for k in 0..JOINT_COUNT {
+            let want = turn * (score_joints[k] - score_joints[0]);
+            let got = j[k] - j[0];
+            assert!((want - got).length() < 1e-4, "performer {i} joint {k}: {got:?} vs {want:?}");
+        }
+        // Standing on its spot.
+        let spot = crowd.ground_at(i, t);
+        assert!(frame.performers[i].ground_in_world.distance(spot) < 1e-6);
+    }
+}
+
+#[test]
+fn canon_offsets_each_performer_and_facing_turns_it() {
+    let crowd = crowd("eight.plan.toml", |p| {
+        p.groups[0].canon_beats = 0.5;
+        p.groups[0].facing_deg = 90.0;
+    });
+    let t = crowd.plan.clock.beats_at(5, 3.0);
+    let mut frame = CrowdFrame::default();
+    crowd.prepare(t, &View::everyone_full(), &mut frame);
+    assert_eq!(frame.poses.len(), 8, "a canon: eight different moments of the staff");
+    let mut alone = Pose::rest(&crowd.skeleton);
+    for i in 0..8 {
+        let root = crowd.dance_pose(i, t, &mut alone);
+        assert_eq!(&alone, &frame.poses[frame.performers[i].pose]);
+        assert_eq!(root, frame.performers[i].world_from_pose);
+        let mut first = Pose::rest(&crowd.skeleton);
+        crowd.dance_pose(0, t - 0.5 * i as f64, &mut first);
+        assert_eq!(alone, first, "performer {} is {} beats behind the first", i + 1, 0.5 * i as f64);
+    }
+    // Facing 90° clockwise from the audience: the score's front (+Z) turns to stage left (−X).
+    let turn = frame.performers[0].world_from_pose.to_scale_rotation_translation().1;
+    let front = turn * Vec3::Z;
+    assert!((front - Vec3::NEG_X).length() < 1e-4, "{front:?}");
+}
+
+#[test]
+fn far_performers_share_poses_and_frames_are_deterministic() {
+    let crowd = crowd("two-hundred.plan.toml", |_| {});
+    let n = crowd.plan.performers.len();
+    // A beat where everyone walks into the heart.
+    let t = 4.0;
+    let walking = (0..n).filter(|&i| crowd.leg_at(i, t).is_some()).count();
+    assert!(walking > 150, "{walking} walking");
+    let view = View { eye_in_world: Vec3::new(0.0, 8.0, 25.0), full_within_m: 30.0, max_full: 16 };
+    let mut a = CrowdFrame::default();
+    let mut b = CrowdFrame::default();
+    crowd.prepare(t, &view, &mut a);
+    crowd.prepare(t, &view, &mut b);
+    assert_eq!(a.performers, b.performers);
+    assert_eq!(a.poses, b.poses);
+    let full = a.performers.iter().filter(|p| p.detail == Detail::Full).count();
+    assert_eq!(full, 16);
+    println!("{n} performers, {walking} walking: {} distinct poses", a.poses.len());
+    assert!(a.poses.len() < 16 + 60, "{} distinct poses", a.poses.len());
+    // Every performer stands on the floor and near its simulated place.
+    for i in 0..n {
+        let j = joints_of(&a, i);
+        let ground = crowd.ground_at(i, t);
+        let pelvis = j[JointId::Pelvis.index()];
+        assert!(Vec3::new(pelvis.x - ground.x, 0.0, pelvis.z - ground.z).length() < 0.3, "performer {i}");
+        let lowest = j.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+        assert!(lowest > -0.01, "performer {i} below the floor: {lowest}");
+    }
+}
+
