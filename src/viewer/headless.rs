@@ -369,8 +369,7 @@ impl FrameSink {
         let mut sink = FrameSink { gif: None, video: None, png_dir: None, delay };
         match output {
             Output::Gif(path) => {
-                let file =
-                    std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+                let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
                 let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
                 encoder
                     .set_repeat(image::codecs::gif::Repeat::Infinite)
@@ -378,8 +377,7 @@ impl FrameSink {
                 sink.gif = Some(encoder);
             }
             Output::PngDir(dir) => {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
                 sink.png_dir = Some(dir.clone());
             }
             Output::Video(path, kind) => {

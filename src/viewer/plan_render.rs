@@ -40,9 +40,8 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
-    let full_id = renderer
-        .upload_mesh(&gpu.device, &model.mesh)
-        .map_err(|e| format!("cannot upload the dancer model: {e}"))?;
+    let full_id =
+        renderer.upload_mesh(&gpu.device, &model.mesh).map_err(|e| format!("cannot upload the dancer model: {e}"))?;
     let low_id =
         renderer.upload_mesh(&gpu.device, &low.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
     let [width, height] = options.size_px;

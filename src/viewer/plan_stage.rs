@@ -110,10 +110,12 @@ fn push_obstacles(crowd: &Crowd, scene: &mut Scene) {
                     world_from_stage(crowd.plan.stage_m, *centre + *radius_m * glam::DVec2::new(a.cos(), a.sin()))
                 })
                 .collect(),
-            ObstacleShape::Box { min, max } => [(min.x, min.y), (max.x, min.y), (max.x, max.y), (min.x, max.y), (min.x, min.y)]
-                .into_iter()
-                .map(|(x, y)| world_from_stage(crowd.plan.stage_m, glam::DVec2::new(x, y)))
-                .collect(),
+            ObstacleShape::Box { min, max } => {
+                [(min.x, min.y), (max.x, min.y), (max.x, max.y), (min.x, max.y), (min.x, min.y)]
+                    .into_iter()
+                    .map(|(x, y)| world_from_stage(crowd.plan.stage_m, glam::DVec2::new(x, y)))
+                    .collect()
+            }
         };
         let up = Vec3::Y * 1.0;
         for p in outline.iter().step_by(if outline.len() > 6 { 3 } else { 1 }) {

@@ -10,6 +10,7 @@ mod support;
 mod gltf_export;
 mod mesh_player;
 mod metronome;
+mod plan_render;
 mod rehearse;
 mod render_golden;
 mod shader_validation;

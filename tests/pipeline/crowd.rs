@@ -80,7 +80,8 @@ fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
                     }
                     // Heel, ball or the ankle's ground point, by the foot's pitch.
                     let [heel, ball, _] = points;
-                    let ankle = joint_world(sk, &pose, if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR }).1;
+                    let ankle =
+                        joint_world(sk, &pose, if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR }).1;
                     let (phase, c) = if state.pitch_rad > 2e-3 {
                         (1, ball)
                     } else if state.pitch_rad < -2e-3 {
@@ -95,7 +96,11 @@ fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
             }
         }
     }
-    println!("{samples} planted samples, worst slide {:.1} mm, worst sink {:.1} mm", worst_slide * 1e3, worst_sink * 1e3);
+    println!(
+        "{samples} planted samples, worst slide {:.1} mm, worst sink {:.1} mm",
+        worst_slide * 1e3,
+        worst_sink * 1e3
+    );
     assert!(samples > 1000, "{samples}");
     assert!(worst_slide < 0.01, "a planted foot slid {:.1} mm", worst_slide * 1e3);
     assert!(worst_sink < 0.002, "a sole point went {:.1} mm below the floor", worst_sink * 1e3);
@@ -132,7 +137,11 @@ fn walkers_follow_their_paths_and_reach_their_spots() {
         let end = crowd.motion.position_at(m.performer, m.arrived_beats.expect("everyone arrives"));
         assert!(end.distance(m.target) < 0.05, "performer {} ends {end:?}, target {:?}", m.performer, m.target);
     }
-    println!("pelvis off the path by at most {:.0} mm, feet off the spot by {:.0} mm", worst_path * 1e3, worst_spot * 1e3);
+    println!(
+        "pelvis off the path by at most {:.0} mm, feet off the spot by {:.0} mm",
+        worst_path * 1e3,
+        worst_spot * 1e3
+    );
     // The steering's small corrections (eight a beat) zigzag the path by up to ~10 cm; the body
     // passes through it twice a step and smooths the zigzag between.
     assert!(worst_path < 0.15, "the body left its path by {worst_path} m");
@@ -228,4 +237,3 @@ fn far_performers_share_poses_and_frames_are_deterministic() {
         assert!(lowest > -0.01, "performer {i} below the floor: {lowest}");
     }
 }
-
