@@ -92,19 +92,19 @@ pub fn walk_plan(job: &WalkJob<'_>) -> DancerPlan {
     let start = (job.ground_at)(t0);
     plan.footprints.push(print(Foot::Left, start, yaws[0], t0, lift_after(0), t0));
     plan.footprints.push(print(Foot::Right, start, yaws[0], t0, lift_after(1).min(land_at(1) - SWING * dt), t0));
-    for k in 1..=job.steps + 1 {
+    for (k, &yaw) in yaws.iter().enumerate().skip(1) {
         let land = land_at(k);
         // A step lands where the body will be half a step later (it then passes over it); the
         // closing step lands beside the other foot at the end.
         let at = if k <= job.steps { (job.ground_at)(land + 0.5 * dt) } else { (job.ground_at)(t_end) };
         let step_start = land - SWING * dt;
-        plan.footprints.push(print(foot_of(k), at, yaws[k], land, lift_after(k), step_start));
+        plan.footprints.push(print(foot_of(k), at, yaw, land, lift_after(k), step_start));
     }
     plan.footprints.sort_by(|a, b| a.t_land_secs.total_cmp(&b.t_land_secs).then(a.foot.cmp(&b.foot)));
-    for k in 0..yaws.len() {
+    for (k, &yaw) in yaws.iter().enumerate() {
         let t = land_at(k);
         let t_from = if k == 0 { t } else { land_at(k - 1) };
-        plan.yaw.push(Key { t_start_secs: t_from, t_end_secs: t, value: yaws[k] });
+        plan.yaw.push(Key { t_start_secs: t_from, t_end_secs: t, value: yaw });
     }
     // The centre of weight follows the path, keyed twice a step.
     let keys = 2 * (job.steps + 1);

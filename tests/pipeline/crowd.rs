@@ -48,7 +48,7 @@ fn sole(crowd: &Crowd, pose: &Pose, foot: Foot) -> [Vec3; 3] {
 fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
     let crowd = crowd("eight.plan.toml", |_| {});
     let sk = &crowd.skeleton;
-    let tempo = crowd.plan.clock.tempo.clone();
+    let tempo = crowd.plan.clock.tempo;
     let mut worst_slide = 0.0f32;
     let mut worst_sink = 0.0f32;
     let mut samples = 0usize;
