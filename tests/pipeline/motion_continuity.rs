@@ -207,12 +207,20 @@ fn the_pop_detector_finds_a_one_frame_jump_and_nothing_in_smooth_motion() {
 
 // ---- look-at-it: plots of the worst former cases ----------------------------------------------
 
-/// The cases the issue names: (score path ending, dancer, point name, first frame, last frame).
-const LOOK_AT: [(&str, usize, &str, usize, usize); 4] = [
+/// The cases the issue names, then the worst ones of the later passes (hand flicker, arm flips
+/// over the top, whole-body drops, knees at supports in place, the pelvis tilt through "up"):
+/// (score path ending, dancer, point name, first frame, last frame).
+const LOOK_AT: [(&str, usize, &str, usize, usize); 10] = [
     ("laban-tk/lbn1.lbn", 0, "LeftElbow", 100, 200),
     ("laban-tk/mp2.lbn", 0, "LeftKnee", 0, 600),
     ("labanotation-renderer/myfirst.lbn", 0, "RightKnee", 0, 600),
     ("laban-tk/wrist.lbn", 0, "LeftWrist", 0, 600),
+    ("laban-tk/lbn1.lbn", 0, "LeftHandEnd", 250, 350),
+    ("laban-tk/shoulder_new2.lbn", 0, "RightHandEnd", 60, 240),
+    ("laban-tk/barn.lbn", 0, "Hips", 280, 360),
+    ("laban-tk/new_file.lbn", 0, "LeftKnee", 0, 420),
+    ("laban-tk/directions.lbn", 0, "Hips", 90, 240),
+    ("laban-tk/elbow_swing.lbn", 0, "RightElbow", 40, 280),
 ];
 
 /// Plots per-frame displacement (cm, top) and the three coordinates (bottom) of one point.
@@ -274,7 +282,7 @@ fn plot_worst_former_pops() {
         for p in &found {
             println!("{name}: frame {} {} {:.1} cm", p.frame, names[p.point], p.moved_m * 100.0);
         }
-        let file = dir.join(format!("{}-{point_name}.png", ending.replace('/', "-").trim_end_matches(".lbn")));
+        let file = dir.join(format!("{}-{point_name}-{from}.png", ending.replace('/', "-").trim_end_matches(".lbn")));
         plot(&file, &format!("{name} {point_name}"), &traj, point, from, to);
     }
 }
