@@ -14,6 +14,7 @@ pub mod demo;
 pub mod diag;
 pub mod ensemble;
 pub mod export;
+pub mod mocap;
 pub mod motion;
 pub mod motion_report;
 pub mod pose;

@@ -35,7 +35,7 @@ enum Command {
     },
     /// Compute the motion and write it out (BVH, glTF), with a summary of what was interpreted.
     Export {
-        /// The score file.
+        /// The score file, or a BVH motion capture (`.bvh`, retargeted onto the model).
         file: PathBuf,
         /// Write BVH here (one file per dancer: `OUT-1.bvh`, … when there are several).
         #[arg(long)]
@@ -90,7 +90,7 @@ enum Command {
     /// MP4/WebM video with the music (needs ffmpeg).
     #[cfg(feature = "viewer")]
     Render {
-        /// The score file (the bundled demo when absent).
+        /// The score file or BVH motion capture (the bundled demo when absent).
         file: Option<PathBuf>,
         /// `OUT.gif`, `OUT.mp4`, `OUT.webm`, or a folder (`OUT_DIR/`) for numbered PNGs.
         #[arg(short, long)]

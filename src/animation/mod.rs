@@ -4,6 +4,7 @@
 //! `compile(score) → Animation`, then `Animation::sample(t_secs)` → one [`Pose`] per dancer.
 //! Pure and deterministic: time is a parameter, nothing reads a clock.
 
+pub mod capture;
 pub mod com_job;
 pub mod feet;
 pub mod flight_keys;
@@ -86,6 +87,9 @@ pub struct Animation {
     pub notes: Vec<String>,
     /// Contacts (holds) between body parts, applied after every dancer is posed.
     pub contacts: Vec<crate::contact::TimedContact>,
+    /// A retargeted motion capture that poses dancer 1 instead of the score
+    /// ([`Animation::from_capture`]).
+    pub capture: Option<std::sync::Arc<crate::mocap::CaptureMotion>>,
 }
 
 /// The foot of `skeleton` as the foot keys need it.
@@ -156,8 +160,15 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
             }
         })
         .collect();
-    let mut anim =
-        Animation { skeleton, dancers, duration_secs: score.duration_secs(), interpretation, notes, contacts };
+    let mut anim = Animation {
+        skeleton,
+        dancers,
+        duration_secs: score.duration_secs(),
+        interpretation,
+        notes,
+        contacts,
+        capture: None,
+    };
     let out_of_reach = anim.contacts_out_of_reach(score);
     anim.interpretation.skipped.extend(out_of_reach);
     anim
@@ -167,6 +178,12 @@ impl Animation {
     /// Poses of every dancer at `t_secs`, written into `poses` (resized to the dancer count).
     pub fn sample(&self, t_secs: f64, poses: &mut Vec<Pose>) {
         poses.resize(self.dancers.len(), Pose::rest(&self.skeleton));
+        if let Some(capture) = &self.capture {
+            if let Some(first) = poses.first_mut() {
+                *first = capture.sample(t_secs);
+            }
+            return;
+        }
         for (d, pose) in self.dancers.iter().zip(poses.iter_mut()) {
             d.sample_into(&self.skeleton, t_secs, pose);
         }

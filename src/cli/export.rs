@@ -1,4 +1,4 @@
-//! `labanplay export FILE [--bvh OUT.bvh] [--gltf OUT.glb] [--model NAME] [--fps 60]
+//! `labanplay export FILE|CAPTURE.bvh [--bvh OUT.bvh] [--gltf OUT.glb] [--model NAME] [--fps 60]
 //! [--dancer N] [--toe]`: the motion of each dancer as BVH and/or a skinned glTF scene, with a
 //! summary of what was interpreted and what was skipped; and `labanplay models`.
 
@@ -130,10 +130,14 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         (None, Some(_)) => crate::body::models::builtin_models().into_iter().next().map(Body::Builtin),
         (None, None) => None,
     };
-    let (score, _) = super::load_score(path)?;
-    let motion = MotionOptions { toe_first: opts.toe_first, ..MotionOptions::default() };
     let proportions = model.as_ref().map_or_else(Proportions::default, Body::proportions);
-    let anim = compile(&score, &motion, &proportions);
+    let anim = if super::capture::is_capture_file(path) {
+        super::capture::load_capture(path, &proportions)?
+    } else {
+        let (score, _) = super::load_score(path)?;
+        let motion = MotionOptions { toe_first: opts.toe_first, ..MotionOptions::default() };
+        compile(&score, &motion, &proportions)
+    };
     let fps = if opts.fps.is_finite() && opts.fps > 0.0 { opts.fps } else { 60.0 };
     let mut out = String::new();
     let _ = writeln!(out, "{}: {} dancer(s), {:.2} s", path.display(), anim.dancers.len(), anim.duration_secs);
@@ -144,6 +148,9 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         anim.interpretation.skipped.len()
     );
     let name = path.display().to_string();
+    for note in anim.notes.iter().filter(|_| anim.capture.is_some()) {
+        let _ = writeln!(out, "{note}");
+    }
     for d in &anim.interpretation.skipped {
         let _ = writeln!(out, "{}", d.render(&name, None));
     }

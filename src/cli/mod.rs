@@ -1,6 +1,7 @@
 //! Command-line commands that need no GPU: `check` (scores and ensemble plans) and `inspect` (the `viewer` feature adds
 //! `play` and `render` in the binary). Each returns text and an exit status; `main` prints.
 
+pub mod capture;
 pub mod check;
 pub mod ensemble;
 pub mod export;

@@ -14,11 +14,12 @@ use crate::viewer::camera_input::{
 };
 use crate::viewer::dancer_mesh::DancerModel;
 use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
-use crate::viewer::files::{FileWatch, RecentFiles, open_score};
+use crate::viewer::files::{FileWatch, RecentFiles};
 use crate::viewer::mesh_cache::{Origin, default_cache_dir};
 use crate::viewer::mesh_open::MeshJob;
 use crate::viewer::metronome::Metronome;
 use crate::viewer::music::MusicPlayer;
+use crate::viewer::player::{Opened, open_path};
 use crate::viewer::player::{Player, ScoreSource};
 use crate::viewer::rehearsal::Rehearsal;
 use crate::viewer::ui::{UiAction, UiState};
@@ -76,14 +77,25 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let last_demo = last
         .and_then(|k| k.strip_prefix("demo:"))
         .and_then(|name| crate::viewer::DEMOS.iter().position(|(n, _)| *n == name));
+    let mut capture = None;
     let (score, source) = match options.file.clone().or(last_file) {
-        Some(path) => (open_score(&path)?, ScoreSource::File(path)),
+        Some(path) => match open_path(&path, &model.proportions)? {
+            Opened::Score(score) => (score, ScoreSource::File(path)),
+            Opened::Capture(animation) => {
+                capture = Some((animation, path));
+                let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+                (score, ScoreSource::Demo(name))
+            }
+        },
         None => {
             let (name, score) = crate::viewer::demo_score(last_demo.unwrap_or(0)).ok_or("no demo score")?;
             (score, ScoreSource::Demo(name))
         }
     };
     let mut player = Player::new(score, source, model, settings.toe_first);
+    if let Some((animation, path)) = capture {
+        player.replace_opened(Opened::Capture(animation), ScoreSource::File(path));
+    }
     let toggles = settings.toggles;
     let stage = &mut player.stage_options;
     stage.footprints = toggles.footprints.unwrap_or(stage.footprints);
@@ -336,10 +348,10 @@ impl Running {
             self.open_mesh(path);
             return;
         }
-        match open_score(path) {
-            Ok(score) => {
+        match open_path(path, &self.player.model().proportions) {
+            Ok(opened) => {
                 self.rehearsal.store_score(&self.player);
-                self.player.replace_score(score, ScoreSource::File(path.to_path_buf()));
+                self.player.replace_opened(opened, ScoreSource::File(path.to_path_buf()));
                 self.player.playback.go_to_start();
                 self.rehearsal.open_score(&mut self.player, &mut self.ui_state);
                 self.player.playback.play();
@@ -500,9 +512,9 @@ impl Running {
             return;
         }
         let path = watch.path().to_path_buf();
-        match open_score(&path) {
-            Ok(score) => {
-                self.player.replace_score(score, ScoreSource::File(path.clone()));
+        match open_path(&path, &self.player.model().proportions) {
+            Ok(opened) => {
+                self.player.replace_opened(opened, ScoreSource::File(path.clone()));
                 let message = format!("reloaded {}", path.display());
                 eprintln!("labanplay: {message}");
                 self.ui_state.status = Some(message);

@@ -429,14 +429,25 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     };
     let music = render_music(options)?;
     let model = build_model(&options.model)?;
-    let (score, source) = match &options.file {
-        Some(path) => (crate::viewer::files::open_score(path)?, ScoreSource::File(path.clone())),
+    let opened = match &options.file {
+        Some(path) => Some((crate::viewer::player::open_path(path, &model.proportions)?, path.clone())),
+        None => None,
+    };
+    let mut player = match opened {
+        Some((crate::viewer::player::Opened::Score(score), path)) => {
+            Player::new(score, ScoreSource::File(path), model, options.toe_first)
+        }
+        Some((capture, path)) => {
+            let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+            let mut player = Player::new(score, ScoreSource::Demo(name), model, options.toe_first);
+            player.replace_opened(capture, ScoreSource::File(path));
+            player
+        }
         None => {
             let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
-            (score, ScoreSource::Demo(name))
+            Player::new(score, ScoreSource::Demo(name), model, options.toe_first)
         }
     };
-    let mut player = Player::new(score, source, model, options.toe_first);
     player.set_tempo_override(music.bpm);
     let bpm = player.playback.timeline().bpm;
     let duration = player.playback.timeline().duration_beats;

@@ -15,7 +15,7 @@ use crate::viewer::staff_layout::StaffLayout;
 use crate::viewer::stage::{StageFrame, StageOptions, build_scene};
 use glam::Vec3;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where the open score came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,6 +33,25 @@ impl ScoreSource {
             ScoreSource::Demo(name) => format!("demo: {name}"),
             ScoreSource::File(path) => path.display().to_string(),
         }
+    }
+}
+
+/// A file read for the player: a score, or a motion capture already retargeted.
+#[derive(Debug)]
+pub enum Opened {
+    /// A score, to compile.
+    Score(Score),
+    /// A `.bvh` capture on the model's proportions.
+    Capture(Animation),
+}
+
+/// Reads `path`: a `.bvh` capture (retargeted onto `proportions`, with its `NAME.map.toml`) or
+/// a score. The error is a rendered, human-readable text.
+pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<Opened, String> {
+    if crate::cli::capture::is_capture_file(path) {
+        crate::cli::capture::load_capture(path, proportions).map(Opened::Capture)
+    } else {
+        crate::viewer::files::open_score(path).map(Opened::Score)
     }
 }
 
@@ -60,6 +79,8 @@ pub struct Player {
     floor_bounds: FloorBounds,
     poses: Vec<Pose>,
     tempo_override_bpm: Option<f64>,
+    /// The open motion capture, when the file is one (re-read when the model changes).
+    capture_file: Option<PathBuf>,
     /// The transport (time, speed, loop).
     pub playback: Playback,
     /// What the stage shows besides the dancers.
@@ -78,6 +99,7 @@ impl Player {
             floor_bounds: FloorBounds::of_points(std::iter::empty(), 0.0),
             poses: Vec::new(),
             tempo_override_bpm: None,
+            capture_file: None,
             score,
             source,
             model,
@@ -90,8 +112,30 @@ impl Player {
         player
     }
 
+    /// Replaces the score or capture (open or reload), keeping the time position where it
+    /// still exists.
+    pub fn replace_opened(&mut self, opened: Opened, source: ScoreSource) {
+        match opened {
+            Opened::Score(score) => self.replace_score(score, source),
+            Opened::Capture(animation) => {
+                let title = source.label();
+                self.score = crate::cli::capture::capture_timeline(&animation, &title);
+                self.capture_file = match &source {
+                    ScoreSource::File(path) => Some(path.clone()),
+                    ScoreSource::Demo(_) => None,
+                };
+                self.source = source;
+                self.animation = animation;
+                self.layout = StaffLayout::new(&self.score);
+                self.playback.set_timeline(Timeline::from_score(&self.score));
+                self.refresh_derived();
+            }
+        }
+    }
+
     /// Replaces the score (open or reload), keeping the time position where it still exists.
     pub fn replace_score(&mut self, score: Score, source: ScoreSource) {
+        self.capture_file = None;
         self.score = score;
         self.source = source;
         self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
@@ -146,6 +190,13 @@ impl Player {
     }
 
     fn recompile(&mut self) {
+        if let Some(path) = &self.capture_file
+            && let Ok(animation) = crate::cli::capture::load_capture(path, &self.model.proportions)
+        {
+            self.animation = animation;
+            self.refresh_derived();
+            return;
+        }
         self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
         self.refresh_derived();
     }
@@ -155,7 +206,10 @@ impl Player {
         self.warnings = warning_items(&self.score, &self.animation.interpretation.skipped);
         let footprints = self.animation.dancers.iter().flat_map(|d| d.plan.footprints.iter());
         let start_positions = self.animation.dancers.iter().map(|d| d.pelvis_at(0.0));
-        let points: Vec<Vec3> = footprints.map(|fp| fp.position_in_world).chain(start_positions).collect();
+        let captured =
+            self.animation.capture.iter().flat_map(|c| c.frames.iter().step_by(10).map(|p| p.pelvis_in_world));
+        let points: Vec<Vec3> =
+            footprints.map(|fp| fp.position_in_world).chain(start_positions).chain(captured).collect();
         self.floor_bounds = FloorBounds::of_points(points, 0.6);
     }
 

@@ -16,6 +16,7 @@ mod export_real;
 mod golden_inspect;
 mod json_reader;
 mod lw_reader;
+mod mocap;
 mod motion_continuity;
 mod motion_flight;
 mod motion_floor;
