@@ -74,17 +74,17 @@ fn on_side(left: JointId, side: Side) -> JointId {
 fn side_and_stem(n: &str) -> Option<(Side, &str)> {
     for (side, long, short) in [(Side::Left, "left", "l"), (Side::Right, "right", "r")] {
         for prefix in [long, short] {
-            if let Some(stem) = n.strip_prefix(prefix) {
-                if is_limb_stem(stem) {
-                    return Some((side, stem));
-                }
+            if let Some(stem) = n.strip_prefix(prefix)
+                && is_limb_stem(stem)
+            {
+                return Some((side, stem));
             }
         }
         for suffix in [long, short] {
-            if let Some(stem) = n.strip_suffix(suffix) {
-                if is_limb_stem(stem) {
-                    return Some((side, stem));
-                }
+            if let Some(stem) = n.strip_suffix(suffix)
+                && is_limb_stem(stem)
+            {
+                return Some((side, stem));
             }
         }
     }

@@ -42,14 +42,14 @@ pub enum Opened {
     /// A score, to compile.
     Score(Score),
     /// A `.bvh` capture on the model's proportions.
-    Capture(Animation),
+    Capture(Box<Animation>),
 }
 
 /// Reads `path`: a `.bvh` capture (retargeted onto `proportions`, with its `NAME.map.toml`) or
 /// a score. The error is a rendered, human-readable text.
 pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<Opened, String> {
     if crate::cli::capture::is_capture_file(path) {
-        crate::cli::capture::load_capture(path, proportions).map(Opened::Capture)
+        crate::cli::capture::load_capture(path, proportions).map(|a| Opened::Capture(Box::new(a)))
     } else {
         crate::viewer::files::open_score(path).map(Opened::Score)
     }
@@ -125,7 +125,7 @@ impl Player {
                     ScoreSource::Demo(_) => None,
                 };
                 self.source = source;
-                self.animation = animation;
+                self.animation = *animation;
                 self.layout = StaffLayout::new(&self.score);
                 self.playback.set_timeline(Timeline::from_score(&self.score));
                 self.refresh_derived();
