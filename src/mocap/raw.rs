@@ -396,7 +396,7 @@ mod tests {
             (SMALL.replace("6 7 8\r", "6 7 nan\r"), (19, 17), "not a finite number"),
             (SMALL.replace("Frames: 2", "Frames: 3"), (21, 1), "truncated"),
             (SMALL.replace("Zrotation Yrotation", "Zrotation Yrot"), (5, 54), "a channel name"),
-            (SMALL[..60].to_string(), (5, 3), "end of the file"),
+            (SMALL[..60].to_string(), (5, 24), "end of the file"),
             (SMALL.replace("MOTION", "MOTON"), (16, 1), "`MOTION`"),
         ];
         for (text, (line, col), needle) in cases {
