@@ -56,9 +56,23 @@ impl FootGeometry {
         let ball_y = (Quat::from_rotation_x(pitch_rad) * (self.ball_in_ankle - contact)).y;
         let tip_y = |phi: f32| ball_y + (Quat::from_rotation_x(phi) * self.toe_tip_in_ball).y;
         // World toe angle phi = pitch + bend: the largest phi ≤ 0 with the tip ≥ 0.5 mm up.
-        let (mut lo, mut hi) = (-1.2f32, 0.0f32);
-        if tip_y(hi) >= 5e-4 {
+        const LOWEST_RAD: f32 = -1.2;
+        const CLEAR_M: f32 = 5e-4;
+        let (mut lo, mut hi) = (LOWEST_RAD, 0.0f32);
+        if tip_y(hi) >= CLEAR_M {
             return -pitch_rad;
+        }
+        // Turned about X the tip is at height ball_y + r·cos(phi + delta). Where that falls
+        // over the whole range (the usual toe: tip below and ahead of the ball), the crossing
+        // is closed-form; otherwise bisect.
+        let tip = self.toe_tip_in_ball.as_dvec3();
+        let (r, delta) = (tip.y.hypot(tip.z), tip.z.atan2(tip.y));
+        if r > 1e-6 && delta >= f64::from(-LOWEST_RAD) && delta <= std::f64::consts::PI {
+            if tip_y(LOWEST_RAD) < CLEAR_M {
+                return LOWEST_RAD - pitch_rad;
+            }
+            let phi = ((f64::from(CLEAR_M) - f64::from(ball_y)) / r).clamp(-1.0, 1.0).acos() - delta;
+            return (phi as f32).clamp(LOWEST_RAD, 0.0) - pitch_rad;
         }
         for _ in 0..30 {
             let mid = 0.5 * (lo + hi);
@@ -285,6 +299,34 @@ mod tests {
             ball_in_ankle: Vec3::new(0.0, -0.06, 0.14),
             heel_in_ankle: Vec3::new(0.0, -0.08, -0.05),
             toe_tip_in_ball: Vec3::new(0.0, -0.02, 0.05),
+        }
+    }
+
+    /// The closed-form toe bend finds the crossing the bisection it replaced finds (to within
+    /// the bisection's own f32 resolution where the tip's height is flat in the angle).
+    #[test]
+    fn toe_bend_closed_form_matches_bisection() {
+        let skeleton = crate::pose::skeleton::Skeleton::new(&crate::pose::skeleton::Proportions::default());
+        let geo = crate::animation::foot_geometry(&skeleton);
+        let bisect = |pitch: f32| {
+            let contact = geo.ball_contact_in_ankle();
+            let ball_y = (Quat::from_rotation_x(pitch) * (geo.ball_in_ankle - contact)).y;
+            let tip_y = |phi: f32| ball_y + (Quat::from_rotation_x(phi) * geo.toe_tip_in_ball).y;
+            let (mut lo, mut hi) = (-1.2f32, 0.0f32);
+            if tip_y(hi) >= 5e-4 {
+                return -pitch;
+            }
+            for _ in 0..30 {
+                let mid = 0.5 * (lo + hi);
+                if tip_y(mid) >= 5e-4 { lo = mid } else { hi = mid }
+            }
+            lo - pitch
+        };
+        // (A foot not pitched forward keeps its toes straight before any search.)
+        for i in 1..=300 {
+            let pitch = i as f32 * 0.005;
+            let (got, want) = (geo.toe_bend_for(pitch), bisect(pitch));
+            assert!((got - want).abs() < 2e-5, "pitch {pitch}: {got} vs bisection {want}");
         }
     }
 

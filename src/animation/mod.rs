@@ -11,6 +11,7 @@ pub mod flight_keys;
 pub mod floor;
 pub mod hands;
 pub mod pelvis_tilt;
+pub mod prints;
 pub mod rotations;
 pub mod sample;
 pub mod simple_path;
@@ -63,6 +64,8 @@ pub struct DancerAnimation {
     pub flight_keys: FlightKeys,
     /// How much of a leg gesture the pelvis and spine take.
     pub tilt_rule: TiltRule,
+    /// `plan.footprints` split by foot (built by [`compile`] for the sampler's searches).
+    pub prints: prints::FootPrints,
 }
 
 impl DancerAnimation {
@@ -151,6 +154,7 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
                 }
             };
             DancerAnimation {
+                prints: prints::FootPrints::new(&plan.footprints),
                 plan,
                 path,
                 foot_geometry: geo,

@@ -233,7 +233,7 @@ fn leg_limb(foot: Foot) -> LimbId {
 impl DancerAnimation {
     /// The footprints of one foot, in landing order.
     fn prints(&self, foot: Foot) -> impl Iterator<Item = &Footprint> {
-        self.plan.footprints.iter().filter(move |f| f.foot == foot)
+        self.prints.of(foot).iter()
     }
 
     /// Where the foot is at `t` (ignoring leg gestures); a foot in the air never dips below the
@@ -257,7 +257,7 @@ impl DancerAnimation {
     /// at take-off and at landing, so both ends join the ground keys without a jump.
     fn foot_in_flight(&self, skeleton: &Skeleton, foot: Foot, flight: &Flight, t: f64) -> FootState {
         let (t0, t1) = (flight.t_takeoff_secs, flight.t_land_secs);
-        if self.prints(foot).any(|f| f.planted_at(t)) {
+        if self.prints.planted_at(foot, t).is_some() {
             // The plan has this foot down (it should not in a flight): keep it planted.
             return self.foot_state_ground(skeleton, foot, t);
         }
@@ -297,16 +297,7 @@ impl DancerAnimation {
         let geo = &self.foot_geometry;
         let angles = &self.foot_angles;
         let end = self.plan.end_secs;
-        let mut prev: Option<&Footprint> = None;
-        let mut next: Option<&Footprint> = None;
-        for fp in self.prints(foot) {
-            if fp.t_land_secs <= t {
-                prev = Some(fp);
-            } else {
-                next = Some(fp);
-                break;
-            }
-        }
+        let (prev, next) = self.prints.around(foot, t);
         if let Some(fp) = prev
             && t <= fp.t_lift_secs
         {
@@ -376,7 +367,7 @@ impl DancerAnimation {
                     let mut st = swing_state(&start, &b, s, clearance, rise);
                     // Crossing steps: a swing whose straight path passes close to the standing
                     // foot bows out around it so the feet do not collide.
-                    if let Some(other) = self.prints(foot.other()).find(|f| f.planted_at(t)) {
+                    if let Some(other) = self.prints.planted_at(foot.other(), t) {
                         let o = other.position_end_in_world;
                         let (p0, p1) = (start.ankle_in_world, b.ankle_in_world);
                         let seg = Vec3::new(p1.x - p0.x, 0.0, p1.z - p0.z);
@@ -489,7 +480,9 @@ impl DancerAnimation {
         // The foot's next step: one that lands after the gesture began (the footprint it stood
         // on when the gesture started does not end it).
         let next_step = self
-            .prints(foot)
+            .prints
+            .landing_after(foot, start + 1e-9)
+            .iter()
             .filter(|f| f.t_land_secs > start + 1e-9)
             .map(|f| f.t_step_start_secs)
             .find(|s| *s >= start - 1e-9);
@@ -500,7 +493,9 @@ impl DancerAnimation {
         let mut blend_out = 1.0;
         if let Some(ns) = next_step {
             let land = self
-                .prints(foot)
+                .prints
+                .landing_after(foot, start + 1e-9)
+                .iter()
                 .find(|f| f.t_step_start_secs >= ns - 1e-9 && f.t_land_secs > start + 1e-9)
                 .map_or(ns, |f| f.t_land_secs);
             const MIN_OUT_SECS: f64 = 0.1;
@@ -777,8 +772,11 @@ impl DancerAnimation {
                 if !state.planted {
                     // Limits that move the foot by more than a millimetre count as out of reach.
                     let before = joint_world(skeleton, pose, ankle_joint).1;
-                    clamped_legs += clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
-                    let moved = joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
+                    let clamped_joints = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
+                    clamped_legs += clamped_joints;
+                    // (Nothing clamped: the pose and the ankle did not move.)
+                    let moved =
+                        clamped_joints > 0 && joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
                     clamped |= moved;
                     limited |= moved;
                 }
@@ -786,12 +784,12 @@ impl DancerAnimation {
                 report.legs_clamped[i] = clamped;
                 report.legs_out_of_reach[i] = out_of_reach;
                 report.legs_limited[i] = limited;
-                report.legs_miss_m[i] = joint_world(skeleton, pose, ankle_joint).1.distance(goal.end_in_world);
-                report.feet_planted[i] = state.planted;
-                let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
                 // Keep the toes on (or off) the floor for the pitch the foot actually took: in a
                 // flight the flight keys say; a foot well off the floor keeps its toes straight.
                 let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
+                report.legs_miss_m[i] = got_pos.distance(goal.end_in_world);
+                report.feet_planted[i] = state.planted;
+                let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
                 let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
                 let pitch = (-toe_dir.y).atan2(toe_dir.z);
                 let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
@@ -867,7 +865,7 @@ impl DancerAnimation {
             // Limits that move the hand by more than a millimetre count as out of reach.
             let before = joint_world(skeleton, pose, wrist).1;
             let limited = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
-            let after = joint_world(skeleton, pose, wrist).1;
+            let after = if limited > 0 { joint_world(skeleton, pose, wrist).1 } else { before };
             let moved = after.distance(before) > 1e-3;
             clamped |= moved;
             report.clamped_limbs += u8::from(clamped) + limited;

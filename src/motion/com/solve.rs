@@ -6,7 +6,7 @@
 use glam::{DMat3, DVec3};
 
 use super::problem::{CtrlExpr, SegmentProblem};
-use super::residuals::Sink;
+use super::residuals::{AXES_ALL, Sink};
 use super::skyline::{Block, Skyline};
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
@@ -136,6 +136,22 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
+        self.touched = true;
+        if axes & AXES_ALL == AXES_ALL {
+            // Every coordinate (comfort and reach rows): the same sums without the index maps.
+            let mut val = [0.0f64; 12];
+            for (k, g) in grads.iter().enumerate() {
+                val[3 * k..3 * k + 3].copy_from_slice(&g.to_array());
+            }
+            for (i, &vi) in val.iter().enumerate() {
+                self.local_g[i] += r * vi;
+                let row = &mut self.local_h[12 * i..12 * i + i + 1];
+                for (h, vq) in row.iter_mut().zip(&val) {
+                    *h += vi * vq;
+                }
+            }
+            return;
+        }
         let mut idx = [0usize; 12];
         let mut val = [0.0f64; 12];
         let mut m = 0usize;
@@ -148,7 +164,6 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
                 }
             }
         }
-        self.touched = true;
         for p in 0..m {
             let (i, vi) = (idx[p], val[p]);
             self.local_g[i] += r * vi;
@@ -180,22 +195,21 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
 
     fn end_span(&mut self) {
         let n = self.gradient.len();
-        // Full symmetric local matrix, as 4×4 blocks of 3×3.
-        let mut h = self.local_h;
-        for i in 0..12 {
-            for j in 0..i {
-                h[12 * j + i] = h[12 * i + j];
-            }
-        }
-        let block = |k: usize, k2: usize, scale: f64| -> Block {
-            let mut m = [0.0; 9];
-            for a in 0..3 {
-                for a2 in 0..3 {
-                    m[3 * a + a2] = scale * h[12 * (3 * k + a) + 3 * k2 + a2];
+        // The symmetric local matrix (read from its lower half) as 4×4 blocks of 3×3, block
+        // (k, k2) at 4·k + k2; only where a row touched it.
+        let mut local: [Block; 16] = [[0.0; 9]; 16];
+        if self.touched {
+            let lower = &self.local_h;
+            for (kk, m) in local.iter_mut().enumerate() {
+                let (i0, j0) = (3 * (kk / 4), 3 * (kk % 4));
+                for a in 0..3 {
+                    for a2 in 0..3 {
+                        let (i, j) = (i0 + a, j0 + a2);
+                        m[3 * a + a2] = if j <= i { lower[12 * i + j] } else { lower[12 * j + i] };
+                    }
                 }
             }
-            m
-        };
+        }
         if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
             for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
                 *g += l;
@@ -203,7 +217,7 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
             if self.touched {
                 for k in 0..4 {
                     for k2 in 0..=k {
-                        self.normal.add_block(b0 + k, b0 + k2, &block(k, k2, 1.0));
+                        self.normal.add_block(b0 + k, b0 + k2, &local[4 * k + k2]);
                     }
                 }
             }
@@ -228,7 +242,8 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
                     for t2 in 0..ek2.terms.min(4) {
                         let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
                         if b2 <= b {
-                            self.normal.add_block(b, b2, &block(k, k2, cb * cb2));
+                            let scale = cb * cb2;
+                            self.normal.add_block(b, b2, &local[4 * k + k2].map(|v| scale * v));
                         }
                     }
                 }
