@@ -131,6 +131,7 @@ impl Walker {
     pub fn animate(&self, plan: DancerPlan) -> DancerAnimation {
         let path = PelvisPath::Simple(SimplePath::new(&plan, self.standing_pelvis_m));
         DancerAnimation {
+            prints: crate::animation::prints::FootPrints::new(&plan.footprints),
             plan,
             path,
             foot_geometry: self.foot_geometry,
