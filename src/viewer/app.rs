@@ -77,8 +77,17 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let last_demo = last
         .and_then(|k| k.strip_prefix("demo:"))
         .and_then(|name| crate::viewer::DEMOS.iter().position(|(n, _)| *n == name));
+    // An ensemble plan plays its crowd; the staff beside it is its first group's score.
+    let plan = match options.file.as_deref().filter(|p| crate::viewer::plan_stage::is_plan_path(p)) {
+        Some(path) => Some(crate::viewer::plan_stage::PlanPlayback::open(path, &model)?),
+        None => None,
+    };
+    let wanted = match &plan {
+        Some(p) => p.first_score().map(Path::to_path_buf),
+        None => options.file.clone().or(last_file),
+    };
     let mut capture = None;
-    let (score, source) = match options.file.clone().or(last_file) {
+    let (score, source) = match wanted {
         Some(path) => match open_path(&path, &model.proportions)? {
             Opened::Score(score) => (score, ScoreSource::File(path)),
             Opened::Capture(animation) => {
@@ -119,7 +128,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     if let ScoreSource::File(path) = player.source() {
         recent.remember(path);
     }
-    let boot = Boot { player, models, model_index, recent, options, settings, settings_path, settings_warning };
+    let boot = Boot { player, models, model_index, recent, options, settings, settings_path, settings_warning, plan };
     let mut app = App { boot: Some(boot), running: None, error: None };
     event_loop.run_app(&mut app).map_err(|e| format!("the window's event loop failed: {e}"))?;
     match app.error {
@@ -138,6 +147,7 @@ struct Boot {
     settings: Settings,
     settings_path: Option<PathBuf>,
     settings_warning: Option<String>,
+    plan: Option<crate::viewer::plan_stage::PlanPlayback>,
 }
 
 /// What the file dialog open now is for.
@@ -180,6 +190,8 @@ struct Running {
     last_frame: Instant,
     frames: u64,
     stage_size_px: [u32; 2],
+    /// The ensemble plan playing, when one was opened.
+    plan: Option<crate::viewer::plan_stage::PlanPlayback>,
 }
 
 impl ApplicationHandler for App {
@@ -256,7 +268,17 @@ enum FrameEnd {
 
 impl Running {
     fn start(event_loop: &ActiveEventLoop, boot: Boot) -> Result<Running, String> {
-        let Boot { mut player, models, model_index, recent, options, settings, settings_path, settings_warning } = boot;
+        let Boot {
+            mut player,
+            models,
+            model_index,
+            recent,
+            options,
+            settings,
+            settings_path,
+            settings_warning,
+            mut plan,
+        } = boot;
         let attributes = Window::default_attributes()
             .with_title(format!("labanplay — {}", player.source().label()))
             .with_inner_size(winit::dpi::LogicalSize::new(1280.0, 800.0));
@@ -265,7 +287,10 @@ impl Running {
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
             event_loop.owned_display_handle(),
         )));
-        let gpu = WindowGpu::new(instance, window.clone(), player.model())?;
+        let mut gpu = WindowGpu::new(instance, window.clone(), player.model())?;
+        if let Some(plan) = &mut plan {
+            plan.low_mesh = Some(gpu.upload_extra_mesh(&plan.low)?);
+        }
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx,
@@ -306,7 +331,19 @@ impl Running {
             .filter(|p| p.is_file());
         let mut rehearsal = Rehearsal::new(music, settings, settings_path);
         rehearsal.open_score(&mut player, &mut ui_state);
-        let camera = framed_camera(ui_state.camera_view, player.floor_bounds(), 16.0 / 9.0);
+        if let Some(plan) = &plan {
+            // The plan's timeline: its clock, to the end of its last transition.
+            let mut timeline = player.playback.timeline().clone();
+            timeline.bpm = plan.crowd.plan.clock.tempo.bpm;
+            timeline.duration_beats = plan.crowd.end_beats() + 2.0;
+            player.playback.set_timeline(timeline);
+        }
+        let bounds = match &plan {
+            Some(p) => crate::viewer::plan_stage::plan_bounds(&p.crowd),
+            None => *player.floor_bounds(),
+        };
+        let mut camera = framed_camera(ui_state.camera_view, &bounds, 16.0 / 9.0);
+        camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
         let now = Instant::now();
         let watch = match player.source() {
             ScoreSource::File(path) => Some(FileWatch::new(path.clone(), 0.0)),
@@ -334,6 +371,7 @@ impl Running {
             last_frame: now,
             frames: 0,
             stage_size_px: [1, 1],
+            plan,
         };
         if let Some(mesh) = restore_mesh {
             running.open_mesh(&mesh);
@@ -503,7 +541,12 @@ impl Running {
 
     fn reframe(&mut self) {
         let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
-        self.camera = framed_camera(self.ui_state.camera_view, self.player.floor_bounds(), aspect);
+        let bounds = match &self.plan {
+            Some(p) => crate::viewer::plan_stage::plan_bounds(&p.crowd),
+            None => *self.player.floor_bounds(),
+        };
+        self.camera = framed_camera(self.ui_state.camera_view, &bounds, aspect);
+        self.camera.far_m = self.camera.far_m.max(4.0 * self.camera.distance_m);
     }
 
     fn hot_reload(&mut self, clock_secs: f64) {
@@ -647,7 +690,19 @@ impl Running {
             }
         }
         self.save_settings(false);
-        self.player.build_scene(self.gpu.mesh_id(), &mut self.scene);
+        match &mut self.plan {
+            Some(plan) => {
+                use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene};
+                let full = (self.player.model(), self.gpu.mesh_id());
+                let low = (&plan.low, plan.low_mesh.unwrap_or(self.gpu.mesh_id()));
+                let options = PlanOptions { paths_and_spots: self.ui_state.camera_view == CameraView::Top };
+                let view = crate::viewer::plan_render::plan_view(self.camera.eye_in_world());
+                let t_beats = self.player.playback.t_beats();
+                let meshes = PlanMeshes { full, low };
+                build_plan_scene(&plan.crowd, t_beats, &view, meshes, options, &mut plan.frame, &mut self.scene);
+            }
+            None => self.player.build_scene(self.gpu.mesh_id(), &mut self.scene),
+        }
 
         let pixels_per_point = full_output.pixels_per_point;
         if let Some(rect) = ui_output.stage_rect {

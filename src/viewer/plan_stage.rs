@@ -149,3 +149,29 @@ fn push_paths_and_spots(crowd: &Crowd, t_beats: f64, scene: &mut Scene) {
         });
     }
 }
+
+/// A plan open in the player: its crowd, the low-detail body and the frame's poses.
+pub struct PlanPlayback {
+    /// The crowd.
+    pub crowd: Crowd,
+    /// Far performers' body.
+    pub low: DancerModel,
+    /// Its mesh once uploaded.
+    pub low_mesh: Option<MeshId>,
+    /// Scratch poses, reused every frame.
+    pub frame: CrowdFrame,
+}
+
+impl PlanPlayback {
+    /// Opens the plan at `path` for a full body of `model`.
+    pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
+        let crowd = open_plan(path, model)?;
+        let low = crate::viewer::dancer_mesh::low_detail_mannequin(&model.proportions)?;
+        Ok(PlanPlayback { crowd, low, low_mesh: None, frame: CrowdFrame::default() })
+    }
+
+    /// The score the player shows beside the stage: the first group's that has one.
+    pub fn first_score(&self) -> Option<&Path> {
+        self.crowd.plan.groups.iter().find_map(|g| g.score.as_deref())
+    }
+}

@@ -96,6 +96,13 @@ impl WindowGpu {
         self.mesh_id
     }
 
+    /// Uploads another mesh (a crowd's low-detail body) beside the dancer's.
+    pub fn upload_extra_mesh(&mut self, model: &DancerModel) -> Result<MeshId, String> {
+        self.stage_renderer
+            .upload_mesh(&self.gpu.device, &model.mesh)
+            .map_err(|e| format!("cannot upload the model `{}`: {e}", model.name))
+    }
+
     /// Replaces the dancer mesh.
     pub fn set_model(&mut self, model: &DancerModel) -> Result<(), String> {
         let new_id = self
