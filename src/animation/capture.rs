@@ -22,6 +22,7 @@ impl Animation {
         let standing = skeleton.rest_offset(crate::pose::JointId::Pelvis).y;
         let dancer = DancerAnimation {
             path: PelvisPath::Simple(SimplePath::new(&plan, standing)),
+            prints: crate::animation::prints::FootPrints::new(&plan.footprints),
             plan,
             foot_geometry: foot_geometry(&skeleton),
             foot_angles: FootAngles::default(),
