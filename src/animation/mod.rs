@@ -14,6 +14,7 @@ pub mod pelvis_tilt;
 pub mod prints;
 pub mod rotations;
 pub mod sample;
+mod sample_feet;
 pub mod simple_path;
 
 use crate::motion::plan::DancerPlan;

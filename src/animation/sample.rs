@@ -5,10 +5,9 @@
 //! notated direction; head and chest tilts. Deterministic and allocation-free per call.
 
 use super::DancerAnimation;
-use super::feet::{FootState, planted_state, ramp, swing_state};
-use super::flight_keys::{FlightFootJob, flight_foot_state};
+use super::feet::{FootState, ramp};
 use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
-use crate::motion::plan::{Flight, Foot, Footprint, LimbId, LimbTarget, smoothstep, world_from_body};
+use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
@@ -51,7 +50,7 @@ const REACH_FADE_SECS: f64 = 0.2;
 
 /// The shortest swing of a foot to its next footprint, seconds (when the time since its lift
 /// allows).
-const MIN_SWING_SECS: f64 = 0.2;
+pub(super) const MIN_SWING_SECS: f64 = 0.2;
 
 /// The most the pelvis lowers to keep a foot within the leg's reach, metres.
 const MAX_PELVIS_DROP_M: f32 = 0.3;
@@ -231,206 +230,6 @@ fn leg_limb(foot: Foot) -> LimbId {
 }
 
 impl DancerAnimation {
-    /// The footprints of one foot, in landing order.
-    fn prints(&self, foot: Foot) -> impl Iterator<Item = &Footprint> {
-        self.prints.of(foot).iter()
-    }
-
-    /// Where the foot is at `t` (ignoring leg gestures); a foot in the air never dips below the
-    /// floor.
-    pub fn foot_state(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
-        let mut state = self.foot_state_raw(skeleton, foot, t);
-        if !state.planted {
-            self.foot_geometry.keep_above_floor(&mut state);
-        }
-        state
-    }
-
-    fn foot_state_raw(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
-        match self.plan.flights.iter().find(|f| t > f.t_takeoff_secs && t < f.t_land_secs) {
-            Some(flight) => self.foot_in_flight(skeleton, foot, flight, t),
-            None => self.foot_state_ground(skeleton, foot, t),
-        }
-    }
-
-    /// A foot during `flight` (`t` strictly inside it): the flight keys between the foot's states
-    /// at take-off and at landing, so both ends join the ground keys without a jump.
-    fn foot_in_flight(&self, skeleton: &Skeleton, foot: Foot, flight: &Flight, t: f64) -> FootState {
-        let (t0, t1) = (flight.t_takeoff_secs, flight.t_land_secs);
-        if self.prints.planted_at(foot, t).is_some() {
-            // The plan has this foot down (it should not in a flight): keep it planted.
-            return self.foot_state_ground(skeleton, foot, t);
-        }
-        const SAME_SECS: f64 = 1e-3;
-        let takes_off = self.prints(foot).any(|f| (f.t_lift_secs - t0).abs() < SAME_SECS);
-        let lands = self.prints(foot).any(|f| (f.t_land_secs - t1).abs() < SAME_SECS);
-        let yaw = self.yaw_at(t);
-        let (hip_joint, knee, ankle) = match foot {
-            Foot::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL),
-            Foot::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR),
-        };
-        // The toes at the ends as the pose has them there (kept to the floor), so they blend in.
-        let floor_toes = |mut s: FootState| {
-            s.toe_bend_rad = self.foot_geometry.toe_bend_for(s.pitch_rad);
-            s
-        };
-        let job = FlightFootJob {
-            t_takeoff_secs: t0,
-            t_land_secs: t1,
-            t_secs: t,
-            form: flight.form,
-            takes_off,
-            lands,
-            at_takeoff: floor_toes(self.foot_state_ground(skeleton, foot, t0)),
-            at_land: floor_toes(self.foot_state_ground(skeleton, foot, t1)),
-            rise_m: self.rise_between(t, t0, t1),
-            hip_in_world: self.pelvis_at(t) + Quat::from_rotation_y(yaw) * skeleton.rest_offset(hip_joint),
-            yaw_rad: yaw,
-            thigh_m: skeleton.bone_length_m(knee),
-            shin_m: skeleton.bone_length_m(ankle),
-        };
-        flight_foot_state(&self.flight_keys, &job)
-    }
-
-    /// Where the foot is at `t` from the footprints alone (outside flights, and at their ends).
-    fn foot_state_ground(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
-        let geo = &self.foot_geometry;
-        let angles = &self.foot_angles;
-        let end = self.plan.end_secs;
-        let (prev, next) = self.prints.around(foot, t);
-        if let Some(fp) = prev
-            && t <= fp.t_lift_secs
-        {
-            // A foot that is set down again where it stands when it lifts (the next print lands
-            // as this one lifts) turns to the next print's pitch instead of rolling off.
-            if let Some(n) = next
-                && n.t_land_secs <= fp.t_lift_secs + 1e-6
-            {
-                let next_pitch = planted_state(geo, angles, n, n.t_land_secs, false).pitch_rad;
-                return super::feet::planted_state_handing_over(geo, angles, fp, t, next_pitch);
-            }
-            let rolls_off = fp.t_lift_secs < end - 1e-6;
-            return planted_state(geo, angles, fp, t, rolls_off);
-        }
-        // In the air.
-        let hover = |from: &FootState| {
-            let mut s = *from;
-            s.planted = false;
-            s
-        };
-        let under_hip = |t: f64| {
-            let side = if foot == Foot::Left { Side::Left } else { Side::Right };
-            let pelvis = self.pelvis_at(t);
-            let yaw = self.yaw_at(t);
-            let hip = pelvis
-                + Quat::from_rotation_y(yaw)
-                    * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
-            FootState {
-                ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + 0.05, hip.z),
-                yaw_rad: yaw,
-                pitch_rad: 0.3,
-                toe_bend_rad: 0.0,
-                planted: false,
-            }
-        };
-        let from_state = prev.map(|fp| planted_state(geo, angles, fp, fp.t_lift_secs, true));
-        let to_state = next.map(|fp| planted_state(geo, angles, fp, fp.t_land_secs, false));
-        match (from_state, to_state, prev, next) {
-            (Some(a), Some(b), Some(p), Some(n)) => {
-                let t_lift = p.t_lift_secs;
-                // A step written with no time for its swing (a new support elsewhere at once)
-                // gets some, so the foot travels to its landing rather than jumping there.
-                let no_swing = n.t_land_secs - n.t_step_start_secs < 1e-6;
-                let t_step = if no_swing { n.t_land_secs - MIN_SWING_SECS } else { n.t_step_start_secs };
-                let t_go = t_step.max(t_lift);
-                let rise = self.rise_between(t, t_lift, n.t_land_secs);
-                let waits = t_go > t_lift + 0.3;
-                let hovering = |t: f64| {
-                    // Free and waiting: the foot comes in under its hip, just off the floor.
-                    let s = ramp(t, t_lift, t_lift + 0.5);
-                    let mut h = hover(&a);
-                    let mut tucked = under_hip(t);
-                    tucked.yaw_rad = a.yaw_rad + super::feet::wrap_angle(tucked.yaw_rad - a.yaw_rad);
-                    h = swing_state(&h, &tucked, s, 0.04, 0.0);
-                    h
-                };
-                if waits && t < t_go {
-                    let mut h = hovering(t);
-                    h.ankle_in_world.y += rise;
-                    h
-                } else {
-                    let start = if waits { hovering(t_go) } else { a };
-                    let t_from = if waits { t_go } else { t_lift };
-                    let s = ramp(t, t_from, n.t_land_secs);
-                    let dist = start.ankle_in_world.distance(b.ankle_in_world);
-                    let clearance = if self.in_flight(t) { 0.0 } else { (0.04 + 0.05 * dist).min(0.12) };
-                    let mut st = swing_state(&start, &b, s, clearance, rise);
-                    // Crossing steps: a swing whose straight path passes close to the standing
-                    // foot bows out around it so the feet do not collide.
-                    if let Some(other) = self.prints.planted_at(foot.other(), t) {
-                        let o = other.position_end_in_world;
-                        let (p0, p1) = (start.ankle_in_world, b.ankle_in_world);
-                        let seg = Vec3::new(p1.x - p0.x, 0.0, p1.z - p0.z);
-                        let len2 = seg.length_squared();
-                        if len2 > 1e-6 {
-                            let u = (((o.x - p0.x) * seg.x + (o.z - p0.z) * seg.z) / len2).clamp(0.0, 1.0);
-                            let closest = Vec3::new(p0.x + seg.x * u, 0.0, p0.z + seg.z * u);
-                            let away = Vec3::new(closest.x - o.x, 0.0, closest.z - o.z);
-                            let gap = away.length();
-                            const MIN_GAP_M: f32 = 0.16;
-                            if gap < MIN_GAP_M {
-                                let side = if gap > 1e-4 {
-                                    away / gap
-                                } else {
-                                    Vec3::new(-seg.z, 0.0, seg.x).normalize_or_zero() * foot.right_sign()
-                                };
-                                st.ankle_in_world += side * (MIN_GAP_M - gap) * (std::f32::consts::PI * s).sin();
-                            }
-                        }
-                    }
-                    st
-                }
-            }
-            (Some(a), None, Some(p), None) => {
-                let s = ramp(t, p.t_lift_secs, p.t_lift_secs + 0.5);
-                let tucked = under_hip(t);
-                let mut h = swing_state(&hover(&a), &tucked, s, 0.04, 0.0);
-                h.ankle_in_world.y += self.rise_between(t, p.t_lift_secs, end);
-                h
-            }
-            (None, Some(b), None, Some(n)) => {
-                let start = under_hip(n.t_step_start_secs);
-                let s = ramp(t, n.t_step_start_secs, n.t_land_secs);
-                swing_state(&start, &b, s, 0.0, 0.0)
-            }
-            _ => under_hip(t),
-        }
-    }
-
-    /// How far the pelvis is above the straight line between its heights at `a` and `b`.
-    fn rise_between(&self, t: f64, a: f64, b: f64) -> f32 {
-        if b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) || !self.in_flight(t) {
-            return 0.0;
-        }
-        let s = ((t - a) / (b - a)).clamp(0.0, 1.0) as f32;
-        let ya = self.pelvis_at(a).y;
-        let yb = self.pelvis_at(b).y;
-        (self.pelvis_at(t).y - (ya + (yb - ya) * s)).max(0.0)
-    }
-
-    /// In a flight the toes follow the foot keys (in line with a pointed foot) as far as the
-    /// floor allows; `None` elsewhere (the toes then keep to the floor).
-    fn flight_toe_bend(&self, t: f64, state: &FootState, ankle_in_world: Vec3, rot: Quat) -> Option<f32> {
-        if state.planted || !self.in_flight(t) {
-            return None;
-        }
-        self.foot_geometry.toe_bend_clear(ankle_in_world, rot, state.toe_bend_rad)
-    }
-
-    fn in_flight(&self, t: f64) -> bool {
-        self.plan.flights.iter().any(|f| t > f.t_takeoff_secs && t < f.t_land_secs)
-    }
-
     /// Facing at `t`.
     pub fn yaw_at(&self, t: f64) -> f32 {
         self.plan.yaw.value_at(t, 0.0)
