@@ -354,6 +354,8 @@ pub(crate) struct FrameSink {
     video: Option<VideoEncoder>,
     png_dir: Option<PathBuf>,
     delay: image::Delay,
+    mirror: bool,
+    frames: usize,
 }
 
 impl FrameSink {
@@ -366,7 +368,7 @@ impl FrameSink {
         audio: Option<&AudioInput>,
     ) -> Result<FrameSink, String> {
         let delay = image::Delay::from_numer_denom_ms(1000, (options.fps.round() as u32).max(1));
-        let mut sink = FrameSink { gif: None, video: None, png_dir: None, delay };
+        let mut sink = FrameSink { gif: None, video: None, png_dir: None, delay, mirror: options.mirror, frames };
         match output {
             Output::Gif(path) => {
                 let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
@@ -403,6 +405,23 @@ impl FrameSink {
             let path = dir.join(format!("frame-{:04}.png", index + 1));
             image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
+        Ok(())
+    }
+
+    /// Writes rendered frame `index` (mirrored when the options say so) and advances the
+    /// progress bar.
+    pub(crate) fn deliver(
+        &mut self,
+        index: usize,
+        mut image: image::RgbaImage,
+        progress: &mut dyn Write,
+    ) -> Result<(), String> {
+        if self.mirror {
+            image::imageops::flip_horizontal_in_place(&mut image);
+        }
+        self.write(index, image)?;
+        let _ = write!(progress, "{}", progress_bar(index + 1, self.frames, 30));
+        let _ = progress.flush();
         Ok(())
     }
 
@@ -488,15 +507,10 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
             }
         }
         player.build_scene(mesh_id, &mut scene);
-        let mut image = target
+        let image = target
             .render(&gpu, &mut renderer, &scene, &camera)
             .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
-        if options.mirror {
-            image::imageops::flip_horizontal_in_place(&mut image);
-        }
-        sink.write(index, image)?;
-        let _ = write!(progress, "{}", progress_bar(index + 1, times.len(), 30));
-        let _ = progress.flush();
+        sink.deliver(index, image, progress)?;
     }
     let _ = writeln!(progress);
     sink.finish()?;

@@ -6,7 +6,7 @@ use crate::crowd::{CrowdFrame, View};
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
 use crate::viewer::camera_input::{CameraView, framed_camera};
 use crate::viewer::dancer_mesh::{build_model, low_detail_mannequin};
-use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind, progress_bar};
+use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
 use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
 use std::io::Write;
 use std::path::Path;
@@ -61,15 +61,10 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     let mut sink = FrameSink::open(&output, ffmpeg.as_deref(), options, times.len(), None)?;
     for (index, t_beats) in times.iter().enumerate() {
         build_plan_scene(&crowd, *t_beats, &detail, meshes, plan_options, &mut frame, &mut scene);
-        let mut image = target
+        let image = target
             .render(&gpu, &mut renderer, &scene, &camera)
             .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
-        if options.mirror {
-            image::imageops::flip_horizontal_in_place(&mut image);
-        }
-        sink.write(index, image)?;
-        let _ = write!(progress, "{}", progress_bar(index + 1, times.len(), 30));
-        let _ = progress.flush();
+        sink.deliver(index, image, progress)?;
     }
     let _ = writeln!(progress);
     sink.finish()?;
