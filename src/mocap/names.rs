@@ -52,22 +52,7 @@ const LIMB_STEMS: [(JointId, &[&str]); 9] = [
 
 /// The project joint on `side` matching the left-side joint `left`.
 fn on_side(left: JointId, side: Side) -> JointId {
-    if side == Side::Left {
-        return left;
-    }
-    use JointId::*;
-    match left {
-        ClavicleL => ClavicleR,
-        ShoulderL => ShoulderR,
-        ElbowL => ElbowR,
-        WristL => WristR,
-        HandL => HandR,
-        HipL => HipR,
-        KneeL => KneeR,
-        AnkleL => AnkleR,
-        BallL => BallR,
-        other => other,
-    }
+    if side == Side::Left { left } else { left.mirrored() }
 }
 
 /// The side and stem of a normalised name: `leftupleg`, `lthigh`, `thighl`, `upperarmleft`.

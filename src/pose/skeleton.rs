@@ -112,6 +112,32 @@ impl JointId {
         Self::ALL.get(index).copied()
     }
 
+    /// The same joint on the other side (left ↔ right); the spine's joints are their own mirror.
+    pub const fn mirrored(self) -> JointId {
+        use JointId::*;
+        match self {
+            ClavicleL => ClavicleR,
+            ShoulderL => ShoulderR,
+            ElbowL => ElbowR,
+            WristL => WristR,
+            HandL => HandR,
+            HipL => HipR,
+            KneeL => KneeR,
+            AnkleL => AnkleR,
+            BallL => BallR,
+            ClavicleR => ClavicleL,
+            ShoulderR => ShoulderL,
+            ElbowR => ElbowL,
+            WristR => WristL,
+            HandR => HandL,
+            HipR => HipL,
+            KneeR => KneeL,
+            AnkleR => AnkleL,
+            BallR => BallL,
+            Pelvis | Spine | Chest | Neck | Head => self,
+        }
+    }
+
     /// The parent joint; `None` for the pelvis (root).
     pub const fn parent(self) -> Option<JointId> {
         use JointId::*;

@@ -165,30 +165,7 @@ fn left_and_right_kneeling_mirror() {
     let (r, l) = (frames(&one_knee_first(true)), frames(&one_knee_first(false)));
     assert_eq!(r.len(), l.len());
     let mirror = |v: Vec3| Vec3::new(-v.x, v.y, v.z);
-    let other = |j: JointId| {
-        use JointId::*;
-        match j {
-            ClavicleL => ClavicleR,
-            ShoulderL => ShoulderR,
-            ElbowL => ElbowR,
-            WristL => WristR,
-            HandL => HandR,
-            HipL => HipR,
-            KneeL => KneeR,
-            AnkleL => AnkleR,
-            BallL => BallR,
-            ClavicleR => ClavicleL,
-            ShoulderR => ShoulderL,
-            ElbowR => ElbowL,
-            WristR => WristL,
-            HandR => HandL,
-            HipR => HipL,
-            KneeR => KneeL,
-            AnkleR => AnkleL,
-            BallR => BallL,
-            j => j,
-        }
-    };
+    let other = JointId::mirrored;
     let mut worst = (0.0f32, 0, JointId::Pelvis);
     for (i, (a, b)) in r.iter().zip(&l).enumerate() {
         for j in JointId::ALL {

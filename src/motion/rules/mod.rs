@@ -113,15 +113,7 @@ pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
 /// The mirror image of a direction (left ↔ right): what the other side's limb does when it
 /// mirrors this one.
 pub fn mirrored_direction(direction: Direction) -> Direction {
-    match direction {
-        Direction::RightForward => Direction::LeftForward,
-        Direction::Right => Direction::Left,
-        Direction::RightBackward => Direction::LeftBackward,
-        Direction::LeftBackward => Direction::RightBackward,
-        Direction::Left => Direction::Right,
-        Direction::LeftForward => Direction::RightForward,
-        other => other,
-    }
+    direction.mirrored()
 }
 
 /// Horizontal unit step direction (right, forward) for a direction; zero for place.
