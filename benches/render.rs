@@ -1,6 +1,8 @@
 //! Frame time of the renderer at 1280×720 on whatever adapter `create_headless` picks (the
 //! software rasteriser on machines without a GPU): empty stage, and one ~20k-vertex skinned
-//! figure with footprints and shadows. Each iteration = prepare + draw + read-back.
+//! figure with footprints and shadows; and a crowd on the software rasteriser (lavapipe, as the
+//! goldens pick it): one low-detail performer against 1,000 (instanced, 8 shared poses, one
+//! draw per mesh). Each iteration = prepare + draw + read-back.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/render_figure/mod.rs"]
@@ -62,5 +64,68 @@ fn bench_render(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_render);
+/// 1 and 1,000 low-detail performers (the crowd body of plans) in a 40 × 25 block at 1.2 m,
+/// framed whole, 1280×720, no MSAA (what software rasterisers get), on the software adapter.
+fn bench_crowd(c: &mut Criterion) {
+    use labanplay::render::{AdapterPreference, PoseInstance, create_headless_with};
+    use labanplay::viewer::dancer_mesh::{low_detail_mannequin, mannequin};
+    let gpu = match create_headless_with(AdapterPreference::SoftwareFirst) {
+        Ok(gpu) => gpu,
+        Err(error) => {
+            eprintln!("SKIP crowd render bench: {error}");
+            return;
+        }
+    };
+    eprintln!("crowd render bench on {}", gpu.adapter_summary());
+    let full = mannequin(&Default::default()).unwrap();
+    let low = low_detail_mannequin(&full.proportions).unwrap();
+    eprintln!("low-detail body: {} triangles", low.mesh.indices.len() / 3);
+    let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
+    let mut renderer = Renderer::new(&gpu.device, config);
+    let target = OffscreenTarget::new(&gpu, &renderer, 1280, 720).unwrap();
+    let mesh_id = renderer.upload_mesh(&gpu.device, &low.mesh).unwrap();
+    // Eight poses: the rest pose turned at the arms and bent at the knees by different amounts.
+    let skeleton = labanplay::pose::skeleton::Skeleton::new(&low.proportions);
+    let poses: Vec<Vec<glam::Mat4>> = (0..8)
+        .map(|k| {
+            let mut pose = labanplay::pose::fk::Pose::rest(&skeleton);
+            let a = 0.15 * k as f32;
+            for (joint, axis) in [
+                (labanplay::pose::skeleton::JointId::ShoulderL, glam::Vec3::Z),
+                (labanplay::pose::skeleton::JointId::ShoulderR, -glam::Vec3::Z),
+                (labanplay::pose::skeleton::JointId::KneeL, glam::Vec3::X),
+            ] {
+                pose.set_local(joint, pose.local(joint) * glam::Quat::from_axis_angle(axis, a));
+            }
+            let mut palette = Vec::new();
+            low.palette(&skeleton, &pose, &mut palette);
+            palette
+        })
+        .collect();
+    let instance = |k: usize| {
+        let (col, row) = ((k % 40) as f32, (k / 40) as f32);
+        let at = glam::Vec3::new((col - 19.5) * 1.2, 0.0, (row - 12.0) * 1.2);
+        PoseInstance {
+            mesh_id,
+            pose: (k % 8) as u32,
+            world_from_pose: glam::Mat4::from_translation(at) * glam::Mat4::from_rotation_y(0.1 * k as f32),
+            colour: [0.8, 0.3 + 0.05 * (k % 8) as f32, 0.25, 1.0],
+        }
+    };
+    let stage = labanplay::render::Stage { half_width_m: 26.0, half_depth_m: 17.0, ..Default::default() };
+    let scene_of =
+        |n: usize| Scene { stage, poses: poses.clone(), instances: (0..n).map(instance).collect(), ..Scene::default() };
+    let camera = OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::new(0.0, 0.9, 0.0), 42.0);
+    let mut group = c.benchmark_group("crowd_low_detail_1280x720");
+    group.sample_size(20).measurement_time(Duration::from_secs(8)).warm_up_time(Duration::from_secs(2));
+    for n in [1usize, 1000] {
+        let scene = scene_of(n);
+        group.bench_function(format!("performers_{n}"), |b| {
+            b.iter(|| target.render(&gpu, &mut renderer, &scene, &camera).map(|image| image.len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_render, bench_crowd);
 criterion_main!(benches);

@@ -8,7 +8,7 @@ use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 /// Closest the camera may get to its target, in metres.
 pub const MIN_DISTANCE_M: f32 = 0.2;
 /// Farthest the camera may get from its target, in metres.
-pub const MAX_DISTANCE_M: f32 = 200.0;
+pub const MAX_DISTANCE_M: f32 = 1000.0;
 /// Largest |pitch|: just short of straight down/up, so the view never loses its up vector.
 pub const PITCH_LIMIT_RAD: f32 = FRAC_PI_2 - 0.01;
 

@@ -35,10 +35,20 @@ pub enum RenderError {
     /// A dancer refers to a mesh that was never uploaded to this renderer.
     #[error("dancer {dancer_index} refers to unknown mesh {mesh_id:?}")]
     UnknownMesh {
-        /// Position of the dancer in [`crate::render::Scene::dancers`].
+        /// Position of the figure: dancers first, then [`crate::render::Scene::instances`].
         dancer_index: usize,
         /// The unknown id.
         mesh_id: MeshId,
+    },
+    /// An instance refers to a pose the scene does not have.
+    #[error("dancer {dancer_index} refers to pose {pose} but the scene has {poses} poses")]
+    UnknownPose {
+        /// Position of the figure: dancers first, then [`crate::render::Scene::instances`].
+        dancer_index: usize,
+        /// The pose asked for.
+        pose: u32,
+        /// How many the scene has.
+        poses: usize,
     },
     /// A dancer's palette has fewer matrices than its mesh's joint indices need.
     #[error(

@@ -2,20 +2,12 @@
 //! globals with the fixed lighting rig, contact shadows, floor marks and line segments. Bad
 //! numbers (NaN, negative sizes) are dropped or replaced here so they never reach a shader.
 
-use glam::Vec3;
-
 use crate::render::camera::OrbitCamera;
 use crate::render::gpu_data::{GlobalsUniform, LineVertex, MarkInstance, ShadowInstance};
-use crate::render::scene::{ContactShadow, FloorMark, FloorMarkKind, FootSide, Polyline, Stage};
+use crate::render::scene::{ContactShadow, FloorMark, FloorMarkKind, FootSide, Lighting, Polyline, Stage};
 
 /// Height (m) at which a contact shadow has faded out completely.
 pub(crate) const SHADOW_FADE_HEIGHT_M: f32 = 1.5;
-/// Direction toward the key light: front-right of the audience, high.
-const SUN_DIR_IN_WORLD: Vec3 = Vec3::new(0.38, 0.80, 0.46);
-/// Linear RGB radiance of the key light, sky and ground (the 4th value is unused).
-const SUN_COLOUR: [f32; 4] = [0.85, 0.80, 0.72, 0.0];
-const SKY_COLOUR: [f32; 4] = [0.30, 0.33, 0.40, 0.0];
-const GROUND_COLOUR: [f32; 4] = [0.10, 0.09, 0.08, 0.0];
 
 /// Per-frame globals for `camera` looking at a target of `aspect_ratio` (width / height).
 /// `srgb_target` = the colour format encodes sRGB itself; otherwise the shaders do it.
@@ -23,20 +15,56 @@ pub(crate) fn globals_uniform(
     camera: &OrbitCamera,
     aspect_ratio: f32,
     stage: &Stage,
+    lighting: &Lighting,
     srgb_target: bool,
 ) -> GlobalsUniform {
     let rgb = |c: [f32; 3]| [c[0], c[1], c[2], 1.0];
+    let lighting = sanitised_lighting(lighting);
     GlobalsUniform {
         clip_from_world: camera.clip_from_world(aspect_ratio).to_cols_array_2d(),
         eye_in_world: camera.eye_in_world().extend(1.0).to_array(),
-        sun_dir_in_world: SUN_DIR_IN_WORLD.normalize().extend(0.0).to_array(),
-        sun_colour: SUN_COLOUR,
-        sky_colour: SKY_COLOUR,
-        ground_colour: GROUND_COLOUR,
+        sun_dir_in_world: lighting.sun_dir_in_world.normalize().extend(0.0).to_array(),
+        sun_colour: rgb(lighting.sun_colour),
+        sky_colour: rgb(lighting.sky_colour),
+        ground_colour: rgb(lighting.ground_colour),
         floor_colour: rgb(stage.floor_colour),
         audience_colour: rgb(stage.audience_colour),
         stage: [stage.half_width_m, stage.half_depth_m, stage.grid_spacing_m, stage.audience_band_m],
         output: [if srgb_target { 0.0 } else { 1.0 }, 0.0, 0.0, 0.0],
+    }
+}
+
+/// The lighting with a non-finite or zero direction and non-finite or negative colours replaced
+/// by the defaults' (colours may exceed 1: a bright key light).
+pub(crate) fn sanitised_lighting(lighting: &Lighting) -> Lighting {
+    let default = Lighting::default();
+    let colour_or = |c: [f32; 3], fallback: [f32; 3]| {
+        if c.iter().all(|v| v.is_finite() && *v >= 0.0) { c.map(|v| v.min(8.0)) } else { fallback }
+    };
+    let dir = lighting.sun_dir_in_world;
+    Lighting {
+        sun_dir_in_world: if dir.is_finite() && dir.length_squared() > 1e-12 { dir } else { default.sun_dir_in_world },
+        sun_colour: colour_or(lighting.sun_colour, default.sun_colour),
+        sky_colour: colour_or(lighting.sky_colour, default.sky_colour),
+        ground_colour: colour_or(lighting.ground_colour, default.ground_colour),
+    }
+}
+
+/// Instances in draw order: stably sorted by mesh, and per mesh its range of instances (one
+/// draw each). `mesh_of` gives each record's mesh index.
+pub(crate) fn draws_by_mesh<T: Copy>(records: &[(usize, T)], sorted: &mut Vec<T>, draws: &mut Vec<(usize, u32, u32)>) {
+    sorted.clear();
+    draws.clear();
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by_key(|&k| records[k].0);
+    for k in order {
+        let (mesh, record) = records[k];
+        let at = sorted.len() as u32;
+        match draws.last_mut() {
+            Some((m, _, end)) if *m == mesh => *end = at + 1,
+            _ => draws.push((mesh, at, at + 1)),
+        }
+        sorted.push(record);
     }
 }
 
@@ -131,6 +159,34 @@ pub(crate) fn linear_to_srgb(linear: f32) -> f32 {
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn instances_are_grouped_into_one_draw_per_mesh_in_a_stable_order() {
+        let records = [(1, 'a'), (0, 'b'), (1, 'c'), (2, 'd'), (0, 'e')];
+        let (mut sorted, mut draws) = (Vec::new(), Vec::new());
+        draws_by_mesh(&records, &mut sorted, &mut draws);
+        assert_eq!(sorted, vec!['b', 'e', 'a', 'c', 'd']);
+        assert_eq!(draws, vec![(0, 0, 2), (1, 2, 4), (2, 4, 5)]);
+        draws_by_mesh::<char>(&[], &mut sorted, &mut draws);
+        assert!(sorted.is_empty() && draws.is_empty());
+    }
+
+    #[test]
+    fn bad_lighting_falls_back_to_the_default() {
+        let bad = Lighting {
+            sun_dir_in_world: Vec3::ZERO,
+            sun_colour: [f32::NAN, 0.0, 0.0],
+            sky_colour: [-1.0, 0.0, 0.0],
+            ground_colour: [0.2, 0.3, 0.4],
+        };
+        let fixed = sanitised_lighting(&bad);
+        let default = Lighting::default();
+        assert_eq!(fixed.sun_dir_in_world, default.sun_dir_in_world);
+        assert_eq!(fixed.sun_colour, default.sun_colour);
+        assert_eq!(fixed.sky_colour, default.sky_colour);
+        assert_eq!(fixed.ground_colour, [0.2, 0.3, 0.4]);
+    }
 
     #[test]
     fn weights_are_normalised_and_zero_weights_fall_back_to_joint_zero() {

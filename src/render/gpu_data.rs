@@ -21,10 +21,14 @@ pub(crate) struct GlobalsUniform {
     pub output: [f32; 4],
 }
 
-/// Per-dancer uniform (at a dynamic offset); mirrors `struct Dancer` in `skinned.wgsl`.
+/// One drawn instance in the instance storage buffer; mirrors `struct Instance` in
+/// `skinned.wgsl` (96 bytes). Instances sharing a pose point at the same palette range.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
-pub(crate) struct DancerUniform {
+pub(crate) struct InstanceRecord {
+    /// Pose space → world.
+    pub world_from_pose: [[f32; 4]; 4],
+    /// Linear RGBA base colour.
     pub colour: [f32; 4],
     /// x: first palette entry, y: palette length, z/w unused.
     pub palette_range: [u32; 4],
@@ -125,7 +129,7 @@ mod tests {
     fn layouts_have_the_sizes_the_shaders_expect() {
         // WGSL: mat4 (64) + 9 vec4 (144).
         assert_eq!(std::mem::size_of::<GlobalsUniform>(), 208);
-        assert_eq!(std::mem::size_of::<DancerUniform>(), 32);
+        assert_eq!(std::mem::size_of::<InstanceRecord>(), 96);
         assert_eq!(std::mem::size_of::<SkinnedVertex>(), 48);
         assert_eq!(std::mem::size_of::<MarkInstance>(), 96);
         assert_eq!(std::mem::size_of::<LineVertex>(), 28);

@@ -7,7 +7,8 @@
 //! 2. [`Renderer::new`] builds the pipelines for one colour format ([`RendererConfig`]; use
 //!    [`RendererConfig::recommended_for`] to skip MSAA on software rasterisers);
 //!    [`Renderer::upload_mesh`] turns a [`SkinnedMeshData`] into a [`MeshId`] once.
-//! 3. Every frame: fill a [`Scene`] (dancers with palettes, [`FloorMark`]s, [`ContactShadow`]s,
+//! 3. Every frame: fill a [`Scene`] (dancers with palettes, or shared poses and their
+//!    [`PoseInstance`]s, [`FloorMark`]s, [`ContactShadow`]s,
 //!    [`Polyline`]s), call [`Renderer::prepare`] with an [`OrbitCamera`] and the target size, then
 //!    [`Renderer::render`] into a command encoder and a texture view, and submit.
 //! 4. Headless: [`render_to_image`] / [`OffscreenTarget`] do steps 3 and the read-back to an
@@ -32,5 +33,6 @@ pub use gpu::{AdapterPreference, Gpu, create_headless, create_headless_with};
 pub use offscreen::{OffscreenTarget, render_to_image};
 pub use renderer::{Renderer, RendererConfig};
 pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, MeshId, Polyline, Scene, SkinnedMeshData, Stage,
+    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, Lighting, MeshId, Polyline, PoseInstance, Scene,
+    SkinnedMeshData, Stage,
 };

@@ -8,7 +8,9 @@ macro_rules! shader_source {
     };
 }
 
-use crate::render::gpu_data::{DancerUniform, GlobalsUniform, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex};
+use crate::render::gpu_data::{
+    GlobalsUniform, InstanceRecord, LineVertex, MarkInstance, ShadowInstance, SkinnedVertex,
+};
 
 /// Depth buffer format used by every pipeline.
 pub(crate) const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
@@ -60,11 +62,11 @@ impl Pipelines {
             entries: &[
                 wgpu::BindGroupLayoutEntry {
                     binding: 0,
-                    visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+                    visibility: wgpu::ShaderStages::VERTEX,
                     ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: true,
-                        min_binding_size: byte_size::<DancerUniform>(),
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: byte_size::<InstanceRecord>(),
                     },
                     count: None,
                 },

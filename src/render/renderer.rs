@@ -1,6 +1,8 @@
 //! The renderer: uploads meshes once, packs each frame's [`Scene`] into GPU buffers
 //! ([`Renderer::prepare`]) and records the frame into any texture view ([`Renderer::render`]):
 //! floor, contact shadows, floor marks, skinned dancers, lines — depth-tested, optional MSAA.
+//! Dancers are instanced: one storage buffer of instances (root, colour, palette range) and one
+//! of palettes (a shared pose once, however many instances use it), one draw per mesh.
 
 use wgpu::util::DeviceExt as _;
 
@@ -8,7 +10,7 @@ use crate::render::camera::OrbitCamera;
 use crate::render::error::RenderError;
 use crate::render::frame_data;
 use crate::render::gpu::Gpu;
-use crate::render::gpu_data::{DancerUniform, GlobalsUniform, GrowableBuffer, SkinnedVertex};
+use crate::render::gpu_data::{GlobalsUniform, GrowableBuffer, InstanceRecord, SkinnedVertex};
 use crate::render::pipelines::{DEPTH_FORMAT, Pipelines};
 use crate::render::scene::{MeshId, Scene, SkinnedMeshData};
 
@@ -47,11 +49,11 @@ struct GpuMesh {
     required_palette_len: usize,
 }
 
-/// One dancer's draw this frame.
+/// One mesh's draw this frame: its instances `first..end` of the instance buffer.
 #[derive(Debug)]
-struct DancerDraw {
+struct MeshDraw {
     mesh_index: usize,
-    uniform_offset_bytes: u32,
+    instances: std::ops::Range<u32>,
 }
 
 /// Depth (and MSAA colour) attachments sized for the current target.
@@ -69,15 +71,19 @@ pub struct Renderer {
     pipelines: Pipelines,
     globals_buffer: wgpu::Buffer,
     globals_bind_group: wgpu::BindGroup,
-    dancer_uniforms: GrowableBuffer,
+    instance_records: GrowableBuffer,
     palettes: GrowableBuffer,
     dancer_bind_group: wgpu::BindGroup,
-    dancer_stride_bytes: usize,
     shadow_instances: GrowableBuffer,
     mark_instances: GrowableBuffer,
     line_vertices: GrowableBuffer,
     meshes: Vec<Option<GpuMesh>>,
-    draws: Vec<DancerDraw>,
+    draws: Vec<MeshDraw>,
+    /// Scratch reused every frame: records with their mesh, then sorted by mesh.
+    scratch_records: Vec<(usize, InstanceRecord)>,
+    scratch_sorted: Vec<InstanceRecord>,
+    scratch_draws: Vec<(usize, u32, u32)>,
+    scratch_palette: Vec<[[f32; 4]; 4]>,
     shadow_count: u32,
     mark_count: u32,
     line_vertex_count: u32,
@@ -101,26 +107,28 @@ impl Renderer {
             layout: &pipelines.globals_layout,
             entries: &[wgpu::BindGroupEntry { binding: 0, resource: globals_buffer.as_entire_binding() }],
         });
-        let alignment = device.limits().min_uniform_buffer_offset_alignment.max(1) as usize;
-        let dancer_stride_bytes = std::mem::size_of::<DancerUniform>().next_multiple_of(alignment);
-        let dancer_uniforms = GrowableBuffer::new(device, "labanplay dancer uniforms", wgpu::BufferUsages::UNIFORM);
-        let palettes = GrowableBuffer::new(device, "labanplay skinning palettes", wgpu::BufferUsages::STORAGE);
-        let dancer_bind_group = dancer_bind_group(device, &pipelines, &dancer_uniforms, &palettes);
+        let storage = wgpu::BufferUsages::STORAGE;
+        let instance_records = GrowableBuffer::new(device, "labanplay dancer instances", storage);
+        let palettes = GrowableBuffer::new(device, "labanplay skinning palettes", storage);
+        let dancer_bind_group = dancer_bind_group(device, &pipelines, &instance_records, &palettes);
         let vertex = wgpu::BufferUsages::VERTEX;
         Self {
             config,
             globals_buffer,
             globals_bind_group,
             dancer_bind_group,
-            dancer_uniforms,
+            instance_records,
             palettes,
-            dancer_stride_bytes,
             shadow_instances: GrowableBuffer::new(device, "labanplay contact shadow instances", vertex),
             mark_instances: GrowableBuffer::new(device, "labanplay floor mark instances", vertex),
             line_vertices: GrowableBuffer::new(device, "labanplay line vertices", vertex),
             pipelines,
             meshes: Vec::new(),
             draws: Vec::new(),
+            scratch_records: Vec::new(),
+            scratch_sorted: Vec::new(),
+            scratch_draws: Vec::new(),
+            scratch_palette: Vec::new(),
             shadow_count: 0,
             mark_count: 0,
             line_vertex_count: 0,
@@ -201,11 +209,12 @@ impl Renderer {
         if width == 0 || height == 0 || width > max_side || height > max_side {
             return Err(RenderError::InvalidSize { width, height, max_side });
         }
-        // Check every dancer before touching any buffer.
-        let mut palette_lens = Vec::with_capacity(scene.dancers.len());
+        // Check every dancer and instance before touching any buffer.
+        let mesh_of = |mesh_id: MeshId| self.meshes.get(mesh_id.0 as usize).and_then(Option::as_ref);
+        let mut palette_len = 0usize;
         for (dancer_index, dancer) in scene.dancers.iter().enumerate() {
             let mesh_id = dancer.mesh_id;
-            let Some(mesh) = self.meshes.get(mesh_id.0 as usize).and_then(Option::as_ref) else {
+            let Some(mesh) = mesh_of(mesh_id) else {
                 return Err(RenderError::UnknownMesh { dancer_index, mesh_id });
             };
             if dancer.palette.len() < mesh.required_palette_len {
@@ -216,14 +225,34 @@ impl Renderer {
                     palette_len: dancer.palette.len(),
                 });
             }
-            palette_lens.push(dancer.palette.len());
+            palette_len += dancer.palette.len();
         }
-        let palette_bytes = palette_lens.iter().sum::<usize>() as u64 * 64;
-        let uniform_bytes = (scene.dancers.len() * self.dancer_stride_bytes) as u64;
+        for (k, instance) in scene.instances.iter().enumerate() {
+            let dancer_index = scene.dancers.len() + k;
+            let mesh_id = instance.mesh_id;
+            let Some(mesh) = mesh_of(mesh_id) else {
+                return Err(RenderError::UnknownMesh { dancer_index, mesh_id });
+            };
+            let Some(palette) = scene.poses.get(instance.pose as usize) else {
+                return Err(RenderError::UnknownPose { dancer_index, pose: instance.pose, poses: scene.poses.len() });
+            };
+            if palette.len() < mesh.required_palette_len {
+                return Err(RenderError::PaletteTooShort {
+                    dancer_index,
+                    mesh_id,
+                    needed_len: mesh.required_palette_len,
+                    palette_len: palette.len(),
+                });
+            }
+        }
+        palette_len += scene.poses.iter().map(Vec::len).sum::<usize>();
+        let palette_bytes = palette_len as u64 * 64;
+        let instance_bytes =
+            ((scene.dancers.len() + scene.instances.len()) * std::mem::size_of::<InstanceRecord>()) as u64;
         let limits = device.limits();
         for (what, bytes, limit_bytes) in [
             ("skinning palettes", palette_bytes, limits.max_storage_buffer_binding_size),
-            ("dancer uniforms", uniform_bytes, limits.max_buffer_size),
+            ("dancer instances", instance_bytes, limits.max_storage_buffer_binding_size),
         ] {
             if bytes > limit_bytes {
                 return Err(RenderError::SceneTooLarge { what, bytes, limit_bytes });
@@ -234,7 +263,7 @@ impl Renderer {
         let aspect_ratio = width as f32 / height as f32;
         let stage = frame_data::sanitised_stage(&scene.stage);
         let srgb_target = self.config.colour_format.is_srgb();
-        let globals = frame_data::globals_uniform(camera, aspect_ratio, &stage, srgb_target);
+        let globals = frame_data::globals_uniform(camera, aspect_ratio, &stage, &scene.lighting, srgb_target);
         queue.write_buffer(&self.globals_buffer, 0, bytemuck::bytes_of(&globals));
         let background = stage.background_colour.map(|c| if srgb_target { c } else { frame_data::linear_to_srgb(c) });
         self.clear_colour = wgpu::Color {
@@ -244,30 +273,39 @@ impl Renderer {
             a: 1.0,
         };
 
-        // Dancers: uniforms at a fixed stride, palettes packed end to end.
-        let mut uniform_bytes = vec![0u8; scene.dancers.len() * self.dancer_stride_bytes];
-        let mut palette_columns: Vec<[[f32; 4]; 4]> = Vec::with_capacity(palette_lens.iter().sum());
-        self.draws.clear();
-        for (dancer_index, dancer) in scene.dancers.iter().enumerate() {
-            let offset_bytes = dancer_index * self.dancer_stride_bytes;
-            let uniform = DancerUniform {
-                colour: dancer.colour,
-                palette_range: [palette_columns.len() as u32, dancer.palette.len() as u32, 0, 0],
-            };
-            let size = std::mem::size_of::<DancerUniform>();
-            if let Some(slot) = uniform_bytes.get_mut(offset_bytes..offset_bytes + size) {
-                slot.copy_from_slice(bytemuck::bytes_of(&uniform));
-            }
-            palette_columns.extend(dancer.palette.iter().map(|m| m.to_cols_array_2d()));
-            let Ok(uniform_offset_bytes) = u32::try_from(offset_bytes) else {
-                break;
-            };
-            self.draws.push(DancerDraw { mesh_index: dancer.mesh_id.0 as usize, uniform_offset_bytes });
+        // Dancers and instances: palettes packed end to end (each dancer's own, each shared pose
+        // once), one record per drawn figure, sorted by mesh into one draw per mesh.
+        let palette = &mut self.scratch_palette;
+        palette.clear();
+        let records = &mut self.scratch_records;
+        records.clear();
+        for dancer in &scene.dancers {
+            let palette_range = [palette.len() as u32, dancer.palette.len() as u32, 0, 0];
+            palette.extend(dancer.palette.iter().map(|m| m.to_cols_array_2d()));
+            let world_from_pose = glam::Mat4::IDENTITY.to_cols_array_2d();
+            let record = InstanceRecord { world_from_pose, colour: dancer.colour, palette_range };
+            records.push((dancer.mesh_id.0 as usize, record));
         }
-        let uniforms_recreated = self.dancer_uniforms.write(device, queue, &uniform_bytes);
-        let palettes_recreated = self.palettes.write(device, queue, bytemuck::cast_slice(&palette_columns));
-        if uniforms_recreated || palettes_recreated {
-            self.dancer_bind_group = dancer_bind_group(device, &self.pipelines, &self.dancer_uniforms, &self.palettes);
+        let mut pose_ranges = Vec::with_capacity(scene.poses.len());
+        for pose in &scene.poses {
+            pose_ranges.push([palette.len() as u32, pose.len() as u32, 0, 0]);
+            palette.extend(pose.iter().map(|m| m.to_cols_array_2d()));
+        }
+        for instance in &scene.instances {
+            let palette_range = pose_ranges[instance.pose as usize];
+            let world_from_pose = instance.world_from_pose.to_cols_array_2d();
+            let record = InstanceRecord { world_from_pose, colour: instance.colour, palette_range };
+            records.push((instance.mesh_id.0 as usize, record));
+        }
+        frame_data::draws_by_mesh(records, &mut self.scratch_sorted, &mut self.scratch_draws);
+        self.draws.clear();
+        self.draws.extend(
+            self.scratch_draws.iter().map(|&(mesh_index, first, end)| MeshDraw { mesh_index, instances: first..end }),
+        );
+        let records_recreated = self.instance_records.write(device, queue, bytemuck::cast_slice(&self.scratch_sorted));
+        let palettes_recreated = self.palettes.write(device, queue, bytemuck::cast_slice(&self.scratch_palette));
+        if records_recreated || palettes_recreated {
+            self.dancer_bind_group = dancer_bind_group(device, &self.pipelines, &self.instance_records, &self.palettes);
         }
 
         let shadows = frame_data::shadow_instances(&scene.contact_shadows);
@@ -332,14 +370,14 @@ impl Renderer {
         }
         if !self.draws.is_empty() {
             pass.set_pipeline(&self.pipelines.skinned);
+            pass.set_bind_group(1, &self.dancer_bind_group, &[]);
             for draw in &self.draws {
                 let Some(mesh) = self.meshes.get(draw.mesh_index).and_then(Option::as_ref) else {
                     continue;
                 };
-                pass.set_bind_group(1, &self.dancer_bind_group, &[draw.uniform_offset_bytes]);
                 pass.set_vertex_buffer(0, mesh.vertex_buffer.slice(..));
                 pass.set_index_buffer(mesh.index_buffer.slice(..), wgpu::IndexFormat::Uint32);
-                pass.draw_indexed(0..mesh.index_count, 0, 0..1);
+                pass.draw_indexed(0..mesh.index_count, 0, draw.instances.clone());
             }
         }
         if self.line_vertex_count > 0 {
@@ -379,21 +417,14 @@ impl Renderer {
 fn dancer_bind_group(
     device: &wgpu::Device,
     pipelines: &Pipelines,
-    uniforms: &GrowableBuffer,
+    instances: &GrowableBuffer,
     palettes: &GrowableBuffer,
 ) -> wgpu::BindGroup {
     device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some("labanplay dancer bind group"),
         layout: &pipelines.dancer_layout,
         entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: uniforms.buffer(),
-                    offset: 0,
-                    size: wgpu::BufferSize::new(std::mem::size_of::<DancerUniform>() as u64),
-                }),
-            },
+            wgpu::BindGroupEntry { binding: 0, resource: instances.buffer().as_entire_binding() },
             wgpu::BindGroupEntry { binding: 1, resource: palettes.buffer().as_entire_binding() },
         ],
     })

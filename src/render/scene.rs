@@ -1,5 +1,5 @@
-//! Plain data the renderer draws: skinned meshes, dancers (mesh + palette + colour), floor marks,
-//! contact shadows, lines and the stage. It knows nothing about scores or motion; world space is
+//! Plain data the renderer draws: skinned meshes, dancers (mesh + palette + colour), instances of
+//! shared poses (crowds), floor marks, contact shadows, lines, the stage and its lighting. It knows nothing about scores or motion; world space is
 //! metres, +Y up, floor at y = 0, audience at +Z. Colours are linear RGBA in [0, 1].
 
 use glam::{Mat4, Vec3};
@@ -79,6 +79,45 @@ pub struct DancerInstance {
     pub palette: Vec<Mat4>,
     /// Base colour, linear RGBA (alpha is ignored: dancers are opaque).
     pub colour: [f32; 4],
+}
+
+/// One instance of a shared pose: drawn with `Scene::poses[pose]` (pose space) carried to the
+/// world by `world_from_pose`. Performers in unison share one palette, uploaded once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PoseInstance {
+    /// The uploaded mesh.
+    pub mesh_id: MeshId,
+    /// Index into [`Scene::poses`].
+    pub pose: u32,
+    /// Pose space → world (rigid).
+    pub world_from_pose: Mat4,
+    /// Base colour, linear RGBA (alpha is ignored).
+    pub colour: [f32; 4],
+}
+
+/// The scene's light: a key light (the sun) and a hemisphere ambient (sky above, ground below).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lighting {
+    /// Direction toward the key light, world (need not be unit length).
+    pub sun_dir_in_world: Vec3,
+    /// Linear RGB radiance of the key light.
+    pub sun_colour: [f32; 3],
+    /// Linear RGB ambient from above.
+    pub sky_colour: [f32; 3],
+    /// Linear RGB ambient from below.
+    pub ground_colour: [f32; 3],
+}
+
+impl Default for Lighting {
+    /// Front-right of the audience, high; warm white key, cool sky, dark ground.
+    fn default() -> Self {
+        Lighting {
+            sun_dir_in_world: Vec3::new(0.38, 0.80, 0.46),
+            sun_colour: [0.85, 0.80, 0.72],
+            sky_colour: [0.30, 0.33, 0.40],
+            ground_colour: [0.10, 0.09, 0.08],
+        }
+    }
 }
 
 /// Which foot a footprint belongs to.
@@ -185,6 +224,13 @@ pub struct Scene {
     pub stage: Stage,
     /// Dancers, drawn opaque.
     pub dancers: Vec<DancerInstance>,
+    /// Shared skinning palettes (`world_from_joint * joint_from_bind` in pose space), each
+    /// uploaded once however many [`Scene::instances`] use it.
+    pub poses: Vec<Vec<Mat4>>,
+    /// Instances of shared poses, drawn opaque (one draw per mesh with the dancers).
+    pub instances: Vec<PoseInstance>,
+    /// The light.
+    pub lighting: Lighting,
     /// Footprints and spots, drawn over the floor in order.
     pub floor_marks: Vec<FloorMark>,
     /// Soft shadows on the floor.

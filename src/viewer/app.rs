@@ -83,7 +83,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         None => None,
     };
     let wanted = match &plan {
-        Some(p) => p.first_score().map(Path::to_path_buf),
+        Some(p) => p.shown_score().map(Path::to_path_buf),
         None => options.file.clone().or(last_file),
     };
     let mut capture = None;
@@ -192,6 +192,11 @@ struct Running {
     stage_size_px: [u32; 2],
     /// The ensemble plan playing, when one was opened.
     plan: Option<crate::viewer::plan_stage::PlanPlayback>,
+    /// The plan's commands carried out last: camera cut and music cue (indices into its commands).
+    plan_cut: Option<usize>,
+    plan_cue: Option<usize>,
+    /// The lights error already shown on the status line.
+    plan_lights_error: Option<String>,
 }
 
 impl ApplicationHandler for App {
@@ -332,11 +337,8 @@ impl Running {
         let mut rehearsal = Rehearsal::new(music, settings, settings_path);
         rehearsal.open_score(&mut player, &mut ui_state);
         if let Some(plan) = &plan {
-            // The plan's timeline: its clock, to the end of its last transition.
-            let mut timeline = player.playback.timeline().clone();
-            timeline.bpm = plan.crowd.plan.clock.tempo.bpm;
-            timeline.duration_beats = plan.crowd.end_beats() + 2.0;
-            player.playback.set_timeline(timeline);
+            set_plan_timeline(&mut player, plan);
+            ui_state.plan = Some(crate::viewer::ui::PlanPanel::default());
         }
         let bounds = match &plan {
             Some(p) => crate::viewer::plan_stage::plan_bounds(&p.crowd),
@@ -372,6 +374,9 @@ impl Running {
             frames: 0,
             stage_size_px: [1, 1],
             plan,
+            plan_cut: None,
+            plan_cue: None,
+            plan_lights_error: None,
         };
         if let Some(mesh) = restore_mesh {
             running.open_mesh(&mesh);
@@ -649,6 +654,7 @@ impl Running {
         self.poll_mesh(clock_secs);
         self.poll_video();
         self.rehearsal.fill_panel(&self.player, &mut self.ui_state, clock_secs);
+        self.fill_plan_panel();
 
         let raw_input = self.egui_state.take_egui_input(&self.window);
         let stage_texture = self.gpu.stage_texture_id();
@@ -665,6 +671,7 @@ impl Running {
             }
         }
 
+        self.select_on_stage(&ui_output);
         self.rehearsal.follow_transport(&self.player);
 
         let pointer = unmirrored_pointer(&ui_output.pointer, self.ui_state.mirror);
@@ -679,7 +686,16 @@ impl Running {
         }
         apply_motion(&mut self.camera, &motion);
         self.player.sample();
-        if let Some(pelvis) = self.player.first_pelvis_in_world() {
+        self.carry_out_plan_commands();
+        // With a plan, "follow" follows the selected performer (else the first).
+        let followed = match &self.plan {
+            Some(plan) => {
+                let i = plan.selected.unwrap_or(0);
+                plan.frame.performers.get(i).map(|p| p.ground_in_world + glam::Vec3::Y * 0.9)
+            }
+            None => self.player.first_pelvis_in_world(),
+        };
+        if let Some(pelvis) = followed {
             match self.ui_state.camera_view {
                 CameraView::FollowDancer => follow(&mut self.camera, pelvis),
                 CameraView::Behind => {
@@ -695,13 +711,26 @@ impl Running {
                 use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene};
                 let full = (self.player.model(), self.gpu.mesh_id());
                 let low = (&plan.low, plan.low_mesh.unwrap_or(self.gpu.mesh_id()));
-                let options = PlanOptions { paths_and_spots: self.ui_state.camera_view == CameraView::Top };
+                let paths_and_spots = self.ui_state.camera_view == CameraView::Top;
+                let options = PlanOptions { paths_and_spots, selected: plan.selected };
                 let view = crate::viewer::plan_render::plan_view(self.camera.eye_in_world());
                 let t_beats = self.player.playback.t_beats();
                 let meshes = PlanMeshes { full, low };
                 build_plan_scene(&plan.crowd, t_beats, &view, meshes, options, &mut plan.frame, &mut self.scene);
+                if paths_and_spots {
+                    crate::viewer::plan_stage::push_conflicts(&plan.crowd, &plan.report, &mut self.scene);
+                }
+                let (lighting, error) = crate::viewer::plan_events::lighting_at(&plan.crowd.plan, t_beats);
+                self.scene.lighting = lighting;
+                if error.is_some() && error != self.plan_lights_error {
+                    self.ui_state.status = error.clone();
+                    self.plan_lights_error = error;
+                }
             }
-            None => self.player.build_scene(self.gpu.mesh_id(), &mut self.scene),
+            None => {
+                self.player.build_scene(self.gpu.mesh_id(), &mut self.scene);
+                self.scene.lighting = crate::render::Lighting::default();
+            }
         }
 
         let pixels_per_point = full_output.pixels_per_point;
@@ -746,6 +775,97 @@ impl Running {
 }
 
 impl Running {
+    /// The plan's panel for this frame: its bars, the shown score's beat, who is selected.
+    fn fill_plan_panel(&mut self) {
+        let (Some(plan), Some(panel)) = (&self.plan, &mut self.ui_state.plan) else { return };
+        if panel.bars != plan.bars {
+            panel.bars = plan.bars.clone();
+        }
+        let t_beats = self.player.playback.t_beats();
+        panel.staff_t_beats = plan.score_beat_at(t_beats, self.player.score().duration_beats);
+        panel.selected = plan.selected.map(|i| plan.describe(i));
+        panel.top_view = self.ui_state.camera_view == CameraView::Top;
+        panel.performers = plan.crowd.plan.performers.len();
+        let r = &plan.report;
+        panel.problems = r.pairs.len() + r.obstacles.len() + r.late.len() + r.long_steps.len();
+    }
+
+    /// A click on the stage selects the performer under it (on empty stage: deselects); Esc
+    /// deselects. The staff then shows the selected performer's score.
+    fn select_on_stage(&mut self, ui_output: &crate::viewer::ui::UiOutput) {
+        let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
+        let Some(plan) = &mut self.plan else { return };
+        let before = plan.selected;
+        if let Some(ndc) = ui_output.stage_click_ndc {
+            plan.selected = plan.pick(&self.camera, aspect, glam::Vec2::from(ndc));
+        }
+        if ui_output.escape {
+            plan.selected = None;
+        }
+        if plan.selected == before {
+            return;
+        }
+        self.ui_state.status = Some(match plan.selected {
+            Some(i) => format!("selected {}", plan.describe(i)),
+            None => "nothing selected".to_owned(),
+        });
+        let Some(wanted) = plan.shown_score().map(Path::to_path_buf) else { return };
+        if matches!(self.player.source(), ScoreSource::File(p) if *p == wanted) {
+            return;
+        }
+        match open_path(&wanted, &self.player.model().proportions) {
+            Ok(opened) => {
+                let (t_beats, playing) = (self.player.playback.t_beats(), self.player.playback.is_playing());
+                self.rehearsal.store_score(&self.player);
+                self.player.replace_opened(opened, ScoreSource::File(wanted));
+                self.rehearsal.open_score(&mut self.player, &mut self.ui_state);
+                set_plan_timeline(&mut self.player, plan);
+                self.player.playback.seek(t_beats);
+                if playing {
+                    self.player.playback.play();
+                }
+            }
+            Err(error) => self.ui_state.status = Some(first_line(&error)),
+        }
+    }
+
+    /// Carries out the plan's commands in force now: a camera cut moves the camera to its view
+    /// (once, when it comes into force: the user may move the camera after it), a music cue
+    /// starts its file with the cue's beat at the file's start.
+    fn carry_out_plan_commands(&mut self) {
+        let Some(plan) = &self.plan else { return };
+        let t_beats = self.player.playback.t_beats();
+        let cut = crate::viewer::plan_events::camera_at(&plan.crowd.plan, t_beats);
+        let cue = crate::viewer::plan_events::active_at(&plan.crowd.plan.commands, t_beats).music;
+        let cue_file = cue.map(|k| {
+            let command = &plan.crowd.plan.commands[k];
+            let value = match &command.kind {
+                crate::ensemble::plan::CommandKind::Music(v) => v.as_str(),
+                _ => "",
+            };
+            (command.at_beats, crate::viewer::plan_events::music_cue_path(&plan.path, value))
+        });
+        if cut.map(|(k, _)| k) != self.plan_cut {
+            self.plan_cut = cut.map(|(k, _)| k);
+            if let Some((_, view)) = cut {
+                self.ui_state.camera_view = view;
+                self.reframe();
+            }
+        }
+        if cue != self.plan_cue {
+            self.plan_cue = cue;
+            match cue_file {
+                Some((at_beats, Ok(path))) => {
+                    self.rehearsal.open_music(&path, &self.player, &mut self.ui_state);
+                    let offset_secs = -self.player.playback.timeline().secs_from_beats(at_beats);
+                    self.rehearsal.align(offset_secs, None, &mut self.player);
+                }
+                Some((_, Err(message))) => self.ui_state.status = Some(message),
+                None => self.rehearsal.clear_music(),
+            }
+        }
+    }
+
     /// Writes the settings when they changed (at most twice a second unless `force`).
     fn save_settings(&mut self, force: bool) {
         let clock_secs = self.started.elapsed().as_secs_f64();
@@ -783,6 +903,14 @@ impl Running {
             force,
         );
     }
+}
+
+/// The plan's timeline on the player's transport: its clock, to the end of its last transition.
+fn set_plan_timeline(player: &mut Player, plan: &crate::viewer::plan_stage::PlanPlayback) {
+    let mut timeline = player.playback.timeline().clone();
+    timeline.bpm = plan.crowd.plan.clock.tempo.bpm;
+    timeline.duration_beats = plan.crowd.end_beats() + 2.0;
+    player.playback.set_timeline(timeline);
 }
 
 fn first_line(text: &str) -> String {

@@ -270,7 +270,9 @@ pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) 
         })
     };
     // Bisection: `near` does not fit (or is the minimum), `far` fits.
-    let (mut near, mut far) = (crate::render::camera::MIN_DISTANCE_M, 80.0f32);
+    // The far end grows with the floor (a stadium plan needs more than 80 m).
+    let far_limit = 80.0f32.max(8.0 * bounds.radius_m()).min(crate::render::camera::MAX_DISTANCE_M);
+    let (mut near, mut far) = (crate::render::camera::MIN_DISTANCE_M, far_limit);
     if fits(near) {
         far = near;
     } else if !fits(far) {
@@ -284,6 +286,8 @@ pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) 
         if fits(mid) { far = mid } else { near = mid }
     }
     camera.distance_m = far;
+    // The far plane behind everything framed.
+    camera.far_m = camera.far_m.max(far + 2.0 * bounds.radius_m() + FRAMED_FIGURE_HEIGHT_M);
     camera.sanitized()
 }
 

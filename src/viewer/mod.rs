@@ -13,6 +13,8 @@ pub mod mesh_cache;
 pub mod mesh_open;
 pub mod metronome;
 pub mod music;
+pub mod plan_events;
+pub mod plan_pick;
 pub mod plan_render;
 pub mod plan_stage;
 pub mod playback;

@@ -1,13 +1,15 @@
 //! `labanplay render PLAN.plan.toml`: an ensemble plan rendered offscreen, every performer
 //! dancing — the 64 nearest the camera (within 20 m) in the full body and individually posed,
-//! the others in the low-detail body sharing poses; the top view adds the paths and spots.
+//! the others in the low-detail body sharing poses; the top view adds the paths, spots and
+//! conflicts. The plan's lights commands light each frame and its camera cuts move the camera.
 
 use crate::crowd::{CrowdFrame, View};
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
 use crate::viewer::camera_input::{CameraView, framed_camera};
 use crate::viewer::dancer_mesh::{build_model, low_detail_mannequin};
 use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
-use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
+use crate::viewer::plan_events::{camera_at, lighting_at};
+use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds, push_conflicts};
 use std::io::Write;
 use std::path::Path;
 
@@ -47,20 +49,43 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     let [width, height] = options.size_px;
     let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
     let aspect = width as f32 / height.max(1) as f32;
-    let view = match options.camera {
-        CameraView::FollowDancer | CameraView::Behind => CameraView::ThreeQuarter,
-        v => v,
+    let view = options.camera;
+    let bounds = plan_bounds(&crowd);
+    let camera_for = |view: CameraView| {
+        let view = match view {
+            CameraView::FollowDancer | CameraView::Behind => CameraView::ThreeQuarter,
+            v => v,
+        };
+        let mut camera = framed_camera(view, &bounds, aspect);
+        camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
+        (view, camera)
     };
-    let mut camera = framed_camera(view, &plan_bounds(&crowd), aspect);
-    camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
-    let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top };
+    let (mut view, mut camera) = camera_for(view);
     let meshes = PlanMeshes { full: (&model, full_id), low: (&low, low_id) };
-    let detail = plan_view(camera.eye_in_world());
+    let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);
     let mut scene = Scene::default();
     let mut frame = CrowdFrame::default();
+    let mut cut = None;
     let mut sink = FrameSink::open(&output, ffmpeg.as_deref(), options, times.len(), None)?;
     for (index, t_beats) in times.iter().enumerate() {
+        // A camera cut moves the camera from its beat on (`--camera` is the view before the first).
+        if let Some((k, cut_view)) = camera_at(&crowd.plan, *t_beats)
+            && cut != Some(k)
+        {
+            cut = Some(k);
+            (view, camera) = camera_for(cut_view);
+        }
+        let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
+        let detail = plan_view(camera.eye_in_world());
         build_plan_scene(&crowd, *t_beats, &detail, meshes, plan_options, &mut frame, &mut scene);
+        if plan_options.paths_and_spots {
+            push_conflicts(&crowd, &report, &mut scene);
+        }
+        let (lighting, error) = lighting_at(&crowd.plan, *t_beats);
+        if let Some(error) = error {
+            return Err(format!("{}: {error}", path.display()));
+        }
+        scene.lighting = lighting;
         let image = target
             .render(&gpu, &mut renderer, &scene, &camera)
             .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;

@@ -5,10 +5,11 @@
 use crate::crowd::{Crowd, CrowdFrame, Detail, View, world_from_stage};
 use crate::ensemble::plan::ObstacleShape;
 use crate::pose::skeleton::JOINT_COUNT;
-use crate::render::{DancerInstance, FloorMark, FloorMarkKind, MeshId, Polyline, Scene, Stage};
+use crate::render::{FloorMark, FloorMarkKind, MeshId, Polyline, PoseInstance, Scene, Stage};
 use crate::viewer::camera_input::FloorBounds;
 use crate::viewer::dancer_mesh::DancerModel;
 use glam::{Mat4, Vec3};
+
 use std::path::Path;
 
 /// True when `path` names an ensemble plan (`*.plan.toml`).
@@ -25,10 +26,21 @@ pub fn open_plan(path: &Path, model: &DancerModel) -> Result<Crowd, String> {
     Crowd::new(plan, motion, &model.proportions).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// The stage floor of the plan, for framing cameras.
+/// The floor a plan uses, for framing cameras: the stage and everywhere a performer goes (the
+/// simulated paths may leave the stage, e.g. an exit).
 pub fn plan_bounds(crowd: &Crowd) -> FloorBounds {
     let half = 0.5 * crowd.plan.stage_m.as_vec2();
-    FloorBounds { min_xz: [-half.x, -half.y], max_xz: [half.x, half.y] }
+    let mut bounds = FloorBounds { min_xz: [-half.x, -half.y], max_xz: [half.x, half.y] };
+    for frame in &crowd.motion.frames {
+        for p in frame {
+            let w = world_from_stage(crowd.plan.stage_m, *p);
+            if w.is_finite() {
+                bounds.min_xz = [bounds.min_xz[0].min(w.x), bounds.min_xz[1].min(w.z)];
+                bounds.max_xz = [bounds.max_xz[0].max(w.x), bounds.max_xz[1].max(w.z)];
+            }
+        }
+    }
+    bounds
 }
 
 /// Meshes a plan is drawn with.
@@ -43,9 +55,17 @@ pub struct PlanMeshes<'a> {
 /// What to draw besides the performers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlanOptions {
-    /// Paths of the transition under way (or the next) and the spots they lead to.
+    /// Paths of the transition under way (or the next) and the spots they lead to, and the
+    /// conflicts of [`PlanOptions::conflicts`].
     pub paths_and_spots: bool,
+    /// The selected performer: drawn brighter, with a ring at its feet and its whole path.
+    pub selected: Option<usize>,
 }
+
+/// Colour of the selected performer's path and ring, linear RGBA.
+pub const SELECTED_COLOUR: [f32; 4] = [1.0, 0.95, 0.35, 1.0];
+/// Colour of a conflict marker (two performers too close, a body in a set piece), linear RGBA.
+pub const CONFLICT_COLOUR: [f32; 4] = [1.0, 0.08, 0.05, 0.9];
 
 /// Poses the crowd at `t_beats` (`view` picks who is posed and drawn in full) and fills `scene`.
 pub fn build_plan_scene(
@@ -69,33 +89,81 @@ pub fn build_plan_scene(
     scene.floor_marks.clear();
     scene.contact_shadows.clear();
     scene.lines.clear();
-    let n = frame.performers.len();
-    scene.dancers.truncate(n);
-    // The skinning palette of each distinct pose and body, then per performer its root times it.
-    let mut palettes: Vec<[Option<Vec<Mat4>>; 2]> = vec![[None, None]; frame.poses.len()];
-    let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
-    for i in 0..n {
-        let p = frame.performers[i];
+    scene.dancers.clear();
+    scene.instances.clear();
+    // Each distinct pose's skinning palette once per body (pose space); every performer is an
+    // instance of it carried to the world by its root, skinned on the GPU.
+    let mut pose_of: Vec<[Option<u32>; 2]> = vec![[None, None]; frame.poses.len()];
+    let mut used = 0usize;
+    for (i, p) in frame.performers.iter().enumerate() {
         let (model, mesh_id) = if p.detail == Detail::Full { meshes.full } else { meshes.low };
-        let slot = &mut palettes[p.pose][usize::from(p.detail == Detail::Low)];
-        let shared = slot.get_or_insert_with(|| {
-            world_from_joint.copy_from_slice(&frame.joints[p.pose]);
-            world_from_joint.iter().zip(&model.joint_from_bind).map(|(w, b)| *w * *b).collect()
-        });
+        let slot = &mut pose_of[p.pose][usize::from(p.detail == Detail::Low)];
+        let pose = match *slot {
+            Some(k) => k,
+            None => {
+                if scene.poses.len() <= used {
+                    scene.poses.push(Vec::with_capacity(JOINT_COUNT));
+                }
+                let palette = &mut scene.poses[used];
+                palette.clear();
+                palette.extend(frame.joints[p.pose].iter().zip(&model.joint_from_bind).map(|(w, b)| *w * *b));
+                used += 1;
+                *slot = Some(used as u32 - 1);
+                used as u32 - 1
+            }
+        };
         let group = &crowd.plan.groups[crowd.plan.performers[i].group];
-        let colour = [group.colour[0], group.colour[1], group.colour[2], 1.0];
-        if scene.dancers.len() <= i {
-            scene.dancers.push(DancerInstance { mesh_id, palette: Vec::new(), colour });
+        let mut colour = [group.colour[0], group.colour[1], group.colour[2], 1.0];
+        if options.selected == Some(i) {
+            colour = [0, 1, 2, 3].map(|k| if k == 3 { 1.0 } else { 0.5 * colour[k] + 0.5 });
         }
-        let d = &mut scene.dancers[i];
-        d.mesh_id = mesh_id;
-        d.colour = colour;
-        d.palette.clear();
-        d.palette.extend(shared.iter().map(|m| p.world_from_pose * *m));
+        scene.instances.push(PoseInstance { mesh_id, pose, world_from_pose: p.world_from_pose, colour });
     }
+    scene.poses.truncate(used);
     push_obstacles(crowd, scene);
     if options.paths_and_spots {
         push_paths_and_spots(crowd, t_beats, scene);
+    }
+    if let Some(i) = options.selected.filter(|&i| i < frame.performers.len()) {
+        push_selected(crowd, i, frame.performers[i].ground_in_world, scene);
+    }
+}
+
+/// The selected performer's whole path over the plan, and a ring on the floor round it.
+fn push_selected(crowd: &Crowd, i: usize, ground_in_world: Vec3, scene: &mut Scene) {
+    let end = crowd.end_beats();
+    let steps = (end * 4.0).ceil().clamp(1.0, 4000.0) as usize;
+    let lift = Vec3::Y * 0.03;
+    let points = (0..=steps).map(|k| crowd.ground_at(i, end * k as f64 / steps as f64) + lift).collect();
+    scene.lines.push(Polyline { points_in_world: points, colour: SELECTED_COLOUR });
+    let r = (crowd.plan.body.radius_m as f32) * 1.3;
+    let ring = (0..=24)
+        .map(|k| {
+            let a = std::f32::consts::TAU * k as f32 / 24.0;
+            ground_in_world + Vec3::new(r * a.cos(), 0.03, r * a.sin())
+        })
+        .collect();
+    scene.lines.push(Polyline { points_in_world: ring, colour: SELECTED_COLOUR });
+}
+
+/// Conflict markers: a red spot under both performers of every pair too close and every body
+/// in a set piece, where it happened (from `labanplay check`'s report).
+pub fn push_conflicts(crowd: &Crowd, report: &crate::ensemble::conflicts::Report, scene: &mut Scene) {
+    let scale = (crowd.plan.body.radius_m / 0.12) as f32;
+    let mut mark = |i: usize, t: f64| {
+        let at = crowd.ground_at(i, t);
+        scene.floor_marks.push(FloorMark {
+            kind: FloorMarkKind::Spot,
+            world_from_mark: Mat4::from_translation(at) * Mat4::from_scale(Vec3::splat(scale * 1.4)),
+            colour: CONFLICT_COLOUR,
+        });
+    };
+    for c in &report.pairs {
+        mark(c.a, c.at_beats);
+        mark(c.b, c.at_beats);
+    }
+    for c in &report.obstacles {
+        mark(c.performer, c.at_beats);
     }
 }
 
@@ -150,8 +218,11 @@ fn push_paths_and_spots(crowd: &Crowd, t_beats: f64, scene: &mut Scene) {
     }
 }
 
-/// A plan open in the player: its crowd, the low-detail body and the frame's poses.
+/// A plan open in the player: its crowd, the low-detail body, the frame's poses, what `check`
+/// found, the timeline of its events and who is selected.
 pub struct PlanPlayback {
+    /// The plan file.
+    pub path: std::path::PathBuf,
     /// The crowd.
     pub crowd: Crowd,
     /// Far performers' body.
@@ -160,6 +231,12 @@ pub struct PlanPlayback {
     pub low_mesh: Option<MeshId>,
     /// Scratch poses, reused every frame.
     pub frame: CrowdFrame,
+    /// Conflicts, late arrivals and long steps (`labanplay check`).
+    pub report: crate::ensemble::conflicts::Report,
+    /// The events as timeline bars.
+    pub bars: Vec<crate::viewer::plan_events::TimelineBar>,
+    /// The selected performer.
+    pub selected: Option<usize>,
 }
 
 impl PlanPlayback {
@@ -167,11 +244,53 @@ impl PlanPlayback {
     pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
         let crowd = open_plan(path, model)?;
         let low = crate::viewer::dancer_mesh::low_detail_mannequin(&model.proportions)?;
-        Ok(PlanPlayback { crowd, low, low_mesh: None, frame: CrowdFrame::default() })
+        let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);
+        let bars = crate::viewer::plan_events::timeline_bars(&crowd.plan, crowd.end_beats() + 2.0);
+        Ok(PlanPlayback {
+            path: path.to_path_buf(),
+            crowd,
+            low,
+            low_mesh: None,
+            frame: CrowdFrame::default(),
+            report,
+            bars,
+            selected: None,
+        })
     }
 
-    /// The score the player shows beside the stage: the first group's that has one.
-    pub fn first_score(&self) -> Option<&Path> {
-        self.crowd.plan.groups.iter().find_map(|g| g.score.as_deref())
+    /// The score the player shows beside the stage: the selected performer's group's, else the
+    /// first group's that has one.
+    pub fn shown_score(&self) -> Option<&Path> {
+        let selected = self.selected.and_then(|i| self.crowd.plan.performers.get(i));
+        let of_selected = selected.and_then(|p| self.crowd.plan.groups[p.group].score.as_deref());
+        of_selected.or_else(|| self.crowd.plan.groups.iter().find_map(|g| g.score.as_deref()))
+    }
+
+    /// The beat of the shown score at plan beat `t_beats`: the selected performer's (its canon
+    /// offset taken off), the score repeating while the formation holds (`score_beats` long).
+    pub fn score_beat_at(&self, t_beats: f64, score_beats: f64) -> f64 {
+        let i = self.selected.unwrap_or(0).min(self.crowd.plan.performers.len().saturating_sub(1));
+        let b = if self.crowd.plan.performers.is_empty() { t_beats } else { self.crowd.score_beats(i, t_beats) };
+        if score_beats > 0.0 { b.max(0.0).rem_euclid(score_beats) } else { b.max(0.0) }
+    }
+
+    /// "group `blocks`, performer 12 of 90", for the status line.
+    pub fn describe(&self, i: usize) -> String {
+        match self.crowd.plan.performers.get(i) {
+            Some(p) => {
+                let g = &self.crowd.plan.groups[p.group];
+                format!("group `{}`, performer {} of {}", g.name, p.number, g.count)
+            }
+            None => format!("performer {}", i + 1),
+        }
+    }
+
+    /// Picks the performer under image point `ndc` ([-1, 1]², y up) of `camera` (a frame must
+    /// have been prepared), or none.
+    pub fn pick(&self, camera: &crate::render::OrbitCamera, aspect_ratio: f32, ndc: glam::Vec2) -> Option<usize> {
+        let (origin, dir) = crate::viewer::plan_pick::ray_through(camera, aspect_ratio, ndc);
+        let body = &self.crowd.plan.body;
+        let grounds = self.frame.performers.iter().map(|p| p.ground_in_world);
+        crate::viewer::plan_pick::pick_performer(origin, dir, grounds, body.radius_m as f32, body.height_m as f32)
     }
 }

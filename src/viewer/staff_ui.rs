@@ -1,9 +1,11 @@
 //! egui painting of the scrolling staff: real Labanotation shapes for the glyphs that
 //! `staff_layout` places (direction signs with level shading, turn signs, holds, pins, front and
 //! path signs), bars, the cursor line, seeking by clicking or dragging the staff, and marking a
-//! passage to loop by shift-dragging it (the loop range is drawn as a band beside the staff).
+//! passage to loop by shift-dragging it (the loop range is drawn as a band beside the staff);
+//! and an ensemble plan's event timeline beside it, on the same beat scale and cursor line.
 
 use crate::read::{Direction, Level};
+use crate::viewer::plan_events::{BarKind, TimelineBar};
 use crate::viewer::staff_layout::{EntryRef, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2, pos2, vec2};
 
@@ -119,6 +121,95 @@ pub fn staff_ui_with_loop(
         paint_loop_band(&painter, rect, y0.max(y1), y0.min(y1), pending.is_some());
     }
     StaffResponse { seek_to_beats, hovered, loop_marked }
+}
+
+/// What the user did with the event timeline this frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TimelineResponse {
+    /// A bar was clicked: go to its start.
+    pub seek_to_beats: Option<f64>,
+    /// The bar under the pointer (index into the bars).
+    pub hovered: Option<usize>,
+}
+
+/// Widest lane of the event timeline, pixels.
+pub const TIMELINE_LANE_MAX_PX: f32 = 26.0;
+
+/// Fill colour of a timeline bar of `kind` (current: brighter).
+fn bar_colour(kind: BarKind, current: bool) -> Color32 {
+    let (r, g, b) = match kind {
+        BarKind::Behaviour => (70, 120, 200),
+        BarKind::Lights => (215, 165, 40),
+        BarKind::Camera => (90, 170, 110),
+        BarKind::Music => (175, 90, 175),
+    };
+    if current { Color32::from_rgb(r, g, b) } else { Color32::from_rgba_unmultiplied(r, g, b, 110) }
+}
+
+/// Panel rects of `bars` (x from the panel's left, y down) in a view of `view`'s size and scale
+/// when the cursor shows plan beat `t_beats`: time flows up as on the staff, lanes side by side.
+pub fn timeline_bar_rects(bars: &[TimelineBar], view: &StaffView, t_beats: f64) -> Vec<[f32; 4]> {
+    let lanes = bars.iter().map(|b| b.lane + 1).max().unwrap_or(1) as f32;
+    let lane_w = ((view.width_px - 4.0).max(1.0) / lanes).min(TIMELINE_LANE_MAX_PX);
+    let y_of = |b: f64| view.cursor_y_px - ((b - t_beats) * f64::from(view.px_per_beat)) as f32;
+    bars.iter()
+        .map(|b| {
+            let x0 = 2.0 + b.lane as f32 * lane_w;
+            [x0 + 1.0, y_of(b.end_beats), x0 + lane_w - 1.0, y_of(b.start_beats)]
+        })
+        .collect()
+}
+
+/// Draws the event timeline of a plan filling the available space: the bars (behaviour events
+/// blue, lights amber, camera green, music purple; the current ones bright and outlined) with
+/// their labels, the cursor line at the staff's; hovering shows a bar's label, clicking a bar
+/// goes to its start.
+pub fn timeline_ui(
+    ui: &mut egui::Ui,
+    bars: &[TimelineBar],
+    t_beats: f64,
+    _playing: bool,
+    px_per_beat: f32,
+) -> TimelineResponse {
+    let size = ui.available_size().max(vec2(1.0, 1.0));
+    let (response, painter) = ui.allocate_painter(size, Sense::click());
+    let rect = response.rect;
+    let view = StaffView::new(rect.width(), rect.height(), px_per_beat);
+    let rects = timeline_bar_rects(bars, &view, t_beats);
+    let to_screen =
+        |r: &[f32; 4]| Rect::from_min_max(pos2(r[0], r[1]) + rect.min.to_vec2(), pos2(r[2], r[3]) + rect.min.to_vec2());
+    painter.rect_filled(rect, 0.0, Color32::from_rgb(38, 40, 46));
+    let hovered = response.hover_pos().and_then(|p| rects.iter().rposition(|r| to_screen(r).expand(1.0).contains(p)));
+    for (k, (bar, r)) in bars.iter().zip(&rects).enumerate() {
+        let r = to_screen(r);
+        if !r.intersects(rect) {
+            continue;
+        }
+        let current = bar.is_current(t_beats);
+        painter.rect_filled(r, 2.0, bar_colour(bar.kind, current));
+        if current {
+            painter.rect_stroke(r, 2.0, Stroke::new(1.5, Color32::WHITE), StrokeKind::Inside);
+        } else if hovered == Some(k) {
+            painter.rect_stroke(r, 2.0, Stroke::new(1.0, HOVER), StrokeKind::Inside);
+        }
+        // The label runs up the bar from its start (clipped to the bar).
+        let galley = painter.layout_no_wrap(bar.label.clone(), FontId::proportional(10.0), Color32::WHITE);
+        let clip = r.intersect(rect);
+        let text = egui::epaint::TextShape::new(pos2(r.center().x - 5.0, r.bottom() - 2.0), galley, Color32::WHITE)
+            .with_angle(-std::f32::consts::FRAC_PI_2);
+        painter.with_clip_rect(clip).add(text);
+    }
+    let y = rect.top() + view.cursor_y_px;
+    painter.line_segment([pos2(rect.left(), y), pos2(rect.right(), y)], Stroke::new(1.5, CURSOR));
+    let mut seek_to_beats = None;
+    if let Some(k) = hovered {
+        if response.clicked() {
+            seek_to_beats = Some(bars[k].start_beats);
+        }
+        response
+            .on_hover_text(format!("{} (beats {:.1}–{:.1})", bars[k].label, bars[k].start_beats, bars[k].end_beats));
+    }
+    TimelineResponse { seek_to_beats, hovered }
 }
 
 /// The loop band between screen heights `y_start` (bottom, earlier) and `y_end` (top, later):
@@ -520,6 +611,34 @@ mod tests {
                 assert!(inside(&shape.outline, mid), "{direction:?} stripe outside");
             }
         }
+    }
+
+    #[test]
+    fn timeline_bars_scroll_with_the_cursor_like_the_staff() {
+        let bar = |lane, start_beats, end_beats| TimelineBar {
+            kind: BarKind::Behaviour,
+            start_beats,
+            end_beats,
+            lane,
+            label: String::new(),
+        };
+        let bars = [bar(0, 0.0, 8.0), bar(1, 4.0, 6.0)];
+        let view = StaffView::new(96.0, 400.0, 36.0);
+        let at = |t: f64| timeline_bar_rects(&bars, &view, t);
+        // At beat 5 both bars cross the cursor line; the second spans 2 beats of 36 px.
+        let r = at(5.0);
+        for b in &r {
+            assert!(b[1] < view.cursor_y_px && b[3] > view.cursor_y_px, "{b:?}");
+        }
+        assert!(((r[1][3] - r[1][1]) - 72.0).abs() < 1e-3);
+        assert!(r[0][2] <= r[1][0], "lanes side by side");
+        // One beat later everything is one beat (36 px) lower, as the staff's symbols are.
+        let later = at(6.0);
+        assert!(((later[0][3] - r[0][3]) - 36.0).abs() < 1e-3);
+        // The same scale as the staff layout's.
+        let layout = crate::viewer::staff_layout::StaffLayout::new(&crate::demo::default_score());
+        let layout_y = layout.y_of_beats(&view, 5.0, 8.0);
+        assert!((layout_y - r[0][1]).abs() < 1e-3, "{layout_y} vs {}", r[0][1]);
     }
 
     #[test]

@@ -98,6 +98,25 @@ pub struct UiState {
     pub loop_measures: [u32; 2],
     /// Lit while a beat sounds (true: the first beat of a measure).
     pub beat_flash: Option<bool>,
+    /// The ensemble plan's panel, when a plan is open (filled in by the app each frame).
+    pub plan: Option<PlanPanel>,
+}
+
+/// What the player shows of an open ensemble plan (filled in by the app each frame).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlanPanel {
+    /// The plan's events as bars beside the staff.
+    pub bars: Vec<crate::viewer::plan_events::TimelineBar>,
+    /// The beat of the shown score at the plan's beat (the staff scrolls in score beats).
+    pub staff_t_beats: f64,
+    /// The selected performer, described (none selected: the first group's score is shown).
+    pub selected: Option<String>,
+    /// The top view with paths, spots and conflicts.
+    pub top_view: bool,
+    /// Performers, conflicts found by `check`.
+    pub performers: usize,
+    /// Conflicts, late arrivals and long steps `check` found.
+    pub problems: usize,
 }
 
 /// What the music panel shows (filled in by the app each frame).
@@ -148,6 +167,7 @@ impl Default for UiState {
             music_path_text: String::new(),
             loop_measures: [1, 2],
             beat_flash: None,
+            plan: None,
         }
     }
 }
@@ -163,10 +183,17 @@ pub struct UiOutput {
     pub pointer: PointerInput,
     /// The M key was pressed (toggle the mirror).
     pub mirror_toggled: bool,
+    /// The stage was clicked (not dragged) here: image coordinates in [-1, 1]² (x right, y up),
+    /// the mirror undone.
+    pub stage_click_ndc: Option<[f32; 2]>,
+    /// Esc was pressed (deselect).
+    pub escape: bool,
 }
 
 /// Width of the staff panel, points.
 pub const STAFF_PANEL_WIDTH: f32 = 240.0;
+/// Width of the event timeline beside the staff when a plan is open, points.
+pub const TIMELINE_WIDTH: f32 = 96.0;
 /// Width of the controls panel, points.
 pub const CONTROLS_PANEL_WIDTH: f32 = 250.0;
 
@@ -182,13 +209,31 @@ pub fn draw(
     keyboard(ui, player, &mut out);
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
     egui::Panel::bottom("transport").show(ui, |ui| transport(ui, state, player));
-    egui::Panel::left("staff").exact_size(STAFF_PANEL_WIDTH).resizable(false).show(ui, |ui| {
+    let panel_width = STAFF_PANEL_WIDTH + if state.plan.is_some() { TIMELINE_WIDTH } else { 0.0 };
+    egui::Panel::left("staff").exact_size(panel_width).resizable(false).show(ui, |ui| {
         let t_beats = player.playback.t_beats();
         let playing = player.playback.is_playing();
         let loop_beats = player.playback.loop_range().map(|r| (r.start_beats(), r.end_beats()));
-        let response = staff_ui_with_loop(ui, player.layout(), t_beats, playing, state.staff_px_per_beat, loop_beats);
-        if let Some(t) = response.seek_to_beats {
-            player.playback.seek(t);
+        let px_per_beat = state.staff_px_per_beat;
+        // With a plan: the staff in the shown score's beats, the timeline in the plan's beside it.
+        let staff_t = state.plan.as_ref().map_or(t_beats, |p| p.staff_t_beats);
+        let mut seek = None;
+        let response = if let Some(plan) = &state.plan {
+            let full = ui.available_rect_before_wrap();
+            let split = full.right() - TIMELINE_WIDTH;
+            let staff_rect = egui::Rect::from_min_max(full.min, egui::pos2(split, full.bottom()));
+            let line_rect = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);
+            let mut line_ui = ui.new_child(egui::UiBuilder::new().max_rect(line_rect));
+            let line = crate::viewer::staff_ui::timeline_ui(&mut line_ui, &plan.bars, t_beats, playing, px_per_beat);
+            seek = line.seek_to_beats;
+            let mut staff_ui = ui.new_child(egui::UiBuilder::new().max_rect(staff_rect));
+            staff_ui_with_loop(&mut staff_ui, player.layout(), staff_t, playing, px_per_beat, None)
+        } else {
+            staff_ui_with_loop(ui, player.layout(), t_beats, playing, px_per_beat, loop_beats)
+        };
+        // A seek on the staff moves the plan by as many beats.
+        if let Some(t) = response.seek_to_beats.map(|t| t_beats + (t - staff_t)).or(seek) {
+            player.playback.seek(t.max(0.0));
         }
         if let Some((a, b)) = response.loop_marked
             && let Some(range) = LoopRange::new(a, b)
@@ -242,6 +287,9 @@ fn keyboard(ui: &mut egui::Ui, player: &mut Player, out: &mut UiOutput) {
         }
         if input.key_pressed(egui::Key::M) {
             out.mirror_toggled = true;
+        }
+        if input.key_pressed(egui::Key::Escape) {
+            out.escape = true;
         }
     });
 }
@@ -392,6 +440,30 @@ fn paint_loop_on_timeline(ui: &egui::Ui, rect: egui::Rect, duration_beats: f64, 
 }
 
 fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &mut UiOutput) {
+    if let Some(plan) = &mut state.plan {
+        ui.heading("Ensemble plan");
+        ui.label(format!("{} performers · {} problems found by check", plan.performers, plan.problems));
+        let top = ui.checkbox(&mut plan.top_view, "Top view: paths, spots, conflicts").on_hover_text(
+            "From above, each performer's path through its next transition, its spot, and conflicts in red",
+        );
+        if top.changed() {
+            let view = if plan.top_view { CameraView::Top } else { CameraView::ThreeQuarter };
+            state.camera_view = view;
+            out.actions.push(UiAction::CameraView(view));
+        }
+        match &plan.selected {
+            Some(text) => {
+                ui.label(format!("selected: {text}"));
+                ui.label(
+                    egui::RichText::new("its score's staff is shown; Esc or a click on empty stage deselects").small(),
+                );
+            }
+            None => {
+                ui.label(egui::RichText::new("click a performer to select it").small());
+            }
+        }
+        ui.separator();
+    }
     let score = player.score();
     ui.heading(score.title.clone().unwrap_or_else(|| "untitled score".to_owned()));
     ui.label(egui::RichText::new(player.source().label()).small());
@@ -678,6 +750,15 @@ fn stage(ui: &mut egui::Ui, state: &UiState, stage_texture: Option<egui::Texture
             i.pointer.middle_down(),
         )
     });
+    if response.clicked()
+        && let Some(p) = response.interact_pointer_pos()
+        && rect.width() > 0.0
+        && rect.height() > 0.0
+    {
+        let ndc_x = 2.0 * (p.x - rect.left()) / rect.width() - 1.0;
+        let ndc_y = 1.0 - 2.0 * (p.y - rect.top()) / rect.height();
+        out.stage_click_ndc = Some([crate::viewer::camera_input::shown_ndc_x(ndc_x, state.mirror), ndc_y]);
+    }
     let dragging = response.dragged();
     let delta = if dragging { response.drag_delta() } else { egui::Vec2::ZERO };
     let hovered = response.hovered() || dragging;

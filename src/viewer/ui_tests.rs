@@ -108,3 +108,72 @@ fn shift_drag_on_the_staff_loops_whole_beats_and_t_and_m_tap_and_mirror() {
     pass(&ctx, &mut state, &mut player, vec![key(egui::Key::M, false)]);
     assert!(!state.mirror, "and off");
 }
+
+#[test]
+fn with_a_plan_the_timeline_sits_beside_the_staff_and_clicks_escape_and_the_top_view_reach_the_app() {
+    use crate::viewer::plan_events::{BarKind, TimelineBar};
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let bar = |kind, lane, start_beats, end_beats| TimelineBar {
+        kind,
+        start_beats,
+        end_beats,
+        lane,
+        label: format!("{kind:?}"),
+    };
+    let panel = PlanPanel {
+        bars: vec![bar(BarKind::Behaviour, 0, 0.0, 12.0), bar(BarKind::Lights, 1, 0.0, 40.0)],
+        staff_t_beats: 0.0,
+        selected: None,
+        top_view: false,
+        performers: 8,
+        problems: 0,
+    };
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], plan: Some(panel), ..UiState::default() };
+    let ctx = egui::Context::default();
+    let out = pass(&ctx, &mut state, &mut player, Vec::new());
+    let stage = out.stage_rect.unwrap();
+    assert!(stage.left() >= STAFF_PANEL_WIDTH + TIMELINE_WIDTH - 1.0, "the timeline widens the left panel: {stage:?}");
+
+    // A click on the timeline's first lane, on the cursor line (beat 0 is on it), seeks to the
+    // bar's start; first move the playhead away.
+    player.playback.seek(5.0);
+    state.plan.as_mut().unwrap().staff_t_beats = 5.0;
+    let lane_x = STAFF_PANEL_WIDTH + 10.0;
+    let press = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let on_bar = egui::pos2(lane_x, 500.0);
+    pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(on_bar)]);
+    pass(&ctx, &mut state, &mut player, vec![press(on_bar, true)]);
+    pass(&ctx, &mut state, &mut player, vec![press(on_bar, false)]);
+    assert_eq!(player.playback.t_beats(), 0.0, "clicking the behaviour bar goes to its start");
+
+    // A click in the middle of the stage comes back as image coordinates near (0, 0).
+    let centre = stage.center();
+    pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(centre)]);
+    pass(&ctx, &mut state, &mut player, vec![press(centre, true)]);
+    let out = pass(&ctx, &mut state, &mut player, vec![press(centre, false)]);
+    let [x, y] = out.stage_click_ndc.expect("a click on the stage");
+    assert!(x.abs() < 0.02 && y.abs() < 0.02, "{x} {y}");
+    let out = pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Escape, false)]);
+    assert!(out.escape);
+
+    // The top-view checkbox asks for the top camera.
+    let mut found = None;
+    for y in (40..400).step_by(4) {
+        let p = egui::pos2(1280.0 - CONTROLS_PANEL_WIDTH + 20.0, y as f32);
+        pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(p)]);
+        pass(&ctx, &mut state, &mut player, vec![press(p, true)]);
+        let out = pass(&ctx, &mut state, &mut player, vec![press(p, false)]);
+        if out.actions.contains(&UiAction::CameraView(CameraView::Top)) {
+            found = Some(y);
+            break;
+        }
+    }
+    assert!(found.is_some(), "no top-view checkbox in the controls");
+    assert!(state.plan.as_ref().unwrap().top_view && state.camera_view == CameraView::Top);
+}

@@ -1,6 +1,7 @@
 //! Ensemble plans on the stage: the medium demo plan (200 performers) rendered on the software
 //! rasteriser against a golden image, every performer drawn in its group's colour, the top view
-//! with paths and spots, and `labanplay render PLAN -o DIR/` end to end. SKIP without an adapter.
+//! with paths and spots, a lights command changing the light (golden), the stadium plan framed
+//! whole, and `labanplay render PLAN -o DIR/` end to end. SKIP without an adapter.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -9,9 +10,10 @@ use support::golden_image::{Tolerance, assert_golden, gpu_or_skip};
 
 use image::RgbaImage;
 use labanplay::crowd::{Crowd, CrowdFrame};
-use labanplay::render::{Gpu, Renderer, RendererConfig, Scene, render_to_image};
+use labanplay::render::{Gpu, Lighting, Renderer, RendererConfig, Scene, render_to_image};
 use labanplay::viewer::camera_input::{CameraView, framed_camera};
 use labanplay::viewer::dancer_mesh::{DancerModel, low_detail_mannequin, mannequin};
+use labanplay::viewer::plan_events::{lighting_at, lighting_for};
 use labanplay::viewer::plan_render::plan_view;
 use labanplay::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
 use std::path::{Path, PathBuf};
@@ -32,6 +34,18 @@ fn render_plan(
     view: CameraView,
     t_beats: f64,
 ) -> (RgbaImage, RgbaImage, Scene) {
+    render_plan_lit(gpu, crowd, models, view, t_beats, Lighting::default())
+}
+
+/// [`render_plan`] under `lighting`.
+fn render_plan_lit(
+    gpu: &Gpu,
+    crowd: &Crowd,
+    models: &[DancerModel; 2],
+    view: CameraView,
+    t_beats: f64,
+    lighting: Lighting,
+) -> (RgbaImage, RgbaImage, Scene) {
     let config = RendererConfig::recommended_for(gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
     let full = renderer.upload_mesh(&gpu.device, &models[0].mesh).unwrap();
@@ -39,12 +53,14 @@ fn render_plan(
     let mut camera = framed_camera(view, &plan_bounds(crowd), WIDTH as f32 / HEIGHT as f32);
     camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
     let meshes = PlanMeshes { full: (&models[0], full), low: (&models[1], low) };
-    let options = PlanOptions { paths_and_spots: view == CameraView::Top };
+    let options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
     build_plan_scene(crowd, t_beats, &plan_view(camera.eye_in_world()), meshes, options, &mut frame, &mut scene);
+    scene.lighting = lighting;
     let image = render_to_image(gpu, &mut renderer, &scene, &camera, WIDTH, HEIGHT).unwrap();
     let mut empty = scene.clone();
     empty.dancers.clear();
+    empty.instances.clear();
     let without = render_to_image(gpu, &mut renderer, &empty, &camera, WIDTH, HEIGHT).unwrap();
     (image, without, scene)
 }
@@ -62,7 +78,7 @@ fn the_medium_plan_matches_its_golden_image() {
     let crowd = open_plan(&plan_path("two-hundred.plan.toml"), &models[0]).unwrap();
     // Beat 6: both blocks walking into the heart, the two lines standing at the front.
     let (image, without, scene) = render_plan(&gpu, &crowd, &models, CameraView::ThreeQuarter, 6.0);
-    assert_eq!(scene.dancers.len(), 200);
+    assert_eq!(scene.instances.len(), 200);
     // The performers cover a good part of the picture, and both blocks' colours are on it
     // (blue is nowhere else on the stage).
     let (covered, _) = support::golden_image::compare(&image, &without, 24);
@@ -93,6 +109,93 @@ fn the_top_view_draws_paths_spots_and_the_set_piece() {
         .count();
     assert!(riser > 20, "{riser} riser pixels");
     assert_golden("plan_two_hundred_top", &image, Tolerance { channel_threshold: 24, max_failed_pixels: 300 });
+}
+
+/// Mean of (red − blue) over the image, 0–255 units.
+fn warmth(image: &RgbaImage) -> f64 {
+    let sum: f64 = image.pixels().map(|p| f64::from(p.0[0]) - f64::from(p.0[2])).sum();
+    sum / f64::from(image.width() * image.height())
+}
+
+#[test]
+fn the_lights_command_of_the_eight_plan_warms_the_stage() {
+    let Some(gpu) = gpu_or_skip("the_lights_command_of_the_eight_plan_warms_the_stage") else { return };
+    let models = models();
+    let crowd = open_plan(&plan_path("eight.plan.toml"), &models[0]).unwrap();
+    // eight.plan.toml sets `lights = "warm"` at 1:1; before any command the player's own light.
+    let (warm_light, error) = lighting_at(&crowd.plan, 2.0);
+    assert!(error.is_none());
+    assert_ne!(warm_light, Lighting::default());
+    let (plain, _, scene) = render_plan(&gpu, &crowd, &models, CameraView::ThreeQuarter, 2.0);
+    let (warm, _, _) = render_plan_lit(&gpu, &crowd, &models, CameraView::ThreeQuarter, 2.0, warm_light);
+    assert_eq!(scene.instances.len(), 8);
+    let (changed, _) = support::golden_image::compare(&plain, &warm, 12);
+    let (w0, w1) = (warmth(&plain), warmth(&warm));
+    println!("warmth {w0:.1} -> {w1:.1}, {changed} pixels changed");
+    assert!(w1 > w0 + 5.0, "the warm light makes the picture redder: {w0:.1} -> {w1:.1}");
+    assert!(changed > (WIDTH * HEIGHT / 6) as usize, "{changed} pixels changed");
+    // Night: darker overall.
+    let (night, _, _) =
+        render_plan_lit(&gpu, &crowd, &models, CameraView::ThreeQuarter, 2.0, lighting_for("night").unwrap());
+    // Night: the stage (everything but the background's clear colour) far darker.
+    let background = plain.get_pixel(0, 0).0;
+    let luma = |i: &RgbaImage| {
+        let on_stage = i.enumerate_pixels().filter(|(x, y, _)| plain.get_pixel(*x, *y).0 != background);
+        on_stage.map(|(_, _, p)| u64::from(p.0[0]) + u64::from(p.0[1]) + u64::from(p.0[2])).sum::<u64>()
+    };
+    println!("stage luma {} plain, {} night", luma(&plain), luma(&night));
+    assert!(luma(&night) * 10 < luma(&plain) * 6, "night is darker");
+    assert_golden("plan_eight_warm", &warm, Tolerance { channel_threshold: 24, max_failed_pixels: 200 });
+}
+
+#[test]
+fn the_stadium_plan_is_framed_whole_and_every_performer_is_instanced() {
+    let models = models();
+    let crowd = open_plan(&plan_path("stadium.plan.toml"), &models[0]).unwrap();
+    let n = crowd.plan.performers.len();
+    assert!(n >= 2000, "{n}");
+    let aspect = 16.0 / 9.0;
+    let bounds = plan_bounds(&crowd);
+    for view in [CameraView::ThreeQuarter, CameraView::Front, CameraView::Top] {
+        let camera = framed_camera(view, &bounds, aspect);
+        let clip_from_world = camera.clip_from_world(aspect);
+        // Everyone, at the start, half way and at the end, is inside the picture (head and feet).
+        for t in [0.0, 0.5 * crowd.end_beats(), crowd.end_beats()] {
+            for i in 0..n {
+                for y in [0.0, 1.7] {
+                    let p = crowd.ground_at(i, t) + glam::Vec3::Y * y;
+                    let c = clip_from_world * p.extend(1.0);
+                    let inside = c.w > 0.0 && (c.x / c.w).abs() <= 1.0 && (c.y / c.w).abs() <= 1.0 && c.z / c.w <= 1.0;
+                    assert!(inside, "{view:?}: performer {i} at beat {t} is outside the picture: {c:?}");
+                }
+            }
+        }
+        assert!(camera.distance_m > 80.0, "{view:?}: {} m", camera.distance_m);
+    }
+    // One instance per performer, far fewer palettes than performers (shared poses).
+    let low = (&models[1], labanplay::render::MeshId(1));
+    let meshes = PlanMeshes { full: (&models[0], labanplay::render::MeshId(0)), low };
+    let camera = framed_camera(CameraView::ThreeQuarter, &bounds, aspect);
+    let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
+    let t = 0.5 * crowd.end_beats();
+    build_plan_scene(
+        &crowd,
+        t,
+        &plan_view(camera.eye_in_world()),
+        meshes,
+        PlanOptions::default(),
+        &mut frame,
+        &mut scene,
+    );
+    assert_eq!(scene.instances.len(), n);
+    assert!(scene.dancers.is_empty());
+    println!("{} performers share {} palettes at beat {t}", n, scene.poses.len());
+    assert!(scene.poses.len() * 4 < n, "{} palettes", scene.poses.len());
+    for (k, instance) in scene.instances.iter().enumerate() {
+        let palette = &scene.poses[instance.pose as usize];
+        let pelvis = instance.world_from_pose * palette[0] * glam::Vec4::new(0.0, 0.98, 0.0, 1.0);
+        assert!((pelvis.truncate() - frame.performers[k].ground_in_world).length() < 2.0, "performer {k}");
+    }
 }
 
 #[test]
