@@ -124,6 +124,30 @@ fn bench_crowd(c: &mut Criterion) {
             b.iter(|| target.render(&gpu, &mut renderer, &scene, &camera).map(|image| image.len()))
         });
     }
+    // The stadium plan half way (2,048 performers): posing the crowd and filling the scene (CPU),
+    // and drawing that frame, framed as the player frames it.
+    use labanplay::crowd::CrowdFrame;
+    use labanplay::viewer::camera_input::{CameraView, framed_camera};
+    use labanplay::viewer::plan_render::plan_view;
+    use labanplay::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
+    let plan = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble/stadium.plan.toml");
+    let crowd = open_plan(&plan, &full).unwrap();
+    let full_id = renderer.upload_mesh(&gpu.device, &full.mesh).unwrap();
+    let meshes = PlanMeshes { full: (&full, full_id), low: (&low, mesh_id) };
+    let camera = framed_camera(CameraView::ThreeQuarter, &plan_bounds(&crowd), 1280.0 / 720.0);
+    let view = plan_view(camera.eye_in_world());
+    let t = 0.5 * crowd.end_beats();
+    let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
+    group.bench_function("stadium_scene_cpu", |b| {
+        b.iter(|| {
+            build_plan_scene(&crowd, t, &view, meshes, PlanOptions::default(), &mut frame, &mut scene);
+            scene.instances.len()
+        })
+    });
+    eprintln!("stadium at beat {t}: {} performers, {} palettes", scene.instances.len(), scene.poses.len());
+    group.bench_function("stadium_frame_render", |b| {
+        b.iter(|| target.render(&gpu, &mut renderer, &scene, &camera).map(|image| image.len()))
+    });
     group.finish();
 }
 

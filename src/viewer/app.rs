@@ -5,7 +5,8 @@
 //! start and writes them back when they change.
 //!
 //! Test hooks: `LABANPLAY_EXIT_AFTER_FRAMES=N` closes the window after N frames and
-//! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing.
+//! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing;
+//! `LABANPLAY_SELECT=N` selects performer N of a plan at the start.
 
 use crate::rehearse::settings::{Settings, default_settings_path};
 use crate::render::{OrbitCamera, Scene};
@@ -42,6 +43,8 @@ pub struct WindowOptions {
     pub exit_after_frames: Option<u64>,
     /// Save the last frame here as PNG before closing (tests).
     pub screenshot: Option<PathBuf>,
+    /// Select this performer (from 1) of a plan at the start (tests).
+    pub select_performer: Option<usize>,
 }
 
 impl WindowOptions {
@@ -50,7 +53,8 @@ impl WindowOptions {
     pub fn from_env(file: Option<PathBuf>) -> WindowOptions {
         let exit_after_frames = std::env::var("LABANPLAY_EXIT_AFTER_FRAMES").ok().and_then(|v| v.trim().parse().ok());
         let screenshot = std::env::var_os("LABANPLAY_SCREENSHOT").filter(|v| !v.is_empty()).map(PathBuf::from);
-        WindowOptions { file, exit_after_frames, screenshot }
+        let select_performer = std::env::var("LABANPLAY_SELECT").ok().and_then(|v| v.trim().parse().ok());
+        WindowOptions { file, exit_after_frames, screenshot, select_performer }
     }
 }
 
@@ -796,6 +800,12 @@ impl Running {
         let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
         let Some(plan) = &mut self.plan else { return };
         let before = plan.selected;
+        // Test hook: LABANPLAY_SELECT=N selects performer N (from 1) on the first frame.
+        if self.frames == 0
+            && let Some(n) = self.options.select_performer
+        {
+            plan.selected = n.checked_sub(1).filter(|&i| i < plan.crowd.plan.performers.len());
+        }
         if let Some(ndc) = ui_output.stage_click_ndc {
             plan.selected = plan.pick(&self.camera, aspect, glam::Vec2::from(ndc));
         }
@@ -809,6 +819,12 @@ impl Running {
             Some(i) => format!("selected {}", plan.describe(i)),
             None => "nothing selected".to_owned(),
         });
+        self.show_selected_score();
+    }
+
+    /// Shows the score of the selected performer's group on the staff (the plan's time kept).
+    fn show_selected_score(&mut self) {
+        let Some(plan) = &self.plan else { return };
         let Some(wanted) = plan.shown_score().map(Path::to_path_buf) else { return };
         if matches!(self.player.source(), ScoreSource::File(p) if *p == wanted) {
             return;

@@ -21,21 +21,27 @@ pub fn ray_through(camera: &OrbitCamera, aspect_ratio: f32, ndc: Vec2) -> (Vec3,
 /// Where along the ray (`origin + t · dir`, `dir` unit) it first comes within `radius_m` of the
 /// segment `a`–`b`, if it does (a capsule; `t` ≥ 0).
 pub fn ray_capsule_t(origin: Vec3, dir: Vec3, a: Vec3, b: Vec3, radius_m: f32) -> Option<f32> {
-    // Closest points between the ray and the segment, then back along the ray to the surface.
+    // The squared distance from the line to the axis point a + s·axis is a quadratic in s
+    // (A s² + B s + C); its minimum on [0, 1] is the closest point (robust when the ray runs
+    // along the axis, as a top view does: then the end nearer the camera).
     let axis = b - a;
-    let w = origin - a;
-    let (aa, ab, bb) = (dir.dot(dir), dir.dot(axis), axis.dot(axis));
-    let (aw, bw) = (dir.dot(w), axis.dot(w));
-    let denom = aa * bb - ab * ab;
-    let mut s = if denom.abs() > 1e-9 { ((ab * aw - aa * bw) / denom).clamp(0.0, 1.0) } else { 0.0 };
-    let mut t = ((ab * s - aw) / aa).max(0.0);
-    // Re-solve s for the clamped t (one refinement is exact for a ray and a segment).
-    if bb > 1e-12 {
-        s = ((origin + dir * t - a).dot(axis) / bb).clamp(0.0, 1.0);
-        t = ((a + axis * s - origin).dot(dir) / aa).max(0.0);
+    let w = a - origin;
+    let (axis_d, w_d) = (axis.dot(dir), w.dot(dir));
+    let quad_a = axis.length_squared() - axis_d * axis_d;
+    let quad_b = 2.0 * (w.dot(axis) - w_d * axis_d);
+    let s = if quad_a > 1e-9 {
+        (-quad_b / (2.0 * quad_a)).clamp(0.0, 1.0)
+    } else if axis_d > 0.0 {
+        0.0
+    } else {
+        1.0
+    };
+    let q = a + axis * s;
+    let t = (q - origin).dot(dir);
+    if t < 0.0 {
+        return None;
     }
-    let closest = a + axis * s;
-    let d2 = (origin + dir * t - closest).length_squared();
+    let d2 = (origin + dir * t - q).length_squared();
     let r2 = radius_m * radius_m;
     (d2 <= r2).then(|| (t - (r2 - d2).sqrt()).max(0.0))
 }
@@ -79,6 +85,12 @@ mod tests {
         let expected = 5.0 - (0.25f32 * 0.25 - 0.15 * 0.15).sqrt();
         assert!((t - expected).abs() < 1e-4, "{t} vs {expected}");
         assert!(ray_capsule_t(Vec3::new(0.0, 1.0, 5.0), Vec3::Z, a, b, 0.25).is_none(), "behind the origin");
+        // Straight down the axis (a top view), and nearly so a little to the side.
+        let t = ray_capsule_t(Vec3::new(0.0, 10.0, 0.0), -Vec3::Y, a, b, 0.25).unwrap();
+        assert!((t - (10.0 - 1.45 - 0.25)).abs() < 1e-4, "{t}");
+        let slanted = Vec3::new(0.01, -1.0, 0.0).normalize();
+        assert!(ray_capsule_t(Vec3::new(0.1, 10.0, 0.0), slanted, a, b, 0.25).is_some());
+        assert!(ray_capsule_t(Vec3::new(0.4, 10.0, 0.0), -Vec3::Y, a, b, 0.25).is_none());
     }
 
     #[test]

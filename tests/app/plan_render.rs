@@ -10,12 +10,15 @@ use support::golden_image::{Tolerance, assert_golden, gpu_or_skip};
 
 use image::RgbaImage;
 use labanplay::crowd::{Crowd, CrowdFrame};
+use labanplay::render::MeshId;
 use labanplay::render::{Gpu, Lighting, Renderer, RendererConfig, Scene, render_to_image};
 use labanplay::viewer::camera_input::{CameraView, framed_camera};
 use labanplay::viewer::dancer_mesh::{DancerModel, low_detail_mannequin, mannequin};
 use labanplay::viewer::plan_events::{lighting_at, lighting_for};
 use labanplay::viewer::plan_render::plan_view;
-use labanplay::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
+use labanplay::viewer::plan_stage::{
+    PlanMeshes, PlanOptions, PlanPlayback, SELECTED_COLOUR, build_plan_scene, open_plan, plan_bounds,
+};
 use std::path::{Path, PathBuf};
 
 const WIDTH: u32 = 320;
@@ -173,8 +176,7 @@ fn the_stadium_plan_is_framed_whole_and_every_performer_is_instanced() {
         assert!(camera.distance_m > 80.0, "{view:?}: {} m", camera.distance_m);
     }
     // One instance per performer, far fewer palettes than performers (shared poses).
-    let low = (&models[1], labanplay::render::MeshId(1));
-    let meshes = PlanMeshes { full: (&models[0], labanplay::render::MeshId(0)), low };
+    let meshes = PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)) };
     let camera = framed_camera(CameraView::ThreeQuarter, &bounds, aspect);
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
     let t = 0.5 * crowd.end_beats();
@@ -196,6 +198,46 @@ fn the_stadium_plan_is_framed_whole_and_every_performer_is_instanced() {
         let pelvis = instance.world_from_pose * palette[0] * glam::Vec4::new(0.0, 0.98, 0.0, 1.0);
         assert!((pelvis.truncate() - frame.performers[k].ground_in_world).length() < 2.0, "performer {k}");
     }
+}
+
+#[test]
+fn clicking_a_performer_selects_it_and_the_stage_shows_its_path_and_its_score() {
+    let models = models();
+    let mut plan = PlanPlayback::open(&plan_path("eight.plan.toml"), &models[0]).unwrap();
+    let aspect = 16.0 / 9.0;
+    let camera = framed_camera(CameraView::Top, &plan_bounds(&plan.crowd), aspect);
+    let meshes = PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)) };
+    let view = plan_view(camera.eye_in_world());
+    let mut scene = Scene::default();
+    let t = 30.0;
+    build_plan_scene(&plan.crowd, t, &view, meshes, PlanOptions::default(), &mut plan.frame, &mut scene);
+    let clip_from_world = camera.clip_from_world(aspect);
+    for i in 0..8 {
+        // A click on the image point over the performer's chest.
+        let chest = plan.frame.performers[i].ground_in_world + glam::Vec3::Y * 1.3;
+        let c = clip_from_world * chest.extend(1.0);
+        let ndc = glam::Vec2::new(c.x / c.w, c.y / c.w);
+        assert_eq!(plan.pick(&camera, aspect, ndc), Some(i), "performer {i} at {ndc}");
+    }
+    assert_eq!(plan.pick(&camera, aspect, glam::Vec2::new(-0.98, 0.98)), None, "the corner is empty");
+    let plain_lines = scene.lines.len();
+    plan.selected = Some(3);
+    assert!(plan.shown_score().unwrap().ends_with("walk-arms-turn.lbn"));
+    assert!(plan.describe(3).contains("performer 4 of 8"), "{}", plan.describe(3));
+    let options = PlanOptions { selected: Some(3), ..PlanOptions::default() };
+    build_plan_scene(&plan.crowd, t, &view, meshes, options, &mut plan.frame, &mut scene);
+    assert_eq!(scene.lines.len(), plain_lines + 2, "its path and a ring");
+    let path = &scene.lines[scene.lines.len() - 2];
+    assert_eq!(path.colour, SELECTED_COLOUR);
+    // The path runs through where it stands now and where it starts.
+    let near = |p: glam::Vec3| path.points_in_world.iter().any(|q| (q.x - p.x).hypot(q.z - p.z) < 0.3);
+    assert!(near(plan.frame.performers[3].ground_in_world) && near(plan.crowd.ground_at(3, 0.0)));
+    let (selected, other) = (scene.instances[3].colour, scene.instances[2].colour);
+    assert!(selected[1] > other[1] + 0.1, "the selected performer is lighter: {selected:?} vs {other:?}");
+    // The staff follows its beat: the score repeats while the formation holds.
+    let score_beats = 12.0;
+    let b = plan.score_beat_at(t, score_beats);
+    assert!((0.0..score_beats).contains(&b) && (b - t.rem_euclid(score_beats)).abs() < 1e-9, "{b}");
 }
 
 #[test]

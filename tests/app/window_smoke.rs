@@ -256,6 +256,70 @@ fn editing_the_open_file_reloads_it_in_the_running_window() {
 }
 
 #[test]
+fn a_plan_plays_with_its_event_timeline_and_a_selected_performer_under_xvfb() {
+    let Some(xvfb_run) = xvfb_run() else { return };
+    let dir = scratch("plan");
+    let shot = dir.join("plan.png");
+    let runtime = dir.join("xdg");
+    std::fs::create_dir_all(&runtime).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let plan = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble/eight.plan.toml");
+    let output = Command::new(xvfb_run)
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_labanplay"))
+        .arg(&plan)
+        .env("LABANPLAY_EXIT_AFTER_FRAMES", "30")
+        .env("LABANPLAY_SCREENSHOT", &shot)
+        .env("LABANPLAY_SELECT", "4")
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "labanplay failed ({:?}): {stderr}", output.status);
+    let image =
+        image::open(&shot).unwrap_or_else(|e| panic!("no screenshot at {}: {e}\n{stderr}", shot.display())).to_rgba8();
+    let (w, h) = image.dimensions();
+    // The timeline strip beside the staff: the behaviour bars (blue) and the warm lights bar
+    // in force from the first beat (amber, bright: current).
+    let staff_w = labanplay::viewer::ui::STAFF_PANEL_WIDTH as u32;
+    let line_w = labanplay::viewer::ui::TIMELINE_WIDTH as u32;
+    let (mut blue, mut amber) = (0, 0);
+    for y in (h / 8..7 * h / 8).step_by(2) {
+        for x in staff_w..staff_w + line_w {
+            let p = image.get_pixel(x, y).0.map(i32::from);
+            if p[2] > p[0] + 60 && p[2] > 120 {
+                blue += 1;
+            }
+            if (p[0] - 215).abs() < 12 && (p[1] - 165).abs() < 12 && (p[2] - 40).abs() < 12 {
+                amber += 1;
+            }
+        }
+    }
+    assert!(blue > 100 && amber > 100, "timeline: {blue} blue, {amber} amber pixels");
+    // The selected performer's ring and path (pale yellow lines) on the stage.
+    let controls_w = labanplay::viewer::ui::CONTROLS_PANEL_WIDTH as u32;
+    let yellow = (staff_w + line_w..w - controls_w)
+        .flat_map(|x| (30..h - 40).map(move |y| (x, y)))
+        .filter(|&(x, y)| {
+            let p = image.get_pixel(x, y).0;
+            p[0] > 230 && p[1] > 220 && p[2] > 90 && p[2] < 200
+        })
+        .count();
+    assert!(yellow > 30, "{yellow} pixels of the selected performer's path and ring");
+    if std::env::var_os("KEEP_SCREENSHOT").is_some() {
+        eprintln!("kept {}", shot.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
 fn without_a_display_the_window_fails_with_a_clear_message() {
     let output = Command::new(env!("CARGO_BIN_EXE_labanplay"))
         .env_remove("DISPLAY")
