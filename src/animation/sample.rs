@@ -10,6 +10,7 @@ use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
+use crate::pose::limits::{from_swing_twist_angles, swing_twist_angles};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -95,14 +96,13 @@ fn blend_dirs(from: Vec3, to: Vec3, s: f32) -> (Vec3, f32) {
     (dir, reach)
 }
 
-/// The limb target of a track at `t`, blended: (direction in body frame, bend, reach scale,
-/// upper/lower segment directions when given).
-fn limb_at(
-    track: Option<&crate::motion::plan::Track<LimbTarget>>,
-    t: f64,
-    rest_dir: Vec3,
-) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
-    limb_at_avoiding(track, t, rest_dir, None)
+/// A limb's aim at one time: (direction in body frame, bend, reach scale, upper/lower segment
+/// directions when given).
+type Aim = (Vec3, f32, f32, Option<(Vec3, Vec3)>);
+
+/// The limb target of a track at `t`, blended (see [`Aim`]).
+fn limb_at(track: Option<&crate::motion::plan::Track<LimbTarget>>, t: f64, rest_dir: Vec3) -> Aim {
+    limb_segment_at(track, t, rest_dir, None).0
 }
 
 /// [`limb_at`] for an arm: where the direct way between two keys passes through directions the
@@ -110,13 +110,14 @@ fn limb_at(
 /// the arm bows out to the side on the way instead (by the least of a few amounts that keeps it
 /// in range), so the clamp to the shoulder's limits never flips from one edge of the gap to the
 /// other. The bow depends only on the two keys, and is zero at both, so the path stays continuous.
+/// While the arm moves between two keys, also the aims at the two keys and the blend (0..1).
 fn arm_at(
     track: Option<&crate::motion::plan::Track<LimbTarget>>,
     t: f64,
     side: Side,
     limits: &crate::pose::limits::JointLimits,
-) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
-    limb_at_avoiding(track, t, -Vec3::Y, Some((side, limits)))
+) -> (Aim, Option<(Aim, Aim, f32)>) {
+    limb_segment_at(track, t, -Vec3::Y, Some((side, limits)))
 }
 
 /// How far the shoulder would be outside `limits` with the arm pointing along `dir_in_body`
@@ -161,15 +162,17 @@ fn arm_bow(a: Vec3, b: Vec3, side: Side, limits: &crate::pose::limits::JointLimi
 /// The outward bows [`arm_bow`] tries, smallest first.
 const ARM_BOWS: [f32; 4] = [0.5, 1.0, 1.5, 2.5];
 
-fn limb_at_avoiding(
+/// The aim of a limb track at `t` and, while it moves between two keys, the aims at the two ends
+/// of that move and the blend `s` (strictly between 0 and 1).
+fn limb_segment_at(
     track: Option<&crate::motion::plan::Track<LimbTarget>>,
     t: f64,
     rest_dir: Vec3,
     arm: Option<(Side, &crate::pose::limits::JointLimits)>,
-) -> (Vec3, f32, f32, Option<(Vec3, Vec3)>) {
-    let Some(track) = track else { return (rest_dir, 0.0, 1.0, None) };
+) -> (Aim, Option<(Aim, Aim, f32)>) {
+    let Some(track) = track else { return ((rest_dir, 0.0, 1.0, None), None) };
     let Some((from, to, s)) = track.segment_at(t) else {
-        return (rest_dir, 0.0, 1.0, None);
+        return ((rest_dir, 0.0, 1.0, None), None);
     };
     // A key without a direction (the extremity at its base: "place" for an arm) keeps the
     // direction the limb had before it, so the folded limb neither starts nor leaves from some
@@ -186,28 +189,39 @@ fn limb_at_avoiding(
     let from_dir = dir_of(from.dir_in_body, held);
     let to_dir = dir_of(to.dir_in_body, from_dir);
     let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
-    let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
-    if let Some((side, limits)) = arm
-        && s > 0.0
-        && s < 1.0
-    {
-        let k = arm_bow(from_dir, to_dir, side, limits);
-        if k > 0.0 {
+    let moving = s > 0.0 && s < 1.0;
+    let bow = if moving { arm.map_or(0.0, |(side, limits)| arm_bow(from_dir, to_dir, side, limits)) } else { 0.0 };
+    let segs_of = |k: &LimbTarget| k.upper_dir_in_body.zip(k.lower_dir_in_body);
+    let aim = |s: f32| -> Aim {
+        let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
+        if let Some((side, _)) = arm
+            && bow > 0.0
+            && s > 0.0
+            && s < 1.0
+        {
             let outward = Vec3::new(if side == Side::Left { -1.0 } else { 1.0 }, 0.0, 0.0);
-            dir = (dir + outward * k * (std::f32::consts::PI * s).sin()).normalize_or(dir);
+            dir = (dir + outward * bow * (std::f32::consts::PI * s).sin()).normalize_or(dir);
         }
-    }
-    let reach = central * (folded(from.dir_in_body) + (folded(to.dir_in_body) - folded(from.dir_in_body)) * s);
-    let bend = from.bend_rad + (to.bend_rad - from.bend_rad) * s;
-    let segs = match (to.upper_dir_in_body, to.lower_dir_in_body) {
-        (Some(u), Some(l)) => {
-            let fu = from.upper_dir_in_body.unwrap_or(u);
-            let fl = from.lower_dir_in_body.unwrap_or(l);
-            Some((blend_dirs(fu, u, s).0, blend_dirs(fl, l, s).0))
-        }
-        _ => None,
+        let reach = central * (folded(from.dir_in_body) + (folded(to.dir_in_body) - folded(from.dir_in_body)) * s);
+        let bend = from.bend_rad + (to.bend_rad - from.bend_rad) * s;
+        // Segments given on one side only: the other side is the limb straight along its direction
+        // (so the elbow starts from where the arm was, not from the next key's elbow).
+        let segs = match (segs_of(&from), segs_of(&to)) {
+            (None, None) => None,
+            (a, b) => {
+                let (fu, fl) = a.unwrap_or((from_dir, from_dir));
+                let (u, l) = b.unwrap_or((to_dir, to_dir));
+                Some((blend_dirs(fu, u, s).0, blend_dirs(fl, l, s).0))
+            }
+        };
+        (dir, bend, reach, segs)
     };
-    (dir, bend, reach, segs)
+    // Where the score gives both segments of the arm at both ends of a move (the elbow placed by
+    // the notation, which the swivel search of the blended goal would flip from side to side),
+    // the swivel is the keys' own, turned from one to the other (see `solve_arm_between`).
+    let pick = segs_of(&from).is_some() && segs_of(&to).is_some();
+    let ends = (pick && moving && from != to).then(|| (aim(0.0), aim(1.0), s));
+    (aim(s), ends)
 }
 
 /// Reach of a two-segment limb with the middle joint bent by `bend`.
@@ -616,44 +630,51 @@ impl DancerAnimation {
             let upper = skeleton.bone_length_m(elbow);
             let lower = skeleton.bone_length_m(wrist);
             let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
-            let (dir, bend, reach_scale, segs) = arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder));
-            let goal = match segs {
-                Some((u, l)) => {
-                    let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;
-                    let wrist_pos = elbow_pos + world_from_body(l, yaw) * lower;
-                    LimbGoal {
-                        end_in_world: wrist_pos,
-                        pole_in_world: Some(elbow_pos - shoulder_pos),
-                        end_rot_in_world: None,
+            let (aim, ends) = arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder));
+            let goal_of = |(dir, bend, reach_scale, segs): Aim| {
+                let goal = match segs {
+                    Some((u, l)) => {
+                        let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;
+                        let wrist_pos = elbow_pos + world_from_body(l, yaw) * lower;
+                        LimbGoal {
+                            end_in_world: wrist_pos,
+                            pole_in_world: Some(elbow_pos - shoulder_pos),
+                            end_rot_in_world: None,
+                        }
                     }
-                }
-                None => {
-                    let reach = reach_for(upper, lower, bend) * reach_scale;
-                    let mut dir_w = world_from_body(dir, yaw);
-                    if dir_w.length_squared() < 1e-8 {
-                        dir_w = -Vec3::Y;
+                    None => {
+                        let reach = reach_for(upper, lower, bend) * reach_scale;
+                        let mut dir_w = world_from_body(dir, yaw);
+                        if dir_w.length_squared() < 1e-8 {
+                            dir_w = -Vec3::Y;
+                        }
+                        LimbGoal {
+                            end_in_world: shoulder_pos + dir_w.normalize() * reach.max(0.12),
+                            pole_in_world: None,
+                            end_rot_in_world: None,
+                        }
                     }
-                    LimbGoal {
-                        end_in_world: shoulder_pos + dir_w.normalize() * reach.max(0.12),
-                        pole_in_world: None,
-                        end_rot_in_world: None,
+                };
+                // On the floor a free hand hangs above it; a hand bearing weight goes to its contact.
+                let goal = match &floor {
+                    Some(_) => {
+                        let e = goal.end_in_world;
+                        LimbGoal { end_in_world: Vec3::new(e.x, e.y.max(super::floor::FREE_WRIST_MIN_M), e.z), ..goal }
                     }
+                    None => goal,
+                };
+                match floor.as_ref().and_then(|f| f.arms[side.index()]) {
+                    Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
+                    None => goal,
                 }
             };
-            // On the floor a free hand hangs above it; a hand bearing weight goes to its contact.
-            let goal = match &floor {
-                Some(_) => {
-                    let e = goal.end_in_world;
-                    LimbGoal { end_in_world: Vec3::new(e.x, e.y.max(super::floor::FREE_WRIST_MIN_M), e.z), ..goal }
-                }
-                None => goal,
-            };
-            let goal = match floor.as_ref().and_then(|f| f.arms[side.index()]) {
-                Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
-                None => goal,
-            };
+            let goal = goal_of(aim);
             // A straight arm's target lies on the edge of its reach: out of reach means missed.
-            let (mut clamped, out_of_reach, within_limits) = match solve_arm(skeleton, pose, side, &goal) {
+            let solved = match ends {
+                Some((from, to, s)) => solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s),
+                None => solve_arm(skeleton, pose, side, &goal),
+            };
+            let (mut clamped, out_of_reach, within_limits) = match solved {
                 // Out of reach: the target's distance from the shoulder is one the arm cannot take.
                 Ok(sol) => {
                     let short = goal.end_in_world.distance(shoulder_pos) - sol.end_in_world.distance(shoulder_pos);
@@ -705,6 +726,56 @@ fn solve_leg_at_pole(
     if let Some(end_local) = solution.end_local {
         pose.set_local(limb.end, end_local);
     }
+    Ok(solution)
+}
+
+/// Solves an arm moving from the key goal `from` to the key goal `to` (blend `s`), towards `goal`:
+/// each key's swivel is the one the IK chooses for that key on its own (the limit-respecting
+/// swivel nearest the pole), and on the way the swivel turns from the one to the other, so it is
+/// a continuous function of time even where the nearest limit-respecting swivel of the blended
+/// goal would jump from one side to the other. Swivels are measured from the least-twist pole of
+/// an arm at rest pointing out to the side, which is continuous everywhere but straight across
+/// the chest (where no arm goes).
+fn solve_arm_between(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    side: Side,
+    goal: &LimbGoal,
+    from: &LimbGoal,
+    to: &LimbGoal,
+    s: f32,
+) -> Result<crate::pose::ik::LimbIkSolution, crate::pose::ik::IkError> {
+    let limb = crate::pose::skeleton::Limb::arm(side);
+    let mut job = crate::pose::ik::limb_job(skeleton, pose, limb, goal);
+    let out = job.outward_in_world.normalize_or(job.parent_rot_in_world * Vec3::X);
+    let down = job.parent_rot_in_world * Vec3::NEG_Y;
+    let reference = |axis: Vec3| least_twist_pole(out, down, axis).normalize_or(down);
+    let axis_to = |g: &LimbGoal| (g.end_in_world - job.root_in_world).normalize_or(down);
+    let limits = skeleton.limits(limb.root);
+    let key_swivel = |g: &LimbGoal| {
+        let key_job = crate::pose::ik::limb_job(skeleton, pose, limb, g);
+        crate::pose::ik::solve_limb(&key_job).map(|sol| {
+            let axis = axis_to(g);
+            // The side the elbow sticks out to (⟂ the hinge and the shoulder → wrist axis).
+            let pole = axis.cross(key_job.parent_rot_in_world * sol.root_local * key_job.hinge_axis_in_local);
+            let r = reference(axis);
+            let twist = swing_twist_angles(sol.root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
+            (axis.dot(r.cross(pole)).atan2(r.dot(pole)), twist)
+        })
+    };
+    let ((phi_from, twist_from), (phi_to, twist_to)) = (key_swivel(from)?, key_swivel(to)?);
+    let turn = (phi_to - phi_from + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
+    let phi = phi_from + turn * s;
+    let axis = axis_to(goal);
+    job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * reference(axis));
+    job.search_swivel = false;
+    let solution = crate::pose::ik::solve_limb(&job)?;
+    // The upper arm turns about itself from the one key's twist to the other's (both inside the
+    // shoulder's range), never through the half turn where the nearest limit would flip sides.
+    let mut angles = swing_twist_angles(solution.root_local);
+    angles.y = twist_from + (twist_to - twist_from) * s;
+    pose.set_local(limb.root, from_swing_twist_angles(angles));
+    pose.set_local(limb.mid, solution.mid_local);
     Ok(solution)
 }
 

@@ -30,8 +30,11 @@ const POP_RATIO: f32 = 4.0;
 /// print's pitch instead of rolling off, and a step written with no swing time gets 0.2 s; 133
 /// once a palm facing along the forearm bends the wrist by the least palm rotation (continuously)
 /// instead of flickering between two compromises; 67 once an arm whose direct way between two
-/// keys leaves the shoulder's range (up to back over the top) bows out to the side on the way.
-const MAX_POPS: usize = 67;
+/// keys leaves the shoulder's range (up to back over the top) bows out to the side on the way;
+/// 54 once an arm whose two segments are both written at both ends of a move turns its swivel
+/// (and the upper arm's twist) from the one key's to the other's instead of searching the swivel
+/// of the blended goal, which flipped the elbow from side to side (elbow_swing.lbn: 19 → 6).
+const MAX_POPS: usize = 54;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
