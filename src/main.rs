@@ -166,7 +166,15 @@ fn main() -> Result<ExitCode> {
             Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
         Some(Command::Export { file, bvh, gltf, model, fps, dancer, toe }) => {
-            let opts = labanplay::cli::export::ExportOptions { bvh, gltf, model, fps, dancer, toe_first: toe };
+            let opts = labanplay::cli::export::ExportOptions {
+                bvh,
+                gltf,
+                model,
+                fps,
+                dancer,
+                toe_first: toe,
+                ..Default::default()
+            };
             Ok(report(labanplay::cli::export::export(&file, &opts)))
         }
         Some(Command::Rig { mesh, out, report: report_path, up, forward, height_m }) => {

@@ -30,12 +30,14 @@ pub struct ExportOptions {
     pub dancer: Option<usize>,
     /// Step onto the ball of the foot first.
     pub toe_first: bool,
+    /// Where rigged meshes are cached; `None`: the default folder ([`crate::rig::cache::default_cache_dir`]).
+    pub rig_cache_dir: Option<PathBuf>,
 }
 
 impl Default for ExportOptions {
     /// No outputs, no model, 60 fps, every dancer, heel first.
     fn default() -> Self {
-        Self { bvh: None, gltf: None, model: None, fps: 60.0, dancer: None, toe_first: false }
+        Self { bvh: None, gltf: None, model: None, fps: 60.0, dancer: None, toe_first: false, rig_cache_dir: None }
     }
 }
 
@@ -82,18 +84,22 @@ fn sample_dancers(anim: &Animation, selected: &[usize], fps: f64, frames: usize)
 /// The body an export is made for: a built-in model, or a mesh file rigged for it.
 enum Body {
     Builtin(ModelSpec),
-    Mesh { name: String, rigged: Box<crate::rig::RiggedMesh> },
+    Mesh { name: String, rig: Box<crate::body::rig::Rig>, origin: crate::rig::cache::Origin },
 }
 
 impl Body {
-    /// `--model NAME` or `--model PATH` (a mesh file: rigged here, as `labanplay rig` does).
-    fn named(name: &str) -> Result<Body, String> {
+    /// `--model NAME` or `--model PATH` (a mesh file: rigged as `labanplay rig` does, through
+    /// the rig cache in `cache_dir`, else the default one).
+    fn named(name: &str, cache_dir: Option<&Path>) -> Result<Body, String> {
         if crate::rig::is_mesh_path(name) {
             let path = Path::new(name);
-            let rigged = crate::rig::rig_file(path, &crate::rig::RigOptions::default())
-                .map_err(|e| format!("{}: error: cannot rig it: {e}", path.display()))?;
+            let rigged = match cache_dir {
+                Some(dir) => crate::rig::cache::cached_rig(path, Some(dir)),
+                None => crate::rig::cache::cached_rig_default(path),
+            };
+            let (rig, origin) = rigged.map_err(|e| format!("{}: error: cannot rig it: {e}", path.display()))?;
             let name = path.file_name().map_or_else(|| name.to_owned(), |f| f.to_string_lossy().into_owned());
-            return Ok(Body::Mesh { name, rigged: Box::new(rigged) });
+            return Ok(Body::Mesh { name, rig: Box::new(rig), origin });
         }
         model_by_name(name).map(Body::Builtin)
     }
@@ -101,15 +107,19 @@ impl Body {
     fn proportions(&self) -> Proportions {
         match self {
             Body::Builtin(spec) => model_proportions(spec),
-            Body::Mesh { rigged, .. } => *rigged.proportions(),
+            Body::Mesh { rig, .. } => *rig.proportions(),
         }
     }
 
     fn describe(&self) -> String {
         match self {
             Body::Builtin(spec) => format!("body model {} ({:.2} m)", spec.name, spec.height_m),
-            Body::Mesh { name, rigged } => {
-                format!("body model {name} (rigged mesh, {:.2} m)", rigged.proportions().height_m)
+            Body::Mesh { name, rig, origin } => {
+                let from = match origin {
+                    crate::rig::cache::Origin::Cache => "from the rig cache",
+                    crate::rig::cache::Origin::Rigged => "rigged now",
+                };
+                format!("body model {name} (rigged mesh, {:.2} m, {from})", rig.proportions().height_m)
             }
         }
     }
@@ -118,7 +128,7 @@ impl Body {
         match self {
             Body::Builtin(spec) => rig_model(spec, &PolygoniseParams::default())
                 .map_err(|e| format!("error: cannot build the {} body: {e}", spec.name)),
-            Body::Mesh { rigged, .. } => Ok(rigged.to_body_rig()),
+            Body::Mesh { rig, .. } => Ok((**rig).clone()),
         }
     }
 }
@@ -126,7 +136,7 @@ impl Body {
 /// Runs the export; returns the summary text or an error text.
 pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     let model = match (&opts.model, &opts.gltf) {
-        (Some(name), _) => Some(Body::named(name)?),
+        (Some(name), _) => Some(Body::named(name, opts.rig_cache_dir.as_deref())?),
         (None, Some(_)) => crate::body::models::builtin_models().into_iter().next().map(Body::Builtin),
         (None, None) => None,
     };

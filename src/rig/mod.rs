@@ -6,6 +6,7 @@
 //! [`voxel::VoxelBody`] → [`embed::embed_skeleton`] → [`rigged::rig_mesh`]. Pure CPU code;
 //! the CLI (`labanplay rig`) and the viewer (`--model PATH`) call [`rig_file`].
 
+pub mod cache;
 pub mod embed;
 pub mod frame;
 pub mod import;

@@ -195,14 +195,8 @@ pub fn rig_mesh(
     let proportions = proportions_of(&embedding)?;
     let skeleton = Skeleton::new(&proportions);
     let bind_pose = bind_pose_of(&skeleton, &embedding);
-    let (rot_at_bind, pos_at_bind) = world_rot_pos(&skeleton, &bind_pose);
-    let mut model_from_joint_at_bind = [Mat4::IDENTITY; JOINT_COUNT];
-    let mut joint_from_model_at_bind = [Mat4::IDENTITY; JOINT_COUNT];
-    for j in 0..JOINT_COUNT {
-        let (rot, pos) = (rot_at_bind[j], pos_at_bind[j]);
-        model_from_joint_at_bind[j] = Mat4::from_rotation_translation(rot, pos);
-        joint_from_model_at_bind[j] = Mat4::from_rotation_translation(rot.conjugate(), -(rot.conjugate() * pos));
-    }
+    let pos_at_bind = world_rot_pos(&skeleton, &bind_pose).1;
+    let (model_from_joint_at_bind, joint_from_model_at_bind) = bind_matrices(&skeleton, &bind_pose);
     progress(Stage::Embed, true);
     let bones = bone_segments(&pos_at_bind, &embedding);
     let (influences, proxy_vertices) = if repaired.is_single_closed_shell() {
@@ -240,6 +234,19 @@ pub fn rig_mesh(
         model_from_joint_at_bind,
         joint_from_model_at_bind,
     })
+}
+
+/// Joint transforms at bind and their inverses (as [`super::rig_mesh`] computes them).
+pub fn bind_matrices(skeleton: &Skeleton, bind_pose: &Pose) -> ([Mat4; JOINT_COUNT], [Mat4; JOINT_COUNT]) {
+    let (rot_at_bind, pos_at_bind) = world_rot_pos(skeleton, bind_pose);
+    let mut model_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
+    let mut joint_from_model = [Mat4::IDENTITY; JOINT_COUNT];
+    for j in 0..JOINT_COUNT {
+        let (rot, pos) = (rot_at_bind[j], pos_at_bind[j]);
+        model_from_joint[j] = Mat4::from_rotation_translation(rot, pos);
+        joint_from_model[j] = Mat4::from_rotation_translation(rot.conjugate(), -(rot.conjugate() * pos));
+    }
+    (model_from_joint, joint_from_model)
 }
 
 /// The skeleton's proportions measured from the embedding (sides averaged; the shank keeps

@@ -216,3 +216,154 @@ fn pack_spheres(body: &VoxelBody) -> Vec<Sphere> {
     }
     spheres
 }
+
+#[cfg(test)]
+mod pictures {
+    //! Look-at-it tools (`#[ignore]`): the medial spheres and graph of a shared mesh, coloured
+    //! by graph component, with the discrete embedding when there is one.
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::rig::frame::{FrameOptions, detect_frame};
+    use crate::rig::import::read_mesh;
+    use crate::rig::repair::repair;
+    use image::{Rgb, RgbImage};
+
+    fn dot(img: &mut RgbImage, x: f32, y: f32, r: f32, c: Rgb<u8>) {
+        let (w, h) = (img.width() as i32, img.height() as i32);
+        let ri = r.ceil() as i32;
+        for dy in -ri..=ri {
+            for dx in -ri..=ri {
+                let (px, py) = (x as i32 + dx, y as i32 + dy);
+                if (dx * dx + dy * dy) as f32 <= r * r && px >= 0 && py >= 0 && px < w && py < h {
+                    img.put_pixel(px as u32, py as u32, c);
+                }
+            }
+        }
+    }
+
+    fn line(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), c: Rgb<u8>) {
+        let n = ((a.0 - b.0).abs().max((a.1 - b.1).abs()).ceil() as usize).max(1);
+        for k in 0..=n {
+            let t = k as f32 / n as f32;
+            dot(img, a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1), 0.5, c);
+        }
+    }
+
+    #[test]
+    #[ignore = "writes target/rig-medial-*.png to look at"]
+    fn medial_graph_pictures() {
+        let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"));
+        let names = std::env::var("RIG_MESHES").unwrap_or_else(|_| "assimp-human-blend.obj".into());
+        for name in names.split(',') {
+            let path = dir.join(name);
+            let bytes = std::fs::read(&path).unwrap();
+            let raw = read_mesh(&bytes, path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
+            let frame = detect_frame(&raw.positions_in_input, &FrameOptions::default()).unwrap();
+            let positions: Vec<Vec3> = raw.positions_in_input.iter().map(|&p| frame.to_rig(p)).collect();
+            let repaired = repair(&positions, &raw.triangles);
+            let (lo, hi) = repaired.mesh.bounds_in_model().unwrap();
+            let per_h: f32 = std::env::var("RIG_VOXELS").ok().and_then(|v| v.parse().ok()).unwrap_or(150.0);
+            let body = VoxelBody::build(&repaired.mesh, (hi.y - lo.y) / per_h).unwrap();
+            let spheres = pack_spheres(&body);
+            let graph = Graph::build(&body, &spheres);
+            let (blo, bhi) = body.inside_bounds().unwrap();
+            let frame_b = BodyFrame { floor_y: blo.y - 0.5 * body.cell_m, height: bhi.y - blo.y + body.cell_m };
+            let search = discrete_embedding(&spheres, &graph, &frame_b);
+            let mut comps: std::collections::BTreeMap<u32, (usize, f32, f32)> = Default::default();
+            for (s, c) in spheres.iter().zip(&graph.component) {
+                let e = comps.entry(*c).or_insert((0, f32::MAX, f32::MIN));
+                e.0 += 1;
+                e.1 = e.1.min(frame_b.rel_y(s.centre));
+                e.2 = e.2.max(frame_b.rel_y(s.centre));
+            }
+            println!("{name}: {} spheres, {} edges, components {comps:?}", spheres.len(), graph.edge_count);
+            match &search {
+                Ok(s) => println!(
+                    "  assignment {:?} penalty {:.2}",
+                    s.assignment.map(|i| (frame_b.rel_y(spheres[i].centre) * 100.0).round() / 100.0),
+                    s.penalty
+                ),
+                Err(e) => println!("  search: {e}"),
+            }
+            let size = 600u32;
+            let mut img = RgbImage::from_pixel(2 * size, size, Rgb([255, 255, 255]));
+            let h = frame_b.height;
+            let scale = 0.95 * size as f32 / h;
+            let proj = |p: Vec3, side: bool| -> (f32, f32) {
+                let u = if side { p.z } else { p.x };
+                (
+                    u * scale + size as f32 * if side { 1.5 } else { 0.5 },
+                    size as f32 - (p.y - frame_b.floor_y) * scale - 10.0,
+                )
+            };
+            for (i, &inside) in body.inside.iter().enumerate() {
+                if inside {
+                    let c = body.centre(body.voxel(i));
+                    for side in [false, true] {
+                        let (x, y) = proj(c, side);
+                        let px = img.get_pixel_mut((x as u32).min(2 * size - 1), (y as u32).min(size - 1));
+                        px.0 = px.0.map(|v| v.saturating_sub(6).max(150));
+                    }
+                }
+            }
+            let palette = [[40, 90, 220], [220, 40, 40], [30, 160, 60], [200, 120, 0], [150, 0, 160], [0, 150, 150]];
+            for a in 0..spheres.len() {
+                for b in a + 1..spheres.len() {
+                    if (graph.d(a, b) - spheres[a].centre.distance(spheres[b].centre)).abs() < 1e-6
+                        && graph.pred[a * graph.n + b] == a as u32
+                    {
+                        for side in [false, true] {
+                            line(
+                                &mut img,
+                                proj(spheres[a].centre, side),
+                                proj(spheres[b].centre, side),
+                                Rgb([120, 120, 120]),
+                            );
+                        }
+                    }
+                }
+            }
+            for (s, &c) in spheres.iter().zip(&graph.component) {
+                let col = Rgb(palette[(c as usize).min(palette.len() - 1)]);
+                for side in [false, true] {
+                    let (x, y) = proj(s.centre, side);
+                    dot(&mut img, x, y, 1.5, col);
+                }
+            }
+            if let Ok(s) = &search {
+                for &i in &s.assignment {
+                    for side in [false, true] {
+                        let (x, y) = proj(spheres[i].centre, side);
+                        dot(&mut img, x, y, 5.0, Rgb([0, 0, 0]));
+                    }
+                }
+            }
+            match embed_skeleton(&body) {
+                Ok(e) => {
+                    for j in JointId::ALL {
+                        let p = e.joints_in_rig[j.index()];
+                        println!("  {:<10} x {:+.3} y {:.3} z {:+.3}", j.name(), p.x / h, frame_b.rel_y(p), p.z / h);
+                        for side in [false, true] {
+                            let (x, y) = proj(p, side);
+                            dot(&mut img, x, y, 3.0, Rgb([230, 0, 0]));
+                        }
+                    }
+                    for p in e.fingertips.iter().chain(&e.toe_tips).chain(&e.heels).chain([&e.head_top]) {
+                        println!("  end       x {:+.3} y {:.3} z {:+.3}", p.x / h, frame_b.rel_y(*p), p.z / h);
+                        for side in [false, true] {
+                            let (x, y) = proj(*p, side);
+                            dot(&mut img, x, y, 3.0, Rgb([0, 170, 0]));
+                        }
+                    }
+                    println!("  proportions: {:?}", crate::rig::rigged::proportions_of(&e).err());
+                }
+                Err(e) => println!("  embed: {e}"),
+            }
+            let out = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/target"))
+                .join(format!("rig-medial-{}.png", name.split('.').next().unwrap()));
+            img.save(&out).unwrap();
+            println!("  wrote {}", out.display());
+        }
+    }
+}

@@ -145,6 +145,12 @@ impl Polyline {
     }
 }
 
+/// Section area ratio of the palm to the wrist that makes a hand (below it the "palm" is voxel
+/// noise on an arm that only tapers: the shared meshes measure 1.05 without hands, 1.10–2.5 with).
+const HAND_WIDENING: f32 = 1.08;
+/// Where the wrist of a hand-less arm lies, from its end (body heights).
+const HANDLESS_WRIST: f32 = 0.03;
+
 pub(super) struct Leg {
     pub(super) hip: Vec3,
     pub(super) knee: Vec3,
@@ -303,11 +309,18 @@ impl Refiner<'_> {
             .filter(|(s, _)| (0.02 * h..=0.1 * h).contains(s))
             .max_by(|a, b| a.1.count.cmp(&b.1.count).then(b.0.total_cmp(&a.0)))
             .map_or(0.05 * h, |a| a.0);
-        let wrist_s = areas
+        let narrowest = areas
             .iter()
             .filter(|(s, sec)| (palm_s + 0.02 * h..=palm_s + 0.12 * h).contains(s) && sec.count > 0)
-            .min_by(|a, b| a.1.count.cmp(&b.1.count).then(a.0.total_cmp(&b.0)))
-            .map_or(0.1 * h, |a| a.0);
+            .min_by(|a, b| a.1.count.cmp(&b.1.count).then(a.0.total_cmp(&b.0)));
+        // A hand is a palm wider than the wrist behind it; an arm that only tapers to its end
+        // (a mannequin without hands) has its wrist at that end.
+        let palm_count = area(palm_s);
+        let wrist_s = match narrowest {
+            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => *s,
+            Some(_) => HANDLESS_WRIST * h,
+            None => 0.1 * h,
+        };
         // Typical forearm section: the median over the next 0.12 h.
         let mut forearm: Vec<usize> =
             areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s)).map(|a| a.1.count).collect();
@@ -322,13 +335,14 @@ impl Refiner<'_> {
             .next()
             .unwrap_or(0.8 * arm.length());
         let arm_radius = (typical as f32 * cell * cell / std::f32::consts::PI).sqrt();
-        let _ = area;
         let centroid = |me: &mut Self, s: f32| {
             let sec = me.sections.section(arm.at(s), arm.direction(s, window), radius, None);
             if sec.count > 0 { sec.centroid } else { arm.at(s) }
         };
         let upper_a = centroid(self, armpit_s - 0.03 * h);
-        let upper_b = centroid(self, 0.5 * (armpit_s + wrist_s) + 0.05 * h);
+        // Below the upper arm's top, however short the arm.
+        let mid = 0.5 * (armpit_s + wrist_s) + 0.05 * h;
+        let upper_b = centroid(self, if mid > armpit_s - 0.04 * h { armpit_s - 0.07 * h } else { mid });
         let axis = (upper_a - upper_b).normalize_or(arm.direction(armpit_s, window));
         // Raised arms (T-pose) meet the body at the armpit; lowered arms (A-pose, arms down)
         // reach further in: the joint sits deeper the more the upper arm hangs.
