@@ -113,14 +113,21 @@ pub fn foot_geometry(skeleton: &Skeleton) -> FootGeometry {
     }
 }
 
-/// Compiles a score for a dancer of `proportions`. `opts.height_m` and `opts.leg_length_m` are
-/// taken from the proportions.
+/// Legs (hip height) shorter than this fraction of the height size the steps instead of the
+/// height: the step table was tuned on bodies with legs of 0.51–0.53 of their height, and a
+/// chibi character (legs a third of its height) would otherwise crouch into steps far longer
+/// than its legs.
+pub const STEP_LEG_FRACTION: f32 = 0.5;
+
+/// Compiles a score for a dancer of `proportions`. `opts.height_m` (which sizes the steps: the
+/// height, or for short legs the height of a body with these legs, see [`STEP_LEG_FRACTION`])
+/// and `opts.leg_length_m` are taken from the proportions.
 pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -> Animation {
     let skeleton = Skeleton::new(proportions);
     let rest = Pose::rest(&skeleton);
     let (_, hip) = crate::pose::fk::joint_world(&skeleton, &rest, JointId::HipL);
     let mut opts = opts.clone();
-    opts.height_m = proportions.height_m;
+    opts.height_m = proportions.height_m.min(hip.y / STEP_LEG_FRACTION);
     opts.leg_length_m = hip.y;
     opts.ball_forward_m = foot_geometry(&skeleton).ball_in_ankle.z;
     let (plans, mut interpretation) = plan_score(score, &opts);

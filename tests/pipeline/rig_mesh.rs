@@ -491,3 +491,48 @@ fn a_second_export_of_a_mesh_reads_the_rig_cache() {
     assert!(a == b, "the cached rig exports the same glTF, byte for byte");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Mean over the demo of the knee flexion (degrees, 0 = straight) of both legs.
+fn mean_knee_flexion_deg(proportions: &labanplay::pose::Proportions) -> f32 {
+    use labanplay::animation::compile;
+    use labanplay::motion::rules::MotionOptions;
+    use labanplay::pose::fk::{Pose, world_rot_pos};
+    let doc = labanplay::read::read(labanplay::demo::WALK_ARMS_TURN_LBN, Some("lbn")).unwrap();
+    let score = labanplay::score::Score::from_document(&doc);
+    let anim = compile(&score, &MotionOptions::default(), proportions);
+    let dancer = anim.dancers.first().unwrap();
+    let mut pose = Pose::rest(&anim.skeleton);
+    let (mut sum, mut n) = (0.0f32, 0usize);
+    for k in 0..48 {
+        dancer.sample_into(&anim.skeleton, anim.duration_secs * k as f64 / 48.0, &mut pose);
+        let p = world_rot_pos(&anim.skeleton, &pose).1;
+        for (hip, knee, ankle) in
+            [(JointId::HipL, JointId::KneeL, JointId::AnkleL), (JointId::HipR, JointId::KneeR, JointId::AnkleR)]
+        {
+            let thigh = p[knee.index()] - p[hip.index()];
+            let shank = p[ankle.index()] - p[knee.index()];
+            sum += thigh.angle_between(shank).to_degrees();
+            n += 1;
+        }
+    }
+    sum / n as f32
+}
+
+/// The chibi zombie (legs a third of its height) walks the demo with its knees about as
+/// straight as a default body does: steps are sized for its own legs, not its height.
+#[test]
+fn the_short_legged_zombie_walks_the_demo_without_crouching() {
+    let Some(all) = rigged() else { return };
+    let zombie = all.iter().find(|r| r.name == "kenney-zombie.glb").unwrap().rig.as_ref().unwrap();
+    let p = zombie.proportions();
+    let default = mean_knee_flexion_deg(&labanplay::pose::Proportions::default());
+    let ours = mean_knee_flexion_deg(p);
+    println!(
+        "kenney-zombie: hips at {:.2} of its {:.2} m; mean knee flexion over the demo {ours:.1}° (default body {default:.1}°)",
+        p.hip_height, p.height_m
+    );
+    assert!(
+        ours < default + 8.0,
+        "the zombie crouches: knees bent {ours:.1}° on average, the default body {default:.1}°"
+    );
+}
