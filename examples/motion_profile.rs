@@ -1,0 +1,121 @@
+//! A driver for profilers (callgrind, perf) and for checking that a speed-up leaves the motion
+//! alone: compiles the benchmark's generated 100-measure solo, samples its poses, or writes the
+//! pelvis (centre-of-mass) path of the demos and the real corpus at 100 Hz for comparison.
+//!
+//! ```sh
+//! cargo run --release --example motion_profile -- compile 5         # compile the solo 5 times
+//! valgrind --tool=callgrind target/release/examples/motion_profile sample 10000
+//! cargo run --release --example motion_profile -- dump before.txt   # pelvis paths, demos + corpus
+//! cargo run --release --example motion_profile -- compare before.txt after.txt
+//! ```
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use labanplay::animation::{PelvisPath, compile};
+use labanplay::motion::rules::MotionOptions;
+use labanplay::pose::fk::Pose;
+use labanplay::pose::skeleton::Proportions;
+use labanplay::read::read;
+use labanplay::score::Score;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+
+#[path = "../benches/support/solo.rs"]
+mod solo;
+
+fn solo_score() -> Score {
+    Score::from_document(&read(solo::generated_solo(100).as_bytes(), Some("lbn")).unwrap())
+}
+
+/// The demo scores and every real `.lbn` score (when `../shared` is there), sorted.
+fn score_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dirs = [root.join("scores"), root.join("../shared/scores/real")];
+    let mut files = labanplay::cli::check::collect_files(&dirs);
+    files.retain(|p| p.extension().is_some_and(|e| e == "lbn" || e == "lw"));
+    files.sort();
+    files
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let count = |i: usize| args.get(i).and_then(|s| s.parse::<usize>().ok()).unwrap_or(1);
+    let (opts, props) = (MotionOptions::default(), Proportions::default());
+    match args.first().map(String::as_str) {
+        Some("compile") => {
+            let score = solo_score();
+            for _ in 0..count(1) {
+                let anim = compile(black_box(&score), &opts, &props);
+                if let PelvisPath::Optimised(p) = &anim.dancers[0].path {
+                    black_box(p.stats());
+                }
+            }
+            let anim = compile(&score, &opts, &props);
+            if let PelvisPath::Optimised(p) = &anim.dancers[0].path {
+                println!("{:?}", p.stats());
+            }
+        }
+        Some("sample") => {
+            let anim = compile(&solo_score(), &opts, &props);
+            let mut pose = Pose::rest(&anim.skeleton);
+            let mut t = 0.0;
+            for _ in 0..count(1) {
+                t = (t + 0.137) % anim.duration_secs;
+                anim.dancers[0].sample_into(&anim.skeleton, black_box(t), &mut pose);
+            }
+            black_box(&pose);
+        }
+        Some("dump") => {
+            let out = args.get(1).expect("dump OUT.txt");
+            let mut text = String::new();
+            let mut scores = vec![("generated solo".to_string(), solo_score())];
+            for path in score_files() {
+                let Ok(bytes) = std::fs::read(&path) else { continue };
+                let ext = path.extension().and_then(|e| e.to_str());
+                let Ok(doc) = read(&bytes, ext) else { continue };
+                scores.push((path.display().to_string(), Score::from_document(&doc)));
+            }
+            for (name, score) in &scores {
+                let anim = compile(score, &opts, &props);
+                for (i, d) in anim.dancers.iter().enumerate() {
+                    if let PelvisPath::Optimised(p) = &d.path {
+                        text.push_str(&format!("# {name} dancer {i} {:?}\n", p.stats()));
+                    }
+                    let steps = (anim.duration_secs * 100.0).ceil() as usize;
+                    for k in 0..=steps {
+                        let p = d.pelvis_at(k as f64 / 100.0);
+                        text.push_str(&format!("{} {} {}\n", p.x, p.y, p.z));
+                    }
+                }
+            }
+            std::fs::write(out, text).expect("write the dump");
+        }
+        Some("compare") => {
+            let read_lines = |p: &str| std::fs::read_to_string(p).expect("read a dump");
+            let (a, b) = (read_lines(&args[1]), read_lines(&args[2]));
+            let (mut worst, mut at, mut name) = (0.0f32, String::new(), String::new());
+            let (mut lines, mut differ) = (0usize, 0usize);
+            for (la, lb) in a.lines().zip(b.lines()) {
+                if la.starts_with('#') {
+                    name = la.to_string();
+                    if la != lb {
+                        println!("{la}\n{lb}");
+                    }
+                    continue;
+                }
+                let pa: Vec<f32> = la.split(' ').map(|v| v.parse().unwrap()).collect();
+                let pb: Vec<f32> = lb.split(' ').map(|v| v.parse().unwrap()).collect();
+                let d = (0..3).map(|i| (pa[i] - pb[i]).powi(2)).sum::<f32>().sqrt();
+                lines += 1;
+                differ += usize::from(d > 0.0);
+                if d > worst {
+                    (worst, at) = (d, name.clone());
+                }
+            }
+            println!("{lines} samples, {differ} differ; largest pelvis difference {:.3} mm in {at}", worst * 1e3);
+            if a.lines().count() != b.lines().count() {
+                println!("the dumps have different lengths");
+            }
+        }
+        _ => eprintln!("usage: motion_profile compile N | sample N | dump OUT | compare A B"),
+    }
+}
