@@ -79,30 +79,103 @@ pub use job::{
 };
 pub use path::{ComPath, ComSolveStats, ComState};
 
+/// The most threads one job's segments are solved on.
+const MAX_THREADS: usize = 8;
+/// Fewer spline spans than this per thread are not worth a thread (a span costs about 3 µs
+/// to optimise; starting a thread about 30 µs).
+const MIN_SPANS_PER_THREAD: usize = 400;
+
 /// Solves `job`: checks it, optimises each independent segment, and returns the pelvis path.
+///
+/// Segments are independent problems: a long job solves them on up to [`MAX_THREADS`] threads
+/// (as many as the machine offers), each thread a contiguous run of segments, and the result
+/// is bit-identical to a solve on one thread.
 ///
 /// Errors: any [`ComError`] from checking the job (no contacts, NaN, overlapping contacts of
 /// one foot, a fixed point outside the span or in a flight, …). Never panics and never
 /// returns NaN.
 pub fn solve_com_path(job: &ComJob) -> Result<ComPath, ComError> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    solve_on_threads(job, threads)
+}
+
+/// [`solve_com_path`] on at most `threads` threads.
+fn solve_on_threads(job: &ComJob, threads: usize) -> Result<ComPath, ComError> {
     let timeline = timeline::Timeline::build(job)?;
+    let spans: Vec<usize> = timeline.segments.iter().map(|p| p.runs.iter().map(|r| r.spans).sum()).collect();
+    let total: usize = spans.iter().sum();
+    let threads = threads.min(MAX_THREADS).min(total / MIN_SPANS_PER_THREAD).clamp(1, spans.len().max(1));
+    // Contiguous chunks of about equal span counts, in order.
+    let mut chunks = Vec::with_capacity(threads);
+    let (mut start, mut sum) = (0usize, 0usize);
+    for (i, n) in spans.iter().enumerate() {
+        sum += n;
+        if sum * threads >= total * (chunks.len() + 1) && chunks.len() + 1 < threads {
+            chunks.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    chunks.push(start..spans.len());
+    let solve_chunk = |range: std::ops::Range<usize>| -> Vec<Result<Solved, ComError>> {
+        timeline.segments.get(range).unwrap_or(&[]).iter().map(|plan| solve_one(&timeline, plan, job)).collect()
+    };
+    let solved: Vec<Result<Solved, ComError>> = std::thread::scope(|scope| {
+        let mut rest = chunks.into_iter();
+        let first = rest.next().unwrap_or(0..0);
+        // A thread that cannot be started leaves its chunk to this one.
+        let others: Vec<_> = rest
+            .map(|range| {
+                std::thread::Builder::new()
+                    .name("com-segments".into())
+                    .spawn_scoped(scope, {
+                        let range = range.clone();
+                        move || solve_chunk(range)
+                    })
+                    .map_err(|_| range)
+            })
+            .collect();
+        let mut solved = solve_chunk(first);
+        for other in others {
+            match other {
+                Ok(handle) => match handle.join() {
+                    Ok(part) => solved.extend(part),
+                    Err(_) => solved.push(Err(ComError::NumericalFailure)),
+                },
+                Err(range) => solved.extend(solve_chunk(range)),
+            }
+        }
+        solved
+    });
     let mut pieces = Vec::new();
     let mut stats = ComSolveStats { converged: true, ..ComSolveStats::default() };
-    for plan in &timeline.segments {
-        let mut problem = problem::SegmentProblem::new(&timeline, plan, job.weights)?;
-        let solution = solve::solve_segment(&mut problem, job.max_iterations);
+    for one in solved {
+        let one = one?;
         stats.segments += 1;
-        stats.unknowns += 3 * problem.blocks;
-        stats.iterations += solution.iterations;
-        stats.initial_cost += solution.initial_cost;
-        stats.final_cost += solution.final_cost;
-        stats.converged &= solution.converged;
-        pieces.extend(problem.pieces(&solution.z));
+        stats.unknowns += one.unknowns;
+        stats.iterations += one.solution.iterations;
+        stats.initial_cost += one.solution.initial_cost;
+        stats.final_cost += one.solution.final_cost;
+        stats.converged &= one.solution.converged;
+        pieces.extend(one.pieces);
     }
     if pieces.is_empty() || !pieces_are_finite(&pieces) || !stats.final_cost.is_finite() {
         return Err(ComError::NumericalFailure);
     }
     Ok(ComPath::new(pieces, stats))
+}
+
+/// One optimised segment.
+struct Solved {
+    solution: solve::SegmentSolution,
+    unknowns: usize,
+    pieces: Vec<path::Piece>,
+}
+
+fn solve_one(timeline: &timeline::Timeline, plan: &timeline::SegmentPlan, job: &ComJob) -> Result<Solved, ComError> {
+    let mut problem = problem::SegmentProblem::new(timeline, plan, job.weights)?;
+    let solution = solve::solve_segment(&mut problem, job.max_iterations);
+    let pieces = problem.pieces(&solution.z);
+    Ok(Solved { unknowns: 3 * problem.blocks, pieces, solution })
 }
 
 fn pieces_are_finite(pieces: &[path::Piece]) -> bool {
@@ -112,4 +185,37 @@ fn pieces_are_finite(pieces: &[path::Piece]) -> bool {
             takeoff_position_in_world.is_finite() && takeoff_velocity_in_world.is_finite()
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    /// A walk of `steps` steps with a hold (a fixed point) every fourth step.
+    fn long_walk(steps: usize) -> ComJob {
+        let mut contacts = Vec::new();
+        let mut fixed = Vec::new();
+        for i in 0..steps {
+            let foot = if i % 2 == 0 { Foot::Left } else { Foot::Right };
+            let x = if i % 2 == 0 { -0.1 } else { 0.1 };
+            let t = 0.5 * i as f64;
+            contacts.push(Contact::new(foot, Vec3::new(x, 0.0, 0.3 * i as f32), t, t + 0.7));
+            if i % 4 == 3 {
+                fixed.push(FixedPoint::at_rest(t + 0.6, Vec3::new(0.0, 0.9, 0.3 * i as f32)));
+            }
+        }
+        ComJob { fixed_points: fixed, ..ComJob::new(contacts, 0.85) }
+    }
+
+    #[test]
+    fn threads_give_the_bit_identical_path() {
+        let job = long_walk(240);
+        let one = solve_on_threads(&job, 1).unwrap_or_else(|e| panic!("{e}"));
+        assert!(one.stats().segments > 20, "{:?}", one.stats());
+        for threads in [2, 3, 8] {
+            let many = solve_on_threads(&job, threads).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(many, one, "{threads} threads");
+        }
+    }
 }

@@ -36,6 +36,18 @@ pub(crate) trait Sink {
     const NONLINEAR_ROWS: bool = true;
     fn begin_span(&mut self, _ctrl0: usize) {}
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8);
+    /// A row r with ∂r/∂(control point k) = w[k]·d: a row of the position alone (w the
+    /// position weights) or of the acceleration alone (the acceleration weights).
+    #[inline]
+    fn row_weighted(&mut self, r: f64, w: &[f64; 4], d: DVec3, axes: u8) {
+        let mut grads = [DVec3::ZERO; 4];
+        if Self::GRAD {
+            for (g, wk) in grads.iter_mut().zip(w) {
+                *g = *wk * d;
+            }
+        }
+        self.row(r, &grads, axes);
+    }
     /// Adds `m` (symmetric, with respect to the sampled position c) to the Gauss–Newton
     /// matrix, through the position weights `pos_w` of the span's control points.
     fn curvature(&mut self, _pos_w: &[f64; 4], _m: &DMat3) {}
@@ -56,10 +68,31 @@ impl<S: Sink> Rows<'_, S> {
         self.emit_cva(r, dc, DVec3::ZERO, da, axes);
     }
 
+    /// A row r with ∂r/∂c = `dc` only.
+    #[inline]
+    fn emit_c(&mut self, r: f64, dc: DVec3, axes: u8) {
+        if Self::wanted(axes) {
+            self.sink.row_weighted(r, &self.weights.pos, dc, axes);
+        }
+    }
+
+    /// A row r with ∂r/∂a = `da` only.
+    #[inline]
+    fn emit_a(&mut self, r: f64, da: DVec3, axes: u8) {
+        if Self::wanted(axes) {
+            self.sink.row_weighted(r, &self.weights.acc, da, axes);
+        }
+    }
+
+    #[inline]
+    fn wanted(axes: u8) -> bool {
+        if axes & LINEAR != 0 { S::LINEAR_ROWS } else { S::NONLINEAR_ROWS }
+    }
+
     /// A row r with ∂r/∂c = `dc`, ∂r/∂ċ = `dv` and ∂r/∂a = `da`.
+    #[inline]
     fn emit_cva(&mut self, r: f64, dc: DVec3, dv: DVec3, da: DVec3, axes: u8) {
-        let wanted = if axes & LINEAR != 0 { S::LINEAR_ROWS } else { S::NONLINEAR_ROWS };
-        if !wanted {
+        if !Self::wanted(axes) {
             return;
         }
         let mut grads = [DVec3::ZERO; 4];
@@ -74,6 +107,7 @@ impl<S: Sink> Rows<'_, S> {
 
     /// The second-order part r·∇²r of a row that depends on c only (full Newton for that
     /// row). Only for terms where it keeps the matrix positive definite in practice.
+    #[inline]
     fn curve(&mut self, m: DMat3) {
         if S::GRAD && S::NONLINEAR_ROWS {
             self.sink.curvature(&self.weights.pos, &m);
@@ -154,7 +188,7 @@ impl SegmentProblem<'_> {
             let w = self.weights.reach * quad;
             let sw = w.sqrt();
             let u = d_vec / d;
-            rows.emit(sw * value, sw * slope * u, DVec3::ZERO, AXES_ALL);
+            rows.emit_c(sw * value, sw * slope * u, AXES_ALL);
             let along = outer(u);
             rows.curve(w * value * (bend * along + slope / d * (DMat3::IDENTITY - along)));
         }
@@ -181,7 +215,7 @@ impl SegmentProblem<'_> {
                 (tl.rest_leg_m + (desired_m - tl.standing_height_m).min(0.0)).max(tl.min_rest_leg_m)
             };
             let stretch = d - rest;
-            rows.emit(sw * stretch, sw * u, DVec3::ZERO, AXES_ALL);
+            rows.emit_c(sw * stretch, sw * u, AXES_ALL);
         }
     }
 
@@ -209,7 +243,7 @@ impl SegmentProblem<'_> {
             // Feet can push but not pull: vertical acceleration ≥ −g.
             if let Some((value, slope, _)) = soft_hinge(-(g + a.y), PUSH_SOFTNESS_MPS2) {
                 let sw = (w.push * quad).sqrt();
-                rows.emit(sw * value, DVec3::ZERO, -sw * slope * DVec3::Y, AXIS_Y);
+                rows.emit_a(sw * value, -sw * slope * DVec3::Y, AXIS_Y);
             }
         }
         if !S::LINEAR_ROWS {

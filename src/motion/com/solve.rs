@@ -6,7 +6,7 @@
 use glam::{DMat3, DVec3};
 
 use super::problem::{CtrlExpr, SegmentProblem};
-use super::residuals::{AXES_ALL, Sink};
+use super::residuals::Sink;
 use super::skyline::{Block, Skyline};
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
@@ -87,25 +87,59 @@ impl Sink for LinearGradientSink<'_> {
     }
 }
 
-/// Accumulates Jᵀ·J (+ the Newton terms rows ask for; lower half) and Jᵀ·r over the free
-/// unknowns: first densely over the 12 coordinates of one span's control points, then once
-/// per span through the control-point expressions into the skyline matrix. `LINEAR`: of the
-/// rows flagged `LINEAR` (once per solve: their matrix never changes); else of the others
-/// (every iteration).
+/// Rows whose gradient is w[k]·d for one weight vector w (see [`Sink::row_weighted`]),
+/// summed as Σ r·d and Σ d·dᵀ (+ curvature) until the weights change: their share of the
+/// span matrix is then (w·wᵀ) ⊗ M, added once instead of once per row.
+#[derive(Clone, Copy)]
+struct Pending {
+    w: [f64; 4],
+    /// Symmetric 3×3, row-major.
+    m: Block,
+    g: [f64; 3],
+    active: bool,
+}
+
+impl Pending {
+    const NONE: Pending = Pending { w: [0.0; 4], m: [0.0; 9], g: [0.0; 3], active: false };
+}
+
+/// Index of the lower block (k, k2 ≤ k) of a span's 4×4 blocks.
+#[inline]
+fn tri(k: usize, k2: usize) -> usize {
+    k * (k + 1) / 2 + k2
+}
+
+/// Accumulates Jᵀ·J (+ the Newton terms rows ask for) and Jᵀ·r over the free unknowns: first
+/// over the 4 control points of one span (its 10 lower 3×3 blocks), then once per span
+/// through the control-point expressions into the skyline matrix. `LINEAR`: of the rows
+/// flagged `LINEAR` (once per solve: their matrix never changes); else of the others (every
+/// iteration).
 struct NormalSink<'a, const LINEAR: bool> {
     ctrl: &'a [CtrlExpr],
     normal: &'a mut Skyline,
     gradient: &'a mut [f64],
     ctrl0: usize,
-    /// Lower triangle of the span's 12×12 matrix, index 12·i + j with j ≤ i; i = 3·point + axis.
-    local_h: [f64; 144],
+    /// The span's lower blocks (k, k2 ≤ k) at [`tri`]`(k, k2)`; of a diagonal block only the
+    /// lower half (until [`Sink::end_span`] mirrors it).
+    local: [Block; 10],
     local_g: [f64; 12],
+    /// Pending weighted rows of the position (slot 0) and of the acceleration (slot 1).
+    pending: [Pending; 2],
     touched: bool,
 }
 
 impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
     fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
-        Self { ctrl, normal, gradient, ctrl0: 0, local_h: [0.0; 144], local_g: [0.0; 12], touched: false }
+        Self {
+            ctrl,
+            normal,
+            gradient,
+            ctrl0: 0,
+            local: [[0.0; 9]; 10],
+            local_g: [0.0; 12],
+            pending: [Pending::NONE; 2],
+            touched: false,
+        }
     }
 
     /// The span's block when its 4 control points are free, unscaled and consecutive.
@@ -119,6 +153,53 @@ impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
         });
         plain.then_some(b0)
     }
+
+    /// The pending slot for weights `w`: the one holding them, else a free one, else slot 0
+    /// flushed.
+    #[inline]
+    fn slot(&mut self, w: &[f64; 4]) -> &mut Pending {
+        self.touched = true;
+        let i = match self.pending.iter().position(|p| p.active && p.w == *w) {
+            Some(i) => i,
+            None => {
+                let i = self.pending.iter().position(|p| !p.active).unwrap_or(0);
+                self.flush(i);
+                self.pending[i] = Pending { w: *w, active: true, ..Pending::NONE };
+                i
+            }
+        };
+        &mut self.pending[i]
+    }
+
+    /// Adds a pending slot's (w·wᵀ) ⊗ M and w ⊗ g to the span's sums.
+    fn flush(&mut self, slot: usize) {
+        let p = self.pending[slot];
+        if !p.active {
+            return;
+        }
+        self.pending[slot].active = false;
+        for k in 0..4 {
+            for a in 0..3 {
+                self.local_g[3 * k + a] += p.w[k] * p.g[a];
+            }
+            for k2 in 0..=k {
+                let s = p.w[k] * p.w[k2];
+                for (l, m) in self.local[tri(k, k2)].iter_mut().zip(&p.m) {
+                    *l += s * m;
+                }
+            }
+        }
+    }
+
+    /// Block (k, k2) of the span's symmetric matrix (after the diagonal blocks are mirrored).
+    fn block(&self, k: usize, k2: usize) -> Block {
+        if k2 <= k {
+            self.local[tri(k, k2)]
+        } else {
+            let m = self.local[tri(k2, k)];
+            [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]
+        }
+    }
 }
 
 impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
@@ -129,29 +210,15 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     fn begin_span(&mut self, ctrl0: usize) {
         self.ctrl0 = ctrl0;
         if self.touched {
-            self.local_h = [0.0; 144];
+            self.local = [[0.0; 9]; 10];
         }
         self.local_g = [0.0; 12];
+        self.pending = [Pending::NONE; 2];
         self.touched = false;
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
         self.touched = true;
-        if axes & AXES_ALL == AXES_ALL {
-            // Every coordinate (comfort and reach rows): the same sums without the index maps.
-            let mut val = [0.0f64; 12];
-            for (k, g) in grads.iter().enumerate() {
-                val[3 * k..3 * k + 3].copy_from_slice(&g.to_array());
-            }
-            for (i, &vi) in val.iter().enumerate() {
-                self.local_g[i] += r * vi;
-                let row = &mut self.local_h[12 * i..12 * i + i + 1];
-                for (h, vq) in row.iter_mut().zip(&val) {
-                    *h += vi * vq;
-                }
-            }
-            return;
-        }
         let mut idx = [0usize; 12];
         let mut val = [0.0f64; 12];
         let mut m = 0usize;
@@ -167,47 +234,41 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
         for p in 0..m {
             let (i, vi) = (idx[p], val[p]);
             self.local_g[i] += r * vi;
-            let row = &mut self.local_h[12 * i..12 * i + 12];
             for q in 0..=p {
-                row[idx[q]] += vi * val[q];
+                let j = idx[q];
+                self.local[tri(i / 3, j / 3)][3 * (i % 3) + j % 3] += vi * val[q];
+            }
+        }
+    }
+
+    #[inline]
+    fn row_weighted(&mut self, r: f64, w: &[f64; 4], d: DVec3, _axes: u8) {
+        let p = self.slot(w);
+        let d = d.to_array();
+        for a in 0..3 {
+            p.g[a] += r * d[a];
+            for a2 in 0..3 {
+                p.m[3 * a + a2] += d[a] * d[a2];
             }
         }
     }
 
     fn curvature(&mut self, pos_w: &[f64; 4], m: &DMat3) {
-        self.touched = true;
-        let m = m.to_cols_array_2d();
-        for k in 0..4 {
-            for k2 in 0..=k {
-                let w = pos_w[k] * pos_w[k2];
-                for a in 0..3 {
-                    let i = 3 * k + a;
-                    for (a2, col) in m.iter().enumerate() {
-                        let j = 3 * k2 + a2;
-                        if j <= i {
-                            self.local_h[12 * i + j] += w * col[a];
-                        }
-                    }
-                }
-            }
+        let p = self.slot(pos_w);
+        let m = m.to_cols_array();
+        for (pm, v) in p.m.iter_mut().zip(m) {
+            *pm += v;
         }
     }
 
     fn end_span(&mut self) {
+        self.flush(0);
+        self.flush(1);
         let n = self.gradient.len();
-        // The symmetric local matrix (read from its lower half) as 4×4 blocks of 3×3, block
-        // (k, k2) at 4·k + k2; only where a row touched it.
-        let mut local: [Block; 16] = [[0.0; 9]; 16];
         if self.touched {
-            let lower = &self.local_h;
-            for (kk, m) in local.iter_mut().enumerate() {
-                let (i0, j0) = (3 * (kk / 4), 3 * (kk % 4));
-                for a in 0..3 {
-                    for a2 in 0..3 {
-                        let (i, j) = (i0 + a, j0 + a2);
-                        m[3 * a + a2] = if j <= i { lower[12 * i + j] } else { lower[12 * j + i] };
-                    }
-                }
+            for k in 0..4 {
+                let d = &mut self.local[tri(k, k)];
+                (d[1], d[2], d[5]) = (d[3], d[6], d[7]);
             }
         }
         if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
@@ -217,7 +278,7 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
             if self.touched {
                 for k in 0..4 {
                     for k2 in 0..=k {
-                        self.normal.add_block(b0 + k, b0 + k2, &local[4 * k + k2]);
+                        self.normal.add_block(b0 + k, b0 + k2, &self.local[tri(k, k2)]);
                     }
                 }
             }
@@ -243,7 +304,7 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
                         let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
                         if b2 <= b {
                             let scale = cb * cb2;
-                            self.normal.add_block(b, b2, &local[4 * k + k2].map(|v| scale * v));
+                            self.normal.add_block(b, b2, &self.block(k, k2).map(|v| scale * v));
                         }
                     }
                 }
