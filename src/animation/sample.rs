@@ -56,6 +56,10 @@ pub(super) const MIN_SWING_SECS: f64 = 0.2;
 /// The most the pelvis lowers to keep a foot within the leg's reach, metres.
 const MAX_PELVIS_DROP_M: f32 = 0.3;
 
+/// Clearance of the sole over which toes bent to keep their tip on the floor straighten as the
+/// foot rises, metres.
+const TOE_STRAIGHTEN_M: f32 = 0.02;
+
 /// How far a gesturing foot points (ankle plantar flexion), radians.
 const GESTURE_POINT_RAD: f32 = 1.0;
 
@@ -606,10 +610,13 @@ impl DancerAnimation {
                 let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
                 let pitch = (-toe_dir.y).atan2(toe_dir.z);
                 let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
-                let off_floor = !state.planted && geo.lowest_sole_y_turned(&straight, got_rot) > 0.01;
+                // Toes that keep the tip on the floor straighten as the foot rises (over its first
+                // 2 cm of clearance, continuously: they never snap straight at one height).
+                let clearance = if state.planted { 0.0 } else { geo.lowest_sole_y_turned(&straight, got_rot) };
+                let on_floor = 1.0 - smoothstep((clearance / TOE_STRAIGHTEN_M).clamp(0.0, 1.0));
                 let toe_bend = self
                     .flight_toe_bend(t, state, got_pos, got_rot)
-                    .unwrap_or_else(|| if off_floor { 0.0 } else { self.foot_geometry.toe_bend_for(pitch) });
+                    .unwrap_or_else(|| self.foot_geometry.toe_bend_for(pitch) * on_floor);
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {

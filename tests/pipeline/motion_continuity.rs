@@ -33,8 +33,10 @@ const POP_RATIO: f32 = 4.0;
 /// keys leaves the shoulder's range (up to back over the top) bows out to the side on the way;
 /// 54 once an arm whose two segments are both written at both ends of a move turns its swivel
 /// (and the upper arm's twist) from the one key's to the other's instead of searching the swivel
-/// of the blended goal, which flipped the elbow from side to side (elbow_swing.lbn: 19 → 6).
-const MAX_POPS: usize = 54;
+/// of the blended goal, which flipped the elbow from side to side (elbow_swing.lbn: 19 → 6); 42
+/// once toes bent to keep their tip on the floor straighten over the first 2 cm a foot rises
+/// instead of snapping straight at 1 cm (the toe end sites at lifts and landings: 18 → 6).
+const MAX_POPS: usize = 42;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
