@@ -8,6 +8,7 @@ use super::DancerAnimation;
 use super::feet::{FootState, ramp};
 use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body};
+use crate::motion::rules::MAX_SEGMENT_BEND_RAD;
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
 use crate::pose::limits::{from_swing_twist_angles, swing_twist_angles};
@@ -195,7 +196,10 @@ fn limb_segment_at(
     let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
     let moving = s > 0.0 && s < 1.0;
     let bow = if moving { arm.map_or(0.0, |(side, limits)| arm_bow(from_dir, to_dir, side, limits)) } else { 0.0 };
-    let segs_of = |k: &LimbTarget| k.upper_dir_in_body.zip(k.lower_dir_in_body);
+    // A key whose segments are in line is a straight limb: a whole-limb key (its direction).
+    let segs_of = |k: &LimbTarget| {
+        k.upper_dir_in_body.zip(k.lower_dir_in_body).filter(|(u, l)| u.angle_between(*l) > 1f32.to_radians())
+    };
     let aim = |s: f32| -> Aim {
         let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
         if let Some((side, _)) = arm
@@ -215,7 +219,10 @@ fn limb_segment_at(
             (a, b) => {
                 let (fu, fl) = a.unwrap_or((from_dir, from_dir));
                 let (u, l) = b.unwrap_or((to_dir, to_dir));
-                Some((blend_dirs(fu, u, s).0, blend_dirs(fl, l, s).0))
+                let u_now = blend_dirs(fu, u, s).0;
+                // Never folded past the segments' limit (the forearm passes in front).
+                let l_now = crate::motion::rules::limit_bend(u_now, blend_dirs(fl, l, s).0, MAX_SEGMENT_BEND_RAD);
+                Some((u_now, l_now))
             }
         };
         (dir, bend, reach, segs)

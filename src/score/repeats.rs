@@ -123,6 +123,7 @@ pub fn expand(score: &mut Score, repeats: &[Repeat], gap_tolerance_beats: f64) {
                 ch.entries = out;
             }
         }
+        score.contacts = repeated_contacts(&score.contacts, r);
         let mut measures: Vec<Measure> = Vec::new();
         for m in &score.measures {
             if m.start_beats >= r.to_beats - 1e-9 {
@@ -142,6 +143,48 @@ pub fn expand(score: &mut Score, repeats: &[Repeat], gap_tolerance_beats: f64) {
     for staff in &mut score.staves {
         staff.gaps = find_gaps(&staff.channels, &staff.start_position, gap_tolerance_beats, end);
     }
+}
+
+/// The contacts once section `r` plays twice: later contacts move on with the entries (a contact
+/// held past the section's end is held on through the repeat); a bow written inside the section
+/// is made again in the repeat, and a release sign inside it releases again, in the repeat, the
+/// hold on the same parts then (the starting position is not played again) [INFERRED, as music
+/// repeats: barn.lbn releases its opening hold in measure 2 and takes it again in measure 4].
+fn repeated_contacts(contacts: &[Contact], r: &Repeat) -> Vec<Contact> {
+    let len = r.to_beats - r.from_beats;
+    let inside = |t: f64| t >= r.from_beats - 1e-9 && t < r.to_beats - 1e-9;
+    let mut out: Vec<Contact> = Vec::with_capacity(contacts.len());
+    let mut copies = Vec::new();
+    for c in contacts {
+        let mut moved = c.clone();
+        if c.start_beats >= r.to_beats - 1e-9 {
+            moved.start_beats += len;
+        }
+        if c.end_beats >= r.to_beats - 1e-9 {
+            moved.end_beats += len;
+        }
+        if inside(c.start_beats) && c.measure >= 1 {
+            copies.push(Contact { start_beats: c.start_beats + len, end_beats: c.end_beats + len, ..c.clone() });
+        }
+        out.push(moved);
+    }
+    out.extend(copies);
+    let parts = |c: &Contact| {
+        let mut p = [(c.ends[0].staff, c.ends[0].part), (c.ends[1].staff, c.ends[1].part)];
+        p.sort();
+        p
+    };
+    for c in contacts.iter().filter(|c| c.released && inside(c.end_beats)) {
+        let t = c.end_beats + len;
+        for d in out.iter_mut().filter(|d| parts(d) == parts(c)) {
+            if d.start_beats < t - 1e-9 && d.end_beats > t + 1e-9 {
+                d.end_beats = t;
+                d.released = true;
+            }
+        }
+    }
+    out.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
+    out
 }
 
 /// One measure of the played timeline and where it is written.

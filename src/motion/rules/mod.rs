@@ -6,6 +6,7 @@ mod floor;
 mod limbs;
 mod paths;
 mod rotations;
+mod segments;
 
 use super::floor::{FloorPart, FloorState, weight_bearing_part};
 use super::plan::*;
@@ -17,6 +18,7 @@ use glam::{Vec2, Vec3};
 pub use limbs::{ARM_CROSS_BEHIND_MAX_DEG, ARM_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG, cross_in_front, leg_cross};
 use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm, start_in_natural_standing};
 use paths::{Circle, check_front, circle_turn_for_step, count_circle_steps, path_sign, report_unused_circles};
+pub use segments::{MAX_SEGMENT_BEND_RAD, limit_bend};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -192,6 +194,9 @@ struct Walker<'a> {
     swivels: Vec<rotations::LegSwivel>,
     /// Supports on other body parts now (`None`: standing on the feet).
     floor: Option<FloorState>,
+    /// Segment gestures (upper/lower arm, thigh, lower leg), put on the tracks in time order
+    /// once every channel is read.
+    segments: Vec<segments::Pending>,
 }
 
 impl Walker<'_> {
@@ -299,6 +304,7 @@ fn plan_staff<'a>(
         circles: Vec::new(),
         swivels: Vec::new(),
         floor: None,
+        segments: Vec::new(),
     };
     w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
     w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
@@ -372,6 +378,7 @@ fn plan_staff<'a>(
             }
         }
     }
+    segments::resolve(&mut w.plan.limbs, std::mem::take(&mut w.segments));
     hands_follow_arms(&mut w.plan);
     start_in_natural_standing(&mut w.plan);
     supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
@@ -456,6 +463,19 @@ fn plan_staff<'a>(
     w.plan
 }
 
+/// The somersault and cartwheel signs of LED's rotation menu (`Rotn 3`–`6`), named as the
+/// Laban-tk LED glyph table names them (`docs/lbnfileformat.md`: somersaulting forward and
+/// backward, cartwheeling left and right). In a support column they turn the whole body over.
+fn whole_body_rotation(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "Rotn 3" => "somersault forward",
+        "Rotn 4" => "somersault backward",
+        "Rotn 5" => "cartwheel to the left",
+        "Rotn 6" => "cartwheel to the right",
+        _ => return None,
+    })
+}
+
 /// Steps, turns and holds that start together.
 fn support_group(
     w: &mut Walker,
@@ -478,10 +498,13 @@ fn support_group(
             EntryKind::Turn { clockwise, amount_deg, both_feet } => {
                 let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
                 let (Some(cw), Some(amount)) = (clockwise, amount_deg) else {
-                    report.skipped.push(Diagnostic::warning(
-                        e.span,
-                        place(e, staff, "turn without a known sense or amount; no turn"),
-                    ));
+                    let what = match whole_body_rotation(&e.code) {
+                        Some(name) => {
+                            format!("{name} sign (`{}`): rolls over the floor are not animated; no turn", e.code)
+                        }
+                        None => "turn without a known sense or amount; no turn".to_string(),
+                    };
+                    report.skipped.push(Diagnostic::warning(e.span, place(e, staff, &what)));
                     continue;
                 };
                 let delta = (*amount as f32).to_radians() * if *cw { -1.0 } else { 1.0 };
@@ -624,6 +647,8 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         ChannelKind::Part(BodyPart::Shoulder(s) | BodyPart::Arm(s)) => (arm(s), Part::Whole),
         ChannelKind::Part(BodyPart::Elbow(s)) => (arm(s), Part::Upper),
         ChannelKind::Part(BodyPart::Wrist(s)) => (arm(s), Part::Lower),
+        // (Knee and ankle signs name the thigh and the lower leg, a hip sign with a direction
+        // displaces the hip: not animated yet, see below.)
         ChannelKind::Part(BodyPart::Leg(s)) => (leg(s), Part::Whole),
         ChannelKind::Part(BodyPart::Hand(s)) => (hand(s), Part::Whole),
         // The palm pre-sign has no side: the column's side of the staff gives it.
@@ -648,9 +673,20 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             return;
         }
         ChannelKind::Part(p) => {
+            let why = match p {
+                BodyPart::Hip(_) => {
+                    " (a hip sign with a direction displaces the hip; read as the whole leg it lets the \
+                     leg's folded place-middle keys jump)"
+                }
+                BodyPart::Knee(_) | BodyPart::Ankle(_) => {
+                    " (the segment's direction is read, but the leg's hand-over from such a gesture \
+                     back to the floor still lets the foot jump)"
+                }
+                _ => "",
+            };
             report.skipped.push(Diagnostic::warning(
                 e.span,
-                place(e, staff, &format!("column for {} not animated yet", crate::score::part_name(&p))),
+                place(e, staff, &format!("column for {} not animated yet{why}", crate::score::part_name(&p))),
             ));
             return;
         }
@@ -662,30 +698,28 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::ArmLeft | LimbId::ArmRight) {
                 dir = cross_in_front(dir, limb == LimbId::ArmRight);
             }
-            if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
+            if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
                 dir = leg_cross(dir, limb == LimbId::LegRight);
             }
             let bend = bend_of(&e.modifiers);
-            let track = w.plan.limbs.entry(limb).or_default();
-            let previous = track.keys.last().map(|k| k.value);
-            let value = match part {
+            match part {
                 Part::Whole => {
-                    LimbTarget { dir_in_body: dir, bend_rad: bend, upper_dir_in_body: None, lower_dir_in_body: None }
+                    let value = LimbTarget {
+                        dir_in_body: dir,
+                        bend_rad: bend,
+                        upper_dir_in_body: None,
+                        lower_dir_in_body: None,
+                    };
+                    w.plan.limbs.entry(limb).or_default().push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
                 }
-                Part::Upper => LimbTarget {
+                Part::Upper | Part::Lower => w.segments.push(segments::Pending {
+                    limb,
+                    lower: matches!(part, Part::Lower),
                     dir_in_body: dir,
-                    bend_rad: 0.0,
-                    upper_dir_in_body: Some(dir),
-                    lower_dir_in_body: previous.and_then(|p| p.lower_dir_in_body),
-                },
-                Part::Lower => LimbTarget {
-                    dir_in_body: previous.map(|p| p.dir_in_body).unwrap_or(-Vec3::Y),
-                    bend_rad: 0.0,
-                    upper_dir_in_body: previous.and_then(|p| p.upper_dir_in_body),
-                    lower_dir_in_body: Some(dir),
-                },
-            };
-            track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
+                    t_start_secs: t0,
+                    t_end_secs: t1.max(t0),
+                }),
+            }
             if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
                 w.plan.leg_gestures.entry(limb).or_default().push((t0, t1));
             }
@@ -723,7 +757,12 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             report.interpreted += 1;
         }
         EntryKind::Turn { .. } => {
-            report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "rotation of a limb not animated yet")))
+            let what = match whole_body_rotation(&e.code) {
+                // (laban8.lbn: under a finger sign in a support column.)
+                Some(name) => format!("{name} sign (`{}`) in this column has no meaning we know; not animated", e.code),
+                None => "rotation of a limb not animated yet".to_string(),
+            };
+            report.skipped.push(Diagnostic::warning(e.span, place(e, staff, &what)))
         }
         _ => report.skipped.push(Diagnostic::warning(e.span, place(e, staff, "sign not interpreted in this column"))),
     }
