@@ -80,15 +80,16 @@ impl Skyline {
                 let k0 = fb.max(fc);
                 // S = A_bc − Σ_k L_bk · L_ckᵀ
                 let mut s = row_b[c - fb];
-                for k in k0..c {
-                    let l_bk = &row_b[k - fb];
-                    let l_ck = if c == b { &row_b[k - fb] } else { &done[self.offset[c] + k - fc] };
-                    sub_mul_transposed(&mut s, l_bk, l_ck);
-                }
                 if c < b {
+                    for k in k0..c {
+                        sub_mul_transposed(&mut s, &row_b[k - fb], &done[self.offset[c] + k - fc]);
+                    }
                     // L_bc = S · L_cc⁻ᵀ
-                    row_b[c - fb] = mul_transposed(&s, &self.inv_diag[c]);
+                    row_b[c - fb] = mul_lower_transposed(&s, &self.inv_diag[c]);
                 } else {
+                    for k in k0..c {
+                        sub_mul_self_transposed_lower(&mut s, &row_b[k - fb]);
+                    }
                     let l = chol3(&s).ok_or(NotPositiveDefinite)?;
                     self.inv_diag[b] = inverse_lower3(&l);
                     row_b[c - fb] = l;
@@ -160,14 +161,25 @@ fn sub_mul_transposed(s: &mut Block, a: &Block, b: &Block) {
     }
 }
 
-/// a·bᵀ.
+/// The lower half of s −= a·aᵀ (the diagonal blocks: [`chol3`] reads only that half).
 #[inline]
-fn mul_transposed(a: &Block, b: &Block) -> Block {
+fn sub_mul_self_transposed_lower(s: &mut Block, a: &Block) {
+    for i in 0..3 {
+        for j in 0..=i {
+            s[3 * i + j] -= a[3 * i] * a[3 * j] + a[3 * i + 1] * a[3 * j + 1] + a[3 * i + 2] * a[3 * j + 2];
+        }
+    }
+}
+
+/// a·bᵀ for a lower-triangular b (its zeros above the diagonal skipped).
+#[inline]
+fn mul_lower_transposed(a: &Block, b: &Block) -> Block {
     let mut m = [0.0; 9];
     for i in 0..3 {
-        for j in 0..3 {
-            m[3 * i + j] = a[3 * i] * b[3 * j] + a[3 * i + 1] * b[3 * j + 1] + a[3 * i + 2] * b[3 * j + 2];
-        }
+        let r = &a[3 * i..3 * i + 3];
+        m[3 * i] = r[0] * b[0];
+        m[3 * i + 1] = r[0] * b[3] + r[1] * b[4];
+        m[3 * i + 2] = r[0] * b[6] + r[1] * b[7] + r[2] * b[8];
     }
     m
 }

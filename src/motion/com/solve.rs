@@ -6,7 +6,7 @@
 use glam::{DMat3, DVec3};
 
 use super::problem::{CtrlExpr, SegmentProblem};
-use super::residuals::Sink;
+use super::residuals::{AXES_ALL, AXIS_X, AXIS_Y, AXIS_Z, Sink};
 use super::skyline::{Block, Skyline};
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
@@ -219,6 +219,18 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
         self.touched = true;
+        if axes & AXES_ALL == AXIS_X || axes & AXES_ALL == AXIS_Y || axes & AXES_ALL == AXIS_Z {
+            // One axis (most linear rows): the same sums without the index maps.
+            let a = (axes & AXES_ALL).trailing_zeros() as usize;
+            let v = grads.map(|g| g.to_array()[a]);
+            for k in 0..4 {
+                self.local_g[3 * k + a] += r * v[k];
+                for k2 in 0..=k {
+                    self.local[tri(k, k2)][4 * a] += v[k] * v[k2];
+                }
+            }
+            return;
+        }
         let mut idx = [0usize; 12];
         let mut val = [0.0f64; 12];
         let mut m = 0usize;
