@@ -1,12 +1,14 @@
 //! Ensemble costs: one simulation step (64 / 1,000 / 10,000 performers crossing between two
-//! blocks), assignment (256 / 1,024 / 4,096: Kuhn–Munkres where it is used, and the auction),
-//! and preparing one frame of crowd poses (1,000 / 10,000 performers walking or dancing).
+//! blocks, with the plain steering and with ORCA), assignment (256 / 1,024 / 4,096: Kuhn–Munkres
+//! where it is used, the exact auction and the sparse one the simulation uses), and preparing
+//! one frame of crowd poses (1,000 / 10,000 performers walking or dancing).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::DVec2;
 use glam::Vec3;
 use labanplay::crowd::{Crowd, CrowdFrame, View};
+use labanplay::ensemble::plan::Avoidance;
 use labanplay::ensemble::{Simulation, assign, read_plan};
 use labanplay::pose::skeleton::Proportions;
 use std::hint::black_box;
@@ -63,18 +65,21 @@ beats = {beats}
 
 fn bench_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("ensemble_step");
-    for n in [64usize, 1_000, 10_000] {
-        let text = swap_plan(n);
-        let plan = read_plan(text.as_bytes(), std::path::Path::new(".")).unwrap();
-        let mut sim = Simulation::new(&plan);
-        // Into the crossing: the blocks are moving and meeting.
-        let steps = (plan.behaviours[0].duration_beats * f64::from(plan.steering.steps_per_beat) * 0.4) as usize;
-        for _ in 0..steps {
-            sim.step();
+    for (name, method) in [("steering", Avoidance::Steering), ("orca", Avoidance::Orca)] {
+        for n in [64usize, 1_000, 10_000] {
+            let text = swap_plan(n);
+            let mut plan = read_plan(text.as_bytes(), std::path::Path::new(".")).unwrap();
+            plan.steering.method = method;
+            let mut sim = Simulation::new(&plan);
+            // Into the crossing: the blocks are moving and meeting.
+            let steps = (plan.behaviours[0].duration_beats * f64::from(plan.steering.steps_per_beat) * 0.4) as usize;
+            for _ in 0..steps {
+                sim.step();
+            }
+            group.bench_function(BenchmarkId::new(name, plan.performers.len()), |b| {
+                b.iter_batched(|| sim.clone(), |mut s| s.step(), BatchSize::LargeInput)
+            });
         }
-        group.bench_function(BenchmarkId::from_parameter(plan.performers.len()), |b| {
-            b.iter_batched(|| sim.clone(), |mut s| s.step(), BatchSize::LargeInput)
-        });
     }
     group.finish();
 }
@@ -97,6 +102,9 @@ fn bench_assign(c: &mut Criterion) {
         let to = scatter(n, 77.7, spread * 0.8, DVec2::new(spread * 0.5, 3.0));
         group.bench_function(BenchmarkId::new("auction", n), |b| {
             b.iter(|| assign::auction(black_box(&from), black_box(&to)))
+        });
+        group.bench_function(BenchmarkId::new("auction_sparse", n), |b| {
+            b.iter(|| assign::auction_sparse(black_box(&from), black_box(&to)))
         });
         if n <= 1_024 {
             group.bench_function(BenchmarkId::new("kuhn_munkres", n), |b| {

@@ -49,6 +49,7 @@ impl Cycles {
                     ground_at: &ground,
                     foot_half_spacing_m,
                     yaw_start_rad: 0.0,
+                    flight: super::flight_of(gait),
                 };
                 let anim = walker.animate(walk_plan(&job));
                 for phase in 0..PHASES {

@@ -157,11 +157,19 @@ pub struct CrowdFrame {
     /// One per performer, in the plan's order.
     pub performers: Vec<PerformerFrame>,
     keys: BTreeMap<PoseKey, usize>,
+    /// The key of each pose (parallel to `poses`).
+    pose_keys: Vec<PoseKey>,
     grounds: Vec<Vec3>,
     order: Vec<(f32, usize)>,
 }
 
 impl CrowdFrame {
+    /// What pose `pose` is: the same key in two frames is the same pose (an exporter bakes it
+    /// once).
+    pub fn pose_key(&self, pose: usize) -> PoseKey {
+        self.pose_keys[pose]
+    }
+
     /// `world_from_joint` of performer `i`'s joints this frame.
     pub fn world_from_joint(&self, i: usize, out: &mut [Mat4; JOINT_COUNT]) {
         let p = &self.performers[i];
@@ -173,7 +181,7 @@ impl CrowdFrame {
 
 /// What a shared pose is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum PoseKey {
+pub enum PoseKey {
     /// A score staff at a beat (bits of the f64).
     Dance(usize, u64),
     /// A walk cycle entry.
@@ -304,6 +312,7 @@ impl Crowd {
             ground_at: &ground,
             foot_half_spacing_m: self.foot_half_spacing_m,
             yaw_start_rad: yaw_from_facing_deg(self.plan.groups[p.group].facing_deg),
+            flight: flight_of(leg.gait),
         };
         self.walker.animate(walk_plan(&job))
     }
@@ -315,6 +324,29 @@ impl Crowd {
         self.dance_root(i, t_beats, ground)
     }
 
+    /// Performer `i` posed on its own at `t_beats` in world space (its root applied to the
+    /// pelvis), as [`Crowd::prepare`] poses a performer it picks; `walk` caches the animation of
+    /// the transition it is in (pass the same cache for one performer's successive times).
+    pub fn pose_in_world(&self, i: usize, t_beats: f64, walk: &mut Option<(Leg, DancerAnimation)>, pose: &mut Pose) {
+        match self.leg_at(i, t_beats).copied() {
+            Some(leg) => {
+                if walk.as_ref().is_none_or(|(l, _)| *l != leg) {
+                    *walk = Some((leg, self.walk_animation(i, &leg)));
+                }
+                if let Some((_, anim)) = walk.as_ref() {
+                    anim.sample_into(&self.skeleton, self.plan.clock.tempo.secs_from_beats(t_beats), pose);
+                }
+                self.settle(i, t_beats, &leg, pose);
+            }
+            None => {
+                let root = self.dance_pose(i, t_beats, pose);
+                let (_, rot, pos) = root.to_scale_rotation_translation();
+                pose.pelvis_in_world = rot * pose.pelvis_in_world + pos;
+                pose.set_local(JointId::Pelvis, rot * pose.local(JointId::Pelvis));
+            }
+        }
+    }
+
     /// Poses every performer at `t_beats` into `frame`; those `view` picks are posed on their
     /// own, the others share poses. Deterministic.
     pub fn prepare(&self, t_beats: f64, view: &View, frame: &mut CrowdFrame) {
@@ -323,6 +355,7 @@ impl Crowd {
         frame.joints.clear();
         frame.performers.clear();
         frame.keys.clear();
+        frame.pose_keys.clear();
         frame.grounds.clear();
         // Who is near.
         frame.order.clear();
@@ -420,6 +453,14 @@ impl Crowd {
     }
 }
 
+/// Fraction of each step interval in flight for `gait` (runs have a flight before each landing).
+pub fn flight_of(gait: Gait) -> f64 {
+    match gait {
+        Gait::Walk => 0.0,
+        Gait::Run => steps::RUN_FLIGHT,
+    }
+}
+
 /// `pose` moved towards `other` by `w` (0: unchanged, 1: `other`).
 fn blend(pose: &mut Pose, other: &Pose, w: f32) {
     pose.pelvis_in_world = pose.pelvis_in_world.lerp(other.pelvis_in_world, w);
@@ -433,6 +474,7 @@ fn push_pose(frame: &mut CrowdFrame, skeleton: &Skeleton, key: PoseKey, pose: &P
     // The buffer has JOINT_COUNT entries, so this cannot fail.
     let _ = local_to_world(skeleton, pose, &mut joints);
     frame.keys.insert(key, frame.poses.len());
+    frame.pose_keys.push(key);
     frame.poses.push(pose.clone());
     frame.joints.push(joints);
     frame.grounds.push(ground);

@@ -1,18 +1,24 @@
-//! Walking along a simulated path: footprints on the beat (one a beat walking, two running) laid
-//! along the path, a facing track along the direction of travel and the centre of weight on the
-//! path, as a [`DancerPlan`] the animation's step and leg IK machinery poses.
+//! Walking or running along a simulated path: footprints on the beat (one a beat walking, two
+//! running) laid along the path, flights between a run's footprints, a facing track along the
+//! direction of travel and the centre of weight on the path, as a [`DancerPlan`] to pose.
 
 use crate::animation::feet::{FootAngles, FootGeometry};
 use crate::animation::flight_keys::FlightKeys;
 use crate::animation::pelvis_tilt::TiltRule;
 use crate::animation::simple_path::SimplePath;
 use crate::animation::{DancerAnimation, PelvisPath};
-use crate::motion::plan::{Contact, DancerPlan, Foot, Footprint, Key, right_of};
+use crate::motion::plan::{Contact, DancerPlan, Flight, Foot, Footprint, Key, right_of};
+use crate::score::JumpForm;
 use glam::Vec3;
 
 /// Fraction of a step interval the swinging foot is in the air; for the rest both feet are down
 /// (the weight passes from one to the other), about a fifth of a step as in walking.
 pub const SWING: f64 = 0.8;
+
+/// Fraction of a running step interval with both feet off the floor (the flight before each
+/// landing): running at 4 steps a second (a run on the half beat at 120 bpm) spends about
+/// 0.1 s of each 0.25 s step in the air and 0.15 s on one foot.
+pub const RUN_FLIGHT: f64 = 0.4;
 
 /// One walk: when, how fast the feet go, and where the body is.
 pub struct WalkJob<'a> {
@@ -29,6 +35,9 @@ pub struct WalkJob<'a> {
     pub foot_half_spacing_m: f32,
     /// Facing before the first step (radians), used while the path does not move.
     pub yaw_start_rad: f32,
+    /// Fraction of each step interval spent in flight before landing (0 walking,
+    /// [`RUN_FLIGHT`] running). The first step (from standing) and the closing step have none.
+    pub flight: f64,
 }
 
 impl WalkJob<'_> {
@@ -86,19 +95,44 @@ pub fn walk_plan(job: &WalkJob<'_>) -> DancerPlan {
     };
     let foot_of = |k: usize| if k % 2 == 1 { Foot::Right } else { Foot::Left };
     let land_at = |k: usize| t0 + k as f64 * dt;
-    // The foot landing at step k lifts for step k + 2, just after step k + 1 lands.
-    let lift_after = |k: usize| if k + 2 > job.steps + 1 { t_end } else { land_at(k + 2) - SWING * dt };
+    let flight = job.flight.clamp(0.0, 0.6);
+    // Landings 2 ..= steps are run landings (a flight before them) when running; the first step
+    // leaves from both feet and the closing step joins the other foot, as walking.
+    let flies = |k: usize| flight > 0.0 && (2..=job.steps).contains(&k);
+    // The foot landing at step k lifts for step k + 2: walking just after step k + 1 lands,
+    // running a flight before it lands; the last two stay down.
+    let lift_after = |k: usize| {
+        if k + 2 > job.steps + 1 {
+            t_end
+        } else if flies(k + 1) {
+            land_at(k + 1) - flight * dt
+        } else {
+            land_at(k + 2) - SWING * dt
+        }
+    };
     // Both feet at the start; the right one steps first.
     let start = (job.ground_at)(t0);
+    let right_lift = lift_after(1).min(land_at(1) - SWING * dt);
     plan.footprints.push(print(Foot::Left, start, yaws[0], t0, lift_after(0), t0));
-    plan.footprints.push(print(Foot::Right, start, yaws[0], t0, lift_after(1).min(land_at(1) - SWING * dt), t0));
+    plan.footprints.push(print(Foot::Right, start, yaws[0], t0, right_lift, t0));
     for (k, &yaw) in yaws.iter().enumerate().skip(1) {
         let land = land_at(k);
         // A step lands where the body will be half a step later (it then passes over it); the
         // closing step lands beside the other foot at the end.
         let at = if k <= job.steps { (job.ground_at)(land + 0.5 * dt) } else { (job.ground_at)(t_end) };
-        let step_start = land - SWING * dt;
+        // The swing starts when this foot lifted from its previous print.
+        let step_start = match k {
+            1 => right_lift,
+            _ => lift_after(k - 2),
+        };
         plan.footprints.push(print(foot_of(k), at, yaw, land, lift_after(k), step_start));
+        if flies(k) {
+            plan.flights.push(Flight {
+                t_takeoff_secs: land - flight * dt,
+                t_land_secs: land,
+                form: Some(JumpForm::Leap),
+            });
+        }
     }
     plan.footprints.sort_by(|a, b| a.t_land_secs.total_cmp(&b.t_land_secs).then(a.foot.cmp(&b.foot)));
     for (k, &yaw) in yaws.iter().enumerate() {
@@ -156,8 +190,10 @@ mod tests {
             ground_at: &ground,
             foot_half_spacing_m: 0.09,
             yaw_start_rad: 0.0,
+            flight: 0.0,
         };
         let plan = walk_plan(&job);
+        assert!(plan.flights.is_empty());
         assert_eq!(plan.footprints.len(), 11);
         for pair in plan.footprints[2..].windows(2) {
             assert_ne!(pair[0].foot, pair[1].foot);
@@ -174,6 +210,39 @@ mod tests {
         // Every foot lands before it lifts, and lifts after the other foot landed.
         for fp in &plan.footprints {
             assert!(fp.t_lift_secs >= fp.t_land_secs);
+        }
+    }
+
+    #[test]
+    fn a_run_has_a_flight_before_every_landing_but_the_first_and_the_close() {
+        let ground = |t: f64| Vec3::new(0.0, 0.0, (t.clamp(0.0, 2.0) * 2.0) as f32);
+        let steps = 8;
+        let job = WalkJob {
+            t_start_secs: 0.0,
+            step_secs: 0.25,
+            steps,
+            ground_at: &ground,
+            foot_half_spacing_m: 0.09,
+            yaw_start_rad: 0.0,
+            flight: RUN_FLIGHT,
+        };
+        let plan = walk_plan(&job);
+        assert_eq!(plan.flights.len(), steps - 1);
+        let planted = |t: f64| plan.footprints.iter().filter(|fp| fp.t_land_secs <= t && t < fp.t_lift_secs).count();
+        for f in &plan.flights {
+            assert!((f.t_land_secs - f.t_takeoff_secs - RUN_FLIGHT * 0.25).abs() < 1e-9);
+            // Both feet off the floor inside the flight, one down just before and just after.
+            assert_eq!(planted(0.5 * (f.t_takeoff_secs + f.t_land_secs)), 0, "{f:?}");
+            assert_eq!(planted(f.t_takeoff_secs - 1e-3), 1);
+            assert_eq!(planted(f.t_land_secs + 1e-3), 1);
+        }
+        // Each print's swing starts when the same foot lifted from its previous print.
+        for foot in [Foot::Left, Foot::Right] {
+            let prints: Vec<_> = plan.footprints.iter().filter(|fp| fp.foot == foot).collect();
+            for w in prints.windows(2) {
+                assert!((w[1].t_step_start_secs - w[0].t_lift_secs).abs() < 1e-9, "{:?}", w[1]);
+                assert!(w[1].t_land_secs > w[0].t_lift_secs);
+            }
         }
     }
 }

@@ -6,6 +6,7 @@ pub mod assign;
 pub mod clock;
 pub mod conflicts;
 pub mod grid;
+pub mod orca;
 pub mod path;
 pub mod picture;
 pub mod plan;

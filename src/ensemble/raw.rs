@@ -81,6 +81,8 @@ pub struct RawSimulation {
     pub cohesion: Option<Spanned<f64>>,
     /// Obstacle avoidance weight.
     pub avoidance: Option<Spanned<f64>>,
+    /// Local avoidance between performers: `steering` (default) or `orca`.
+    pub method: Option<Spanned<String>>,
 }
 
 /// `[[obstacle]]`: exactly one of `circle` and `box`.

@@ -6,8 +6,9 @@
 use super::assign;
 use super::conflicts::{closest_approach, segment_obstacle_distance};
 use super::grid::Grid;
+use super::orca;
 use super::path::{Path, performer_controls};
-use super::plan::{Behaviour, Gait, Method, PathKind, Plan, Reference};
+use super::plan::{Avoidance, Behaviour, Gait, Method, PathKind, Plan, Reference};
 use super::steer::{self, Detour};
 use glam::DVec2;
 
@@ -113,6 +114,8 @@ pub struct Simulation<'p> {
     proposed: Vec<DVec2>,
     detour: Vec<Option<Detour>>,
     lag: Vec<f64>,
+    polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
+    orca: orca::Scratch,
 }
 
 impl<'p> Simulation<'p> {
@@ -157,6 +160,8 @@ impl<'p> Simulation<'p> {
             proposed: vec![DVec2::ZERO; n],
             detour: vec![None; n],
             lag: vec![0.0; n],
+            polygons: orca::obstacle_polygons(&plan.obstacles),
+            orca: orca::Scratch::default(),
         }
     }
 
@@ -276,8 +281,12 @@ impl<'p> Simulation<'p> {
         }
     }
 
-    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles.
+    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA.
     fn correct(&mut self, grid: &Grid) {
+        if self.plan.steering.method == Avoidance::Orca {
+            self.correct_orca(grid);
+            return;
+        }
         let plan = self.plan;
         let r = plan.body.radius_m;
         let reach = 2.0 * r + 0.15;
@@ -336,6 +345,48 @@ impl<'p> Simulation<'p> {
             let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
             let v_new = steer::truncate(self.vel[i] + dv, max_speed);
             self.proposed[i] = p + v_new * self.dt_secs;
+        }
+    }
+
+    /// Correct with ORCA: the neighbours in the 3×3 cells and the obstacles' polygons bound the
+    /// velocity nearest the schedule's; a turn to the left counts as a clockwise-left detour.
+    fn correct_orca(&mut self, grid: &Grid) {
+        let r = self.plan.body.radius_m;
+        for i in 0..self.pos.len() {
+            self.detour[i] = None;
+            let Some(a) = &self.active[i] else {
+                self.proposed[i] = self.pos[i];
+                continue;
+            };
+            let p = self.pos[i];
+            let want = self.desired[i];
+            let mut near = Vec::new();
+            grid.for_each_near(p, |j| {
+                if j != i {
+                    near.push(j);
+                }
+            });
+            let neighbours = near.iter().map(|&j| orca::Neighbour {
+                position: self.pos[j],
+                velocity: self.vel[j],
+                moving: self.active[j].is_some(),
+            });
+            let v = orca::avoiding_velocity(
+                p,
+                self.vel[i],
+                want,
+                a.max_speed,
+                r,
+                neighbours,
+                &self.polygons,
+                self.dt_secs,
+                &mut self.orca,
+            );
+            let turn = want.perp_dot(v);
+            if want.length_squared() > 1e-12 && turn.abs() > 1e-6 * want.length() * v.length() {
+                self.detour[i] = Some(if turn > 0.0 { Detour::ClockwiseLeft } else { Detour::CounterClockwiseRight });
+            }
+            self.proposed[i] = p + v * self.dt_secs;
         }
     }
 

@@ -44,18 +44,35 @@ fn sole(crowd: &Crowd, pose: &Pose, foot: Foot) -> [Vec3; 3] {
     [heel, ball_sole, toe]
 }
 
-#[test]
-fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
-    let crowd = crowd("eight.plan.toml", |_| {});
+/// What [`feet_over_legs`] measured.
+#[derive(Debug, Default)]
+struct FeetReport {
+    /// Planted samples compared with their anchor.
+    samples: usize,
+    /// Worst horizontal slide of a planted foot's weight-bearing point, metres.
+    worst_slide: f32,
+    /// Deepest sole point below the floor, metres.
+    worst_sink: f32,
+    /// Flight samples (both feet in the air by the footprints).
+    flight_samples: usize,
+    /// Lowest sole point in a flight, metres above the floor.
+    lowest_in_flight: f32,
+    /// Flights seen.
+    flights: usize,
+}
+
+/// Samples the transitions of `performers` at 60 fps: every planted foot's weight-bearing point
+/// (heel, ball or the ankle's ground point by its pitch) against where it first was on that
+/// footprint and phase, every sole point against the floor, and the feet in flights.
+fn feet_over_legs(crowd: &Crowd, performers: &[usize]) -> FeetReport {
     let sk = &crowd.skeleton;
     let tempo = crowd.plan.clock.tempo;
-    let mut worst_slide = 0.0f32;
-    let mut worst_sink = 0.0f32;
-    let mut samples = 0usize;
+    let mut r = FeetReport { lowest_in_flight: f32::INFINITY, ..FeetReport::default() };
     let mut pose = Pose::rest(sk);
-    for i in [0usize, 3, 7] {
+    for &i in performers {
         for leg in &crowd.legs[i] {
             let anim = crowd.walk_animation(i, leg);
+            r.flights += anim.plan.flights.len();
             // (footprint, phase) → the weight-bearing point when first seen.
             let mut anchors = std::collections::BTreeMap::new();
             let t0 = tempo.secs_from_beats(leg.start_beats);
@@ -64,10 +81,17 @@ fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
             for f in 0..=frames {
                 let t = t0 + f as f64 / 60.0;
                 anim.sample_into(sk, t, &mut pose);
+                let in_flight = anim.plan.flights.iter().any(|fl| t > fl.t_takeoff_secs && t < fl.t_land_secs);
+                if in_flight {
+                    r.flight_samples += 1;
+                }
                 for foot in [Foot::Left, Foot::Right] {
-                    let points = sole(&crowd, &pose, foot);
+                    let points = sole(crowd, &pose, foot);
                     for p in points {
-                        worst_sink = worst_sink.max(-p.y);
+                        r.worst_sink = r.worst_sink.max(-p.y);
+                        if in_flight {
+                            r.lowest_in_flight = r.lowest_in_flight.min(p.y);
+                        }
                     }
                     let state = anim.foot_state(sk, foot, t);
                     let Some((idx, _)) =
@@ -75,10 +99,10 @@ fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
                     else {
                         continue;
                     };
+                    assert!(!in_flight, "performer {i}: the {foot:?} foot is planted in a flight at {t:.3} s");
                     if !state.planted {
                         continue;
                     }
-                    // Heel, ball or the ankle's ground point, by the foot's pitch.
                     let [heel, ball, _] = points;
                     let ankle =
                         joint_world(sk, &pose, if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR }).1;
@@ -90,20 +114,44 @@ fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
                         (0, Vec3::new(ankle.x, 0.0, ankle.z))
                     };
                     let anchor = *anchors.entry((foot as u8, idx, phase)).or_insert(c);
-                    worst_slide = worst_slide.max(Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length());
-                    samples += 1;
+                    r.worst_slide = r.worst_slide.max(Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length());
+                    r.samples += 1;
                 }
             }
         }
     }
-    println!(
-        "{samples} planted samples, worst slide {:.1} mm, worst sink {:.1} mm",
-        worst_slide * 1e3,
-        worst_sink * 1e3
-    );
-    assert!(samples > 1000, "{samples}");
-    assert!(worst_slide < 0.01, "a planted foot slid {:.1} mm", worst_slide * 1e3);
-    assert!(worst_sink < 0.002, "a sole point went {:.1} mm below the floor", worst_sink * 1e3);
+    r
+}
+
+#[test]
+fn feet_stay_planted_and_above_the_floor_while_walking_the_paths() {
+    let crowd = crowd("eight.plan.toml", |_| {});
+    let r = feet_over_legs(&crowd, &[0, 3, 7]);
+    println!("{r:?}");
+    assert_eq!(r.flights, 0, "walks have no flight");
+    assert!(r.samples > 1000, "{r:?}");
+    assert!(r.worst_slide < 0.01, "a planted foot slid {:.1} mm", r.worst_slide * 1e3);
+    assert!(r.worst_sink < 0.002, "a sole point went {:.1} mm below the floor", r.worst_sink * 1e3);
+}
+
+#[test]
+fn runs_fly_between_footprints_and_land_planted() {
+    // The eight plan with every transition run: a flight before each landing but the first
+    // step and the closing one, the same planted-foot checks as walking.
+    let crowd = crowd("eight.plan.toml", |p| {
+        for b in &mut p.behaviours {
+            b.gait = labanplay::ensemble::plan::Gait::Run;
+        }
+    });
+    let r = feet_over_legs(&crowd, &[0, 3, 7]);
+    println!("{r:?}");
+    let steps: usize = [0usize, 3, 7].iter().flat_map(|&i| &crowd.legs[i]).map(|l| l.steps.saturating_sub(1)).sum();
+    assert_eq!(r.flights, steps, "one flight per run landing");
+    assert!(r.flight_samples > 100, "{r:?}");
+    assert!(r.lowest_in_flight > 0.0, "a sole point touched the floor in a flight: {r:?}");
+    assert!(r.samples > 500, "{r:?}");
+    assert!(r.worst_slide < 0.01, "a planted foot slid {:.1} mm", r.worst_slide * 1e3);
+    assert!(r.worst_sink < 0.002, "a sole point went {:.1} mm below the floor", r.worst_sink * 1e3);
 }
 
 #[test]

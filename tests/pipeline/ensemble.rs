@@ -261,3 +261,292 @@ fn stadium_auction_timing() {
     let a = labanplay::ensemble::assign::auction(&from, &to);
     eprintln!("TIMING exact {:?} cost {}", t0.elapsed(), labanplay::ensemble::assign::total_cost_mm2(&from, &to, &a));
 }
+
+// ---------------------------------------------------------------------------------------------
+// ORCA as the avoidance method, measured against the plain steering.
+
+fn demo_with(name: &str, method: ensemble::plan::Avoidance) -> (ensemble::Plan, ensemble::Motion, conflicts::Report) {
+    let (mut plan, _) =
+        ensemble::read_plan_file(&demo_dir().join(name)).map_err(|(d, b)| d.render(name, Some(&b))).unwrap();
+    plan.steering.method = method;
+    let motion = ensemble::simulate(&plan);
+    let report = conflicts::check(&plan, &motion);
+    (plan, motion, report)
+}
+
+/// Total path length walked (m), and the latest arrival after its due beat (beats, 0 if all
+/// were on time).
+fn travel_and_lateness(motion: &ensemble::Motion) -> (f64, f64) {
+    let n = motion.frames[0].len();
+    let mut length = 0.0;
+    for w in motion.frames.windows(2) {
+        for i in 0..n {
+            length += w[0][i].distance(w[1][i]);
+        }
+    }
+    let late = motion
+        .moves
+        .iter()
+        .map(|m| m.arrived_beats.map_or(f64::INFINITY, |a| (a - m.due_beats).max(0.0)))
+        .fold(0.0, f64::max);
+    (length, late)
+}
+
+#[test]
+fn orca_is_an_avoidance_method_a_plan_can_choose() {
+    let text = MINIMAL.replace("[stage]", "[simulation]\nmethod = \"orca\"\n[stage]");
+    let plan = read_text(&text).unwrap();
+    assert_eq!(plan.steering.method, ensemble::plan::Avoidance::Orca);
+    let motion = ensemble::simulate(&plan);
+    let report = conflicts::check(&plan, &motion);
+    assert!(report.is_clean(), "{report:?}");
+    let bad = MINIMAL.replace("[stage]", "[simulation]\nmethod = \"rvo\"\n[stage]");
+    let failure = error_mismatch(&bad, "3:10", "unknown avoidance method `rvo`; expected `steering` or `orca`");
+    assert!(failure.is_none(), "{}", failure.unwrap_or_default());
+    // The eight plan (a pillar in the ring's middle): the act phase keeps every pair apart
+    // whichever method corrects, and ORCA gets everyone there on time.
+    let (plan, motion, report) = demo_with("eight.plan.toml", ensemble::plan::Avoidance::Orca);
+    assert_clean("eight (orca)", &plan, &motion, &report);
+    let (_, steering, _) = demo("eight.plan.toml");
+    assert_ne!(motion.frames, steering.frames, "ORCA and steering move differently");
+}
+
+/// Prints ORCA against the steering on the bundled plans: conflicts, late arrivals, long
+/// steps, path length, the latest arrival, detours and the wall time (a release build gives
+/// meaningful times: `cargo test --release --test pipeline orca_versus -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn orca_versus_steering_on_the_bundled_plans() {
+    use ensemble::plan::Avoidance;
+    for name in ["eight.plan.toml", "two-hundred.plan.toml", "stadium.plan.toml"] {
+        for method in [Avoidance::Steering, Avoidance::Orca] {
+            let t0 = std::time::Instant::now();
+            let (plan, motion, report) = demo_with(name, method);
+            let secs = t0.elapsed().as_secs_f64();
+            let (length, late) = travel_and_lateness(&motion);
+            let steps = motion.frames.len() - 1;
+            println!(
+                "COMPARE {name} {method:?}: {} performers, {} pairs, {} obstacle, {} late, {} long steps, \
+                 path {length:.1} m, latest {late:.3} beats, detours {:?}, {steps} steps in {secs:.2} s \
+                 (simulate + check)",
+                plan.performers.len(),
+                report.pairs.len(),
+                report.obstacles.len(),
+                report.late.len(),
+                report.long_steps.len(),
+                motion.detours
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Group methods of seed 001: keeping formation about a reference, merging, serial composites,
+// and what `check` reports when a plan asks too much.
+
+const BLOCK: &str = r#"ensemble = 1
+tempo_bpm = 120
+[stage]
+width_m = 20
+depth_m = 16
+[[formation]]
+name = "block"
+shape = "block"
+centre = [0, 5]
+rows = 3
+columns = 4
+spacing_m = 1.2
+[[group]]
+name = "g"
+formation = "block"
+"#;
+
+/// The targets of the plan's first behaviour from where everyone starts.
+fn first_targets(plan: &ensemble::Plan) -> Vec<DVec2> {
+    let from: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
+    ensemble::simulate::targets_for(plan, &plan.behaviours[0], &from, &from)
+}
+
+#[test]
+fn keeping_formation_scales_about_the_reference_performer_or_row() {
+    // About performer 6: it stays, everyone else moves away from it by the scale.
+    let text = format!(
+        "{BLOCK}[[event]]\nat = \"1:1\"\ngroup = \"g\"\nmethod = \"keep\"\nreference = 6\nscale = 1.5\nbeats = 4\n"
+    );
+    let plan = read_text(&text).unwrap();
+    let targets = first_targets(&plan);
+    let start: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
+    let pivot = start[5];
+    assert!(targets[5].distance(pivot) < 1e-9, "the reference performer stays put");
+    for (p, t) in start.iter().zip(&targets) {
+        assert!((*t - (pivot + (*p - pivot) * 1.5)).length() < 1e-9);
+    }
+    let motion = ensemble::simulate(&plan);
+    assert!(conflicts::check(&plan, &motion).is_clean());
+    // About the front row (row 1: the smallest y), with a move: that row only moves by `move`.
+    let text = format!(
+        "{BLOCK}[[event]]\nat = \"1:1\"\ngroup = \"g\"\nmethod = \"keep\"\nreference_row = 1\nscale = 1.25\nmove = [1, 0]\nbeats = 4\n"
+    );
+    let plan = read_text(&text).unwrap();
+    let targets = first_targets(&plan);
+    let front_y = start.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
+    let row_centre = {
+        let row: Vec<DVec2> = start.iter().copied().filter(|p| (p.y - front_y).abs() < 1e-9).collect();
+        assert_eq!(row.len(), 4);
+        row.iter().copied().sum::<DVec2>() / 4.0
+    };
+    for (p, t) in start.iter().zip(&targets) {
+        let want = row_centre + (*p - row_centre) * 1.25 + DVec2::new(1.0, 0.0);
+        assert!((*t - want).length() < 1e-9, "{p} → {t}, want {want}");
+        if (p.y - front_y).abs() < 1e-9 {
+            assert!((t.y - p.y).abs() < 1e-9, "the front row keeps its line");
+        }
+    }
+    let motion = ensemble::simulate(&plan);
+    assert!(conflicts::check(&plan, &motion).is_clean());
+}
+
+#[test]
+fn a_line_merges_into_the_gaps_of_another_in_order() {
+    let text = r#"ensemble = 1
+[stage]
+width_m = 20
+depth_m = 12
+[[formation]]
+name = "front"
+shape = "line"
+from = [-6, 2]
+to = [6, 2]
+count = 7
+[[formation]]
+name = "back"
+shape = "line"
+from = [-5, 6]
+to = [5, 6]
+count = 6
+[[group]]
+name = "a"
+formation = "front"
+[[group]]
+name = "b"
+formation = "back"
+[[event]]
+at = "1:1"
+group = "b"
+method = "merge"
+merge_into = "a"
+beats = 8
+"#;
+    let plan = read_text(text).unwrap();
+    let all: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
+    let from: Vec<DVec2> = all[7..].to_vec();
+    let targets = ensemble::simulate::targets_for(&plan, &plan.behaviours[0], &from, &all);
+    // Each merging performer lands midway between two neighbours of the front line, in order.
+    for (k, t) in targets.iter().enumerate() {
+        let want = DVec2::new(-5.0 + 2.0 * k as f64, 2.0);
+        assert!(t.distance(want) < 1e-9, "performer {} → {t}, want {want}", k + 1);
+    }
+    let motion = ensemble::simulate(&plan);
+    let report = conflicts::check(&plan, &motion);
+    assert_clean("merge", &plan, &motion, &report);
+    // The final line alternates a, b, a, b, … from left to right.
+    let last = motion.frames.last().unwrap();
+    let mut order: Vec<usize> = (0..13).collect();
+    order.sort_by(|x, y| last[*x].x.total_cmp(&last[*y].x));
+    let groups: Vec<usize> = order.iter().map(|&i| plan.performers[i].group).collect();
+    assert_eq!(groups, [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+}
+
+#[test]
+fn through_chains_formations_in_equal_shares_of_the_event() {
+    let text = format!(
+        "{BLOCK}[[formation]]\nname = \"ring\"\nshape = \"circle\"\ncentre = [0, 8]\nradius_m = 3\ncount = 12\n\
+         [[formation]]\nname = \"line\"\nshape = \"line\"\nfrom = [-7, 3]\nto = [7, 3]\ncount = 12\n\
+         [[event]]\nat = \"1:1\"\ngroup = \"g\"\nthrough = [\"ring\"]\nto = \"line\"\nbeats = 24\n"
+    );
+    let plan = read_text(&text).unwrap();
+    assert_eq!(plan.behaviours.len(), 2, "a serial composite of two moves");
+    assert_eq!((plan.behaviours[0].start_beats, plan.behaviours[0].duration_beats), (0.0, 12.0));
+    assert_eq!((plan.behaviours[1].start_beats, plan.behaviours[1].duration_beats), (12.0, 12.0));
+    let motion = ensemble::simulate(&plan);
+    assert_clean("through", &plan, &motion, &report_of(&plan, &motion));
+    // At the half-way beat everyone stands on a ring spot; at the end on a line spot.
+    let ring = &plan.formations[1].spots;
+    for i in 0..12 {
+        let p = motion.position_at(i, 12.0);
+        let d = ring.iter().map(|s| s.distance(p)).fold(f64::INFINITY, f64::min);
+        assert!(d < 0.05, "performer {} is {d} m from the ring at beat 12", i + 1);
+    }
+}
+
+fn report_of(plan: &ensemble::Plan, motion: &ensemble::Motion) -> conflicts::Report {
+    conflicts::check(plan, motion)
+}
+
+#[test]
+fn a_performer_who_cannot_arrive_in_time_is_reported_at_its_event() {
+    // Five metres in one beat at 120 bpm: no walk does that.
+    let text = MINIMAL.replace("beats = 8", "beats = 1").replace("centre = [0, 4]", "centre = [0, 6]");
+    let plan = read_text(&text).unwrap();
+    let motion = ensemble::simulate(&plan);
+    let report = conflicts::check(&plan, &motion);
+    assert!(report.pairs.is_empty() && report.long_steps.is_empty(), "{report:?}");
+    assert_eq!(report.late.len(), 5, "{report:?}");
+    let diags = labanplay::cli::ensemble::diagnostics(&plan, &motion, &report);
+    let first = diags[0].render("test.plan.toml", Some(text.as_bytes()));
+    assert!(first.starts_with("test.plan.toml:20:1: error:"), "{first}");
+    assert!(first.contains("late: `g` #1 is due at 1:2"), "{first}");
+}
+
+#[test]
+fn a_step_longer_than_a_body_takes_at_the_tempo_is_reported() {
+    let plan = read_text(MINIMAL).unwrap();
+    let mut motion = ensemble::simulate(&plan);
+    // Teleport performer 1 by two metres within one beat of its move.
+    let k = (2.0 / motion.dt_beats) as usize;
+    for frame in &mut motion.frames[k..] {
+        frame[0].x += 2.0;
+    }
+    let long = conflicts::long_steps(&plan, &motion, &plan.body);
+    assert!(!long.is_empty() && long.iter().all(|l| l.performer == 0), "{long:?}");
+    assert!(long[0].length_m > long[0].max_m);
+}
+
+#[test]
+fn pair_conflicts_on_the_grid_equal_all_pairs() {
+    // Performers crossing each other without avoidance: a deterministic scatter moving straight.
+    let n = 300;
+    let start: Vec<DVec2> = (0..n)
+        .map(|k| DVec2::new((k as f64 * 0.618_033_988_75).fract() * 30.0, (k as f64 * 0.754_877_666_2).fract() * 20.0))
+        .collect();
+    let vel: Vec<DVec2> =
+        (0..n).map(|k| DVec2::from_angle((k as f64 * 0.569_840_29).fract() * std::f64::consts::TAU) * 0.2).collect();
+    let frames: Vec<Vec<DVec2>> =
+        (0..40).map(|f| start.iter().zip(&vel).map(|(p, v)| *p + *v * f as f64).collect()).collect();
+    let radius = 0.25;
+    let grid = conflicts::pair_conflicts(&frames, radius, 0.125);
+    // All pairs, every step, closest approach in closed form.
+    let mut brute: std::collections::BTreeMap<(usize, usize), f64> = Default::default();
+    for f in 0..frames.len() - 1 {
+        for i in 0..n {
+            for j in i + 1..n {
+                let (d, _) =
+                    conflicts::closest_approach(frames[f][i], frames[f + 1][i], frames[f][j], frames[f + 1][j]);
+                if d < 2.0 * radius - conflicts::CONTACT_TOLERANCE_M {
+                    let e = brute.entry((i, j)).or_insert(f64::INFINITY);
+                    *e = e.min(d);
+                }
+            }
+        }
+    }
+    let mut found: std::collections::BTreeMap<(usize, usize), f64> = Default::default();
+    for c in &grid {
+        let e = found.entry((c.a, c.b)).or_insert(f64::INFINITY);
+        *e = e.min(c.distance_m);
+    }
+    assert!(brute.len() > 20, "the scatter should cross: {} pairs", brute.len());
+    assert_eq!(found.keys().collect::<Vec<_>>(), brute.keys().collect::<Vec<_>>());
+    for (k, d) in &brute {
+        assert!((found[k] - d).abs() < 1e-12, "{k:?}");
+    }
+}

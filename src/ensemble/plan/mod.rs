@@ -101,12 +101,32 @@ pub struct Steering {
     pub cohesion: f64,
     /// Obstacle avoidance (feelers).
     pub avoidance: f64,
+    /// How performers avoid each other between the predict and act phases.
+    pub method: Avoidance,
 }
 
 impl Default for Steering {
     fn default() -> Self {
-        Self { steps_per_beat: 8, separation: 0.6, alignment: 0.1, cohesion: 0.05, avoidance: 1.5 }
+        Self {
+            steps_per_beat: 8,
+            separation: 0.6,
+            alignment: 0.1,
+            cohesion: 0.05,
+            avoidance: 1.5,
+            method: Avoidance::Steering,
+        }
     }
+}
+
+/// The local avoidance method of the correct phase (`[simulation] method`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Avoidance {
+    /// Reynolds forces and seed 001's detours (`"steering"`, the default).
+    #[default]
+    Steering,
+    /// Optimal reciprocal collision avoidance (`"orca"`, van den Berg et al. 2011, through the
+    /// `dodgy_2d` crate), the neighbours still found on the 3×3 grid cells.
+    Orca,
 }
 
 /// A set piece or prop.
@@ -486,6 +506,19 @@ impl Checker<'_> {
                 s.steps_per_beat = *n.get_ref() as u32;
             } else {
                 self.error(n, "steps per beat must be between 1 and 64");
+            }
+        }
+        if let Some(m) = &sim.method {
+            match m.get_ref().as_str() {
+                "steering" => s.method = Avoidance::Steering,
+                "orca" => s.method = Avoidance::Orca,
+                other => {
+                    let d = Diagnostic::error(
+                        self.span(m),
+                        format!("unknown avoidance method `{other}`; expected `steering` or `orca`"),
+                    );
+                    self.errors.push(d);
+                }
             }
         }
         for (value, slot, what) in [
