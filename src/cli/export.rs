@@ -1,6 +1,7 @@
 //! `labanplay export FILE|CAPTURE.bvh [--bvh OUT.bvh] [--gltf OUT.glb] [--model NAME] [--fps 60]
 //! [--dancer N] [--toe]`: the motion of each dancer as BVH and/or a skinned glTF scene, with a
-//! summary of what was interpreted and what was skipped; and `labanplay models`.
+//! summary of what was interpreted and what was skipped (plans: [`super::plan_export`]); and
+//! `labanplay models`.
 
 use crate::animation::{Animation, compile};
 use crate::body::models::ModelSpec;
@@ -82,7 +83,7 @@ fn sample_dancers(anim: &Animation, selected: &[usize], fps: f64, frames: usize)
 }
 
 /// The body an export is made for: a built-in model, or a mesh file rigged for it.
-enum Body {
+pub(super) enum Body {
     Builtin(ModelSpec),
     Mesh { name: String, rig: Box<crate::body::rig::Rig>, origin: crate::rig::cache::Origin },
 }
@@ -90,7 +91,7 @@ enum Body {
 impl Body {
     /// `--model NAME` or `--model PATH` (a mesh file: rigged as `labanplay rig` does, through
     /// the rig cache in `cache_dir`, else the default one).
-    fn named(name: &str, cache_dir: Option<&Path>) -> Result<Body, String> {
+    pub(super) fn named(name: &str, cache_dir: Option<&Path>) -> Result<Body, String> {
         if crate::rig::is_mesh_path(name) {
             let path = Path::new(name);
             let rigged = match cache_dir {
@@ -104,14 +105,14 @@ impl Body {
         model_by_name(name).map(Body::Builtin)
     }
 
-    fn proportions(&self) -> Proportions {
+    pub(super) fn proportions(&self) -> Proportions {
         match self {
             Body::Builtin(spec) => model_proportions(spec),
             Body::Mesh { rig, .. } => *rig.proportions(),
         }
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
             Body::Builtin(spec) => format!("body model {} ({:.2} m)", spec.name, spec.height_m),
             Body::Mesh { name, rig, origin } => {
@@ -124,17 +125,35 @@ impl Body {
         }
     }
 
-    fn rig(&self) -> Result<crate::body::rig::Rig, String> {
+    pub(super) fn rig(&self) -> Result<crate::body::rig::Rig, String> {
         match self {
             Body::Builtin(spec) => rig_model(spec, &PolygoniseParams::default())
                 .map_err(|e| format!("error: cannot build the {} body: {e}", spec.name)),
             Body::Mesh { rig, .. } => Ok((**rig).clone()),
         }
     }
+
+    /// A low-detail version of the body for crowds: a built-in model polygonised on a coarser
+    /// grid; a rigged mesh file is used as it is.
+    pub(super) fn low_detail_rig(&self, full: &crate::body::rig::Rig) -> crate::body::rig::Rig {
+        match self {
+            Body::Builtin(spec) => {
+                let params = PolygoniseParams { cell_m: LOW_DETAIL_CELL_M, ..PolygoniseParams::default() };
+                rig_model(spec, &params).unwrap_or_else(|_| full.clone())
+            }
+            Body::Mesh { .. } => full.clone(),
+        }
+    }
 }
+
+/// Grid cell of the low-detail crowd body, metres (the full body uses 0.019).
+pub const LOW_DETAIL_CELL_M: f32 = 0.045;
 
 /// Runs the export; returns the summary text or an error text.
 pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
+    if super::ensemble::is_plan_name(path) {
+        return super::plan_export::export_plan(path, opts);
+    }
     let model = match (&opts.model, &opts.gltf) {
         (Some(name), _) => Some(Body::named(name, opts.rig_cache_dir.as_deref())?),
         (None, Some(_)) => crate::body::models::builtin_models().into_iter().next().map(Body::Builtin),

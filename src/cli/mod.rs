@@ -7,6 +7,7 @@ pub mod ensemble;
 pub mod export;
 pub mod inspect;
 pub mod motion_check;
+pub mod plan_export;
 pub mod rig;
 pub mod survey;
 

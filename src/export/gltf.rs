@@ -21,9 +21,9 @@ pub const CHUNK_BIN: u32 = 0x004E_4942;
 
 const FLOAT: u32 = 5126;
 const UNSIGNED_SHORT: u32 = 5123;
-const UNSIGNED_INT: u32 = 5125;
-const ARRAY_BUFFER: u32 = 34962;
-const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+pub(super) const UNSIGNED_INT: u32 = 5125;
+pub(super) const ARRAY_BUFFER: u32 = 34962;
+pub(super) const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 
 /// Base colours of the dancers' materials (linear RGBA), used in turn.
 const DANCER_COLOURS: [[f32; 4]; 4] =
@@ -74,7 +74,7 @@ pub enum GltfError {
 
 /// The binary chunk under construction, with its buffer views and accessors.
 #[derive(Default)]
-struct Bin {
+pub(super) struct Bin {
     bytes: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
@@ -82,7 +82,7 @@ struct Bin {
 
 impl Bin {
     /// Appends `data` as a new buffer view starting on a 4-byte boundary; returns its index.
-    fn view(&mut self, data: &[u8], target: Option<u32>) -> usize {
+    pub(super) fn view(&mut self, data: &[u8], target: Option<u32>) -> usize {
         self.pad();
         let mut view = json!({ "buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len() });
         if let Some(target) = target {
@@ -93,14 +93,14 @@ impl Bin {
         self.views.len() - 1
     }
 
-    fn pad(&mut self) {
+    pub(super) fn pad(&mut self) {
         while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
     }
 
     /// Adds an accessor over a whole view; returns its index.
-    fn accessor(
+    pub(super) fn accessor(
         &mut self,
         view: usize,
         component_type: u32,
@@ -119,7 +119,14 @@ impl Bin {
 
     /// A FLOAT accessor of `width` components per element (`kind` = SCALAR, VEC3, …), with
     /// min/max when asked.
-    fn floats(&mut self, values: &[f32], width: usize, kind: &str, target: Option<u32>, with_bounds: bool) -> usize {
+    pub(super) fn floats(
+        &mut self,
+        values: &[f32],
+        width: usize,
+        kind: &str,
+        target: Option<u32>,
+        with_bounds: bool,
+    ) -> usize {
         let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
         let view = self.view(&bytes, target);
         let bounds = with_bounds.then(|| component_bounds(values, width));
@@ -141,23 +148,13 @@ fn component_bounds(values: &[f32], width: usize) -> (Vec<f32>, Vec<f32>) {
 }
 
 /// Finite copy of `v`, or `fallback`.
-fn finite_or(v: Vec3, fallback: Vec3) -> Vec3 {
+pub(super) fn finite_or(v: Vec3, fallback: Vec3) -> Vec3 {
     if v.is_finite() { v } else { fallback }
-}
-
-/// Node index of joint `joint` of dancer `dancer` (each dancer: 23 joint nodes, then its mesh node).
-fn joint_node(dancer: usize, joint: JointId) -> usize {
-    dancer * (JOINT_COUNT + 1) + joint.index()
-}
-
-/// Node index of the mesh node of dancer `dancer`.
-fn mesh_node(dancer: usize) -> usize {
-    dancer * (JOINT_COUNT + 1) + JOINT_COUNT
 }
 
 /// The mesh accessors shared by every dancer's primitive: (POSITION, NORMAL, JOINTS_0,
 /// WEIGHTS_0, indices).
-fn write_mesh(bin: &mut Bin, rig: &Rig) -> Result<[usize; 5], GltfError> {
+pub(super) fn write_mesh(bin: &mut Bin, rig: &Rig) -> Result<[usize; 5], GltfError> {
     let mesh = &rig.mesh;
     let n = mesh.vertex_count();
     if n == 0 || mesh.triangles.is_empty() {
@@ -220,6 +217,155 @@ fn check_input(input: &GltfInput) -> Result<usize, GltfError> {
     Ok(frames)
 }
 
+/// The JSON arrays of a scene under construction.
+#[derive(Default)]
+pub(super) struct Scene {
+    pub nodes: Vec<Value>,
+    pub scene_nodes: Vec<usize>,
+    pub skins: Vec<Value>,
+    pub meshes: Vec<Value>,
+    pub materials: Vec<Value>,
+    pub samplers: Vec<Value>,
+    pub channels: Vec<Value>,
+}
+
+/// Accessors every dancer of one rig shares: the mesh's (POSITION, NORMAL, JOINTS_0,
+/// WEIGHTS_0, indices), the inverse bind matrices and the frame times.
+#[derive(Clone, Copy)]
+pub(super) struct Shared {
+    pub mesh: [usize; 5],
+    pub ibm: usize,
+    pub times: usize,
+}
+
+/// Writes `rig`'s mesh and inverse bind matrices, and `frames` frame times at `fps`.
+pub(super) fn shared_accessors(bin: &mut Bin, rig: &Rig, frames: usize, fps: f64) -> Result<Shared, GltfError> {
+    let mesh = write_mesh(bin, rig)?;
+    let ibm: Vec<f32> = rig.joint_from_model_at_bind.iter().flat_map(|m| m.to_cols_array()).collect();
+    let ibm = bin.floats(&ibm, 16, "MAT4", None, false);
+    // Frame times, strictly increasing in f32.
+    let times: Vec<f32> = (0..frames).map(|k| (k as f64 / fps) as f32).collect();
+    if times.windows(2).any(|w| w[1] <= w[0]) || times.iter().any(|t| !t.is_finite()) {
+        return Err(GltfError::BadFps(fps));
+    }
+    let times = bin.floats(&times, 1, "SCALAR", None, true);
+    Ok(Shared { mesh, ibm, times })
+}
+
+/// Adds one dancer: its 23 joint nodes in [`JointId`] order (named `<label>_<BVH name>`, rest
+/// translations from the skeleton, identity rest rotations), then its skinned mesh node (a
+/// scene root, as glTF asks), its skin, mesh and material of `colour`, and the animation
+/// channels of `poses` (pelvis translation, every joint's rotation, LINEAR).
+pub(super) fn add_dancer(
+    scene: &mut Scene,
+    bin: &mut Bin,
+    rig: &Rig,
+    shared: Shared,
+    label: &str,
+    colour: [f32; 4],
+    poses: &[Pose],
+) {
+    let skeleton = &rig.skeleton;
+    let base = scene.nodes.len();
+    let joint_node = |joint: JointId| base + joint.index();
+    let [position, normal, joints_0, weights_0, indices] = shared.mesh;
+    for joint in JointId::ALL {
+        let rest = skeleton.rest_offset(joint);
+        let mut node = json!({ "name": format!("{label}_{}", joint.name()), "translation": rest.to_array() });
+        let children: Vec<usize> =
+            JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(c)).collect();
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        scene.nodes.push(node);
+    }
+    let (mesh, skin, material) = (scene.meshes.len(), scene.skins.len(), scene.materials.len());
+    scene.nodes.push(json!({ "name": label, "mesh": mesh, "skin": skin }));
+    scene.scene_nodes.extend([joint_node(JointId::Pelvis), base + JOINT_COUNT]);
+    scene.skins.push(json!({
+        "name": format!("{label}_skin"),
+        "inverseBindMatrices": shared.ibm,
+        "skeleton": joint_node(JointId::Pelvis),
+        "joints": JointId::ALL.iter().map(|&j| joint_node(j)).collect::<Vec<_>>(),
+    }));
+    scene.materials.push(json!({
+        "name": format!("{label}_material"),
+        "pbrMetallicRoughness": { "baseColorFactor": colour, "metallicFactor": 0.0, "roughnessFactor": 0.7 },
+    }));
+    scene.meshes.push(json!({
+        "name": format!("{label}_{}", rig.name),
+        "primitives": [{
+            "attributes": { "POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0 },
+            "indices": indices,
+            "material": material,
+            "mode": 4,
+        }],
+    }));
+
+    // Pelvis translation, then every joint's rotation (quaternion signs kept continuous so
+    // LINEAR interpolation takes the short way).
+    let fallback = skeleton.rest_offset(JointId::Pelvis);
+    let pelvis: Vec<f32> = poses.iter().flat_map(|p| finite_or(p.pelvis_in_world, fallback).to_array()).collect();
+    let output = bin.floats(&pelvis, 3, "VEC3", None, false);
+    scene.channels.push(
+        json!({ "sampler": scene.samplers.len(), "target": { "node": joint_node(JointId::Pelvis), "path": "translation" } }),
+    );
+    scene.samplers.push(json!({ "input": shared.times, "output": output, "interpolation": "LINEAR" }));
+    for joint in JointId::ALL {
+        let mut previous = Quat::IDENTITY;
+        let mut rotations = Vec::with_capacity(poses.len() * 4);
+        for pose in poses {
+            let mut q = normalized_or_identity(pose.local(joint));
+            if q.dot(previous) < 0.0 {
+                q = -q;
+            }
+            previous = q;
+            rotations.extend_from_slice(&q.to_array());
+        }
+        let output = bin.floats(&rotations, 4, "VEC4", None, false);
+        scene.channels.push(
+            json!({ "sampler": scene.samplers.len(), "target": { "node": joint_node(joint), "path": "rotation" } }),
+        );
+        scene.samplers.push(json!({ "input": shared.times, "output": output, "interpolation": "LINEAR" }));
+    }
+}
+
+/// The GLB of `scene` (one scene, one animation, both called `title`), declaring
+/// `extensions_used`.
+pub(super) fn finish(scene: Scene, mut bin: Bin, title: &str, extensions_used: &[&str]) -> Result<Vec<u8>, GltfError> {
+    bin.pad();
+    if u32::try_from(bin.bytes.len()).is_err() {
+        return Err(GltfError::TooLarge);
+    }
+    let mut document = json!({
+        "asset": { "version": "2.0", "generator": concat!("labanplay ", env!("CARGO_PKG_VERSION")) },
+        "scene": 0,
+        "scenes": [{ "name": title, "nodes": scene.scene_nodes }],
+        "nodes": scene.nodes,
+        "skins": scene.skins,
+        "meshes": scene.meshes,
+        "materials": scene.materials,
+        "animations": [{ "name": title, "samplers": scene.samplers, "channels": scene.channels }],
+        "accessors": bin.accessors,
+        "bufferViews": bin.views,
+        "buffers": [{ "byteLength": bin.bytes.len() }],
+    });
+    if !extensions_used.is_empty() {
+        document["extensionsUsed"] = json!(extensions_used);
+    }
+    // Empty arrays are invalid glTF: leave them out.
+    if let Some(doc) = document.as_object_mut() {
+        if doc["skins"].as_array().is_some_and(Vec::is_empty) {
+            doc.remove("skins");
+        }
+        if doc["animations"][0]["channels"].as_array().is_some_and(Vec::is_empty) {
+            doc.remove("animations");
+        }
+    }
+    let json = serde_json::to_vec(&document).map_err(|e| GltfError::Json(e.to_string()))?;
+    glb_container(json, &bin.bytes)
+}
+
 /// Writes the whole scene as a GLB file (see the module doc). Node layout: for dancer `d`
 /// (0-based), nodes `24·d .. 24·d + 22` are its joints in [`JointId`] order (named
 /// `dancerN_<BVH name>`, rest translations from the skeleton, identity rest rotations) and node
@@ -227,110 +373,19 @@ fn check_input(input: &GltfInput) -> Result<usize, GltfError> {
 /// accessors and one inverse-bind-matrix accessor; each has its own skin, mesh and material.
 pub fn write_glb(input: &GltfInput) -> Result<Vec<u8>, GltfError> {
     let frames = check_input(input)?;
-    let rig = input.rig;
-    let skeleton = &rig.skeleton;
     let mut bin = Bin::default();
-    let [position, normal, joints_0, weights_0, indices] = write_mesh(&mut bin, rig)?;
-    let ibm: Vec<f32> = rig.joint_from_model_at_bind.iter().flat_map(|m| m.to_cols_array()).collect();
-    let ibm = bin.floats(&ibm, 16, "MAT4", None, false);
-
-    // Frame times, strictly increasing in f32.
-    let times: Vec<f32> = (0..frames).map(|k| (k as f64 / input.fps) as f32).collect();
-    if times.windows(2).any(|w| w[1] <= w[0]) || times.iter().any(|t| !t.is_finite()) {
-        return Err(GltfError::BadFps(input.fps));
-    }
-    let time_accessor = bin.floats(&times, 1, "SCALAR", None, true);
-
-    let (mut nodes, mut scene_nodes, mut skins, mut meshes, mut materials) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+    let shared = shared_accessors(&mut bin, input.rig, frames, input.fps)?;
+    let mut scene = Scene::default();
     for (d, poses) in input.dancer_frames.iter().enumerate() {
-        let label = format!("dancer{}", d + 1);
-        for joint in JointId::ALL {
-            let rest = skeleton.rest_offset(joint);
-            let mut node = json!({ "name": format!("{label}_{}", joint.name()), "translation": rest.to_array() });
-            let children: Vec<usize> =
-                JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(d, c)).collect();
-            if !children.is_empty() {
-                node["children"] = json!(children);
-            }
-            nodes.push(node);
-        }
-        nodes.push(json!({ "name": label, "mesh": d, "skin": d }));
-        scene_nodes.extend([joint_node(d, JointId::Pelvis), mesh_node(d)]);
-        skins.push(json!({
-            "name": format!("{label}_skin"),
-            "inverseBindMatrices": ibm,
-            "skeleton": joint_node(d, JointId::Pelvis),
-            "joints": JointId::ALL.iter().map(|&j| joint_node(d, j)).collect::<Vec<_>>(),
-        }));
-        materials.push(json!({
-            "name": format!("{label}_material"),
-            "pbrMetallicRoughness": {
-                "baseColorFactor": DANCER_COLOURS.get(d % DANCER_COLOURS.len()).copied().unwrap_or([0.8; 4]),
-                "metallicFactor": 0.0,
-                "roughnessFactor": 0.7,
-            },
-        }));
-        meshes.push(json!({
-            "name": format!("{label}_{}", rig.name),
-            "primitives": [{
-                "attributes": { "POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0 },
-                "indices": indices,
-                "material": d,
-                "mode": 4,
-            }],
-        }));
-
-        // Pelvis translation, then every joint's rotation (quaternion signs kept continuous so
-        // LINEAR interpolation takes the short way).
-        let fallback = skeleton.rest_offset(JointId::Pelvis);
-        let pelvis: Vec<f32> = poses.iter().flat_map(|p| finite_or(p.pelvis_in_world, fallback).to_array()).collect();
-        let output = bin.floats(&pelvis, 3, "VEC3", None, false);
-        channels.push(json!({ "sampler": samplers.len(), "target": { "node": joint_node(d, JointId::Pelvis), "path": "translation" } }));
-        samplers.push(json!({ "input": time_accessor, "output": output, "interpolation": "LINEAR" }));
-        for joint in JointId::ALL {
-            let mut previous = Quat::IDENTITY;
-            let mut rotations = Vec::with_capacity(frames * 4);
-            for pose in poses {
-                let mut q = normalized_or_identity(pose.local(joint));
-                if q.dot(previous) < 0.0 {
-                    q = -q;
-                }
-                previous = q;
-                rotations.extend_from_slice(&q.to_array());
-            }
-            let output = bin.floats(&rotations, 4, "VEC4", None, false);
-            channels.push(
-                json!({ "sampler": samplers.len(), "target": { "node": joint_node(d, joint), "path": "rotation" } }),
-            );
-            samplers.push(json!({ "input": time_accessor, "output": output, "interpolation": "LINEAR" }));
-        }
+        let colour = DANCER_COLOURS.get(d % DANCER_COLOURS.len()).copied().unwrap_or([0.8; 4]);
+        add_dancer(&mut scene, &mut bin, input.rig, shared, &format!("dancer{}", d + 1), colour, poses);
     }
-    bin.pad();
-    if u32::try_from(bin.bytes.len()).is_err() {
-        return Err(GltfError::TooLarge);
-    }
-    let document = json!({
-        "asset": { "version": "2.0", "generator": concat!("labanplay ", env!("CARGO_PKG_VERSION")) },
-        "scene": 0,
-        "scenes": [{ "name": input.title, "nodes": scene_nodes }],
-        "nodes": nodes,
-        "skins": skins,
-        "meshes": meshes,
-        "materials": materials,
-        "animations": [{ "name": input.title, "samplers": samplers, "channels": channels }],
-        "accessors": bin.accessors,
-        "bufferViews": bin.views,
-        "buffers": [{ "byteLength": bin.bytes.len() }],
-    });
-    let json = serde_json::to_vec(&document).map_err(|e| GltfError::Json(e.to_string()))?;
-    glb_container(json, &bin.bytes)
+    finish(scene, bin, input.title, &[])
 }
 
 /// Wraps a JSON chunk and a BIN chunk in the GLB container: 12-byte header, chunks padded to
 /// 4 bytes (JSON with spaces, BIN with zeros).
-fn glb_container(mut json: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+pub(super) fn glb_container(mut json: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
     while !json.len().is_multiple_of(4) {
         json.push(b' ');
     }

@@ -463,3 +463,147 @@ fn a_mesh_file_as_the_model_is_rigged_and_exported_dancing() {
     assert!(!ok && text.contains("nope.obj: error: cannot rig it"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Ensemble plans: performers with their own node trees up to a limit, the crowd instanced.
+
+fn plan_crowd(name: &str) -> labanplay::crowd::Crowd {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble").join(name);
+    let (plan, _) = labanplay::ensemble::read_plan_file(&path).map_err(|(d, _)| format!("{d:?}")).unwrap();
+    let motion = labanplay::ensemble::simulate(&plan);
+    labanplay::crowd::Crowd::new(plan, motion, rig().proportions()).unwrap()
+}
+
+#[test]
+fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
+    use labanplay::export::plan_gltf::{INSTANCING, PlanGltfInput, write_plan_glb};
+    let crowd = plan_crowd("eight.plan.toml");
+    let tempo = crowd.plan.clock.tempo;
+    let input = PlanGltfInput {
+        crowd: &crowd,
+        rig: rig(),
+        low: rig(),
+        fps: 10.0,
+        crowd_fps: 5.0,
+        full_trees: 3,
+        title: "eight",
+    };
+    let (bytes, summary) = write_plan_glb(&input).unwrap();
+    assert_eq!((summary.full, summary.instanced), (3, 5));
+    let glb = parse_glb(&bytes);
+    let doc = &glb.json;
+    assert_eq!(doc["extensionsUsed"][0], INSTANCING);
+    for i in 0..doc["accessors"].as_array().unwrap().len() {
+        glb.accessor_bytes(i);
+    }
+    let nodes = doc["nodes"].as_array().unwrap();
+    // Three dancers' trees first, named by group and number.
+    for d in 0..3 {
+        assert!(nodes[d * (JOINT_COUNT + 1) + JOINT_COUNT]["skin"].is_u64());
+        assert!(nodes[d * (JOINT_COUNT + 1)]["name"].as_str().unwrap().ends_with(&format!("{}_Hips", d + 1)));
+    }
+    assert_eq!(doc["skins"].as_array().unwrap().len(), 3);
+    // The dancers' pelvis tracks follow their simulated paths (the file against the simulation).
+    let animation = &doc["animations"][0];
+    let channels = animation["channels"].as_array().unwrap();
+    let (mut worst, mut worst_walking) = (0.0f32, 0.0f32);
+    for d in 0..3 {
+        let pelvis = d * (JOINT_COUNT + 1) + JointId::Pelvis.index();
+        let ch =
+            channels.iter().find(|c| index(&c["target"]["node"]) == pelvis && c["target"]["path"] == "translation");
+        let sampler = &animation["samplers"][index(&ch.unwrap()["sampler"])];
+        let (times, _) = glb.floats(index(&sampler["input"]));
+        let (values, _) = glb.floats(index(&sampler["output"]));
+        for (f, t) in times.iter().enumerate() {
+            let t_beats = tempo.beats_from_secs(f64::from(*t));
+            let ground = crowd.ground_at(d, t_beats);
+            let p = Vec3::new(values[3 * f], 0.0, values[3 * f + 2]);
+            let off = p.distance(Vec3::new(ground.x, 0.0, ground.z));
+            // Walking (after the turn out of the score pose), the body passes over its path;
+            // dancing on its spot, the score's weight shifts move it about the spot.
+            match crowd.leg_at(d, t_beats) {
+                Some(leg) if t_beats > leg.start_beats + 0.25 => worst_walking = worst_walking.max(off),
+                Some(_) => {}
+                None => worst = worst.max(off),
+            }
+        }
+    }
+    assert!(worst_walking < 0.2, "a walking dancer's pelvis left its path by {worst_walking} m");
+    assert!(worst < 0.5, "a dancing dancer's pelvis left its spot by {worst} m");
+    // Crowd frames: each shows the five others once, at their simulated places.
+    let frames: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| n["name"].as_str().unwrap().starts_with("crowd_frame") && n["mesh"].is_null())
+        .collect();
+    assert_eq!(frames.len(), summary.crowd_frames);
+    assert_eq!(summary.crowd_frames, (summary.duration_secs * 5.0).floor() as usize + 1);
+    for (k, frame) in frames.iter().enumerate() {
+        let t_beats = tempo.beats_from_secs(k as f64 / 5.0);
+        let mut places: Vec<Vec3> = Vec::new();
+        for child in frame["children"].as_array().unwrap() {
+            let node = &nodes[index(child)];
+            let attributes = &node["extensions"][INSTANCING]["attributes"];
+            let (t, _) = glb.floats(index(&attributes["TRANSLATION"]));
+            let (r, _) = glb.floats(index(&attributes["ROTATION"]));
+            assert_eq!(t.len() / 3, r.len() / 4);
+            // The baked body's middle (its bounds in pose space) placed by each instance.
+            let position = &doc["accessors"]
+                [index(&doc["meshes"][index(&node["mesh"])]["primitives"][0]["attributes"]["POSITION"])];
+            let bound = |k: &str| Vec3::from_slice(&[0, 1, 2].map(|a| position[k][a].as_f64().unwrap() as f32));
+            let middle = 0.5 * (bound("min") + bound("max"));
+            for (t, q) in t.chunks_exact(3).zip(r.chunks_exact(4)) {
+                let q = Quat::from_slice(q);
+                assert!((q.length() - 1.0).abs() < 1e-4);
+                places.push(Vec3::from_slice(t) + q * middle);
+            }
+        }
+        assert_eq!(places.len(), 5, "frame {k}");
+        for i in 3..8 {
+            let ground = crowd.ground_at(i, t_beats);
+            let nearest =
+                places.iter().map(|p| Vec3::new(p.x, 0.0, p.z).distance(ground)).fold(f32::INFINITY, f32::min);
+            assert!(nearest < 0.5, "frame {k}: performer {} has no instance near {ground:?}", i + 1);
+        }
+    }
+    if validator_available("a_plan_exports_trees_up_to_the_limit_and_instances_the_rest") {
+        let dir = temp_dir("plan");
+        let file = dir.join("eight.glb");
+        std::fs::write(&file, &bytes).unwrap();
+        validate(&file);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn command_line_exports_a_plan_to_gltf_and_bvh() {
+    let dir = temp_dir("plan-cli");
+    let plan = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble/eight.plan.toml");
+    let (glb, bvh) = (dir.join("eight.glb"), dir.join("eight.bvh"));
+    let (ok, text) = labanplay(&[
+        "export",
+        plan.to_str().unwrap(),
+        "--gltf",
+        glb.to_str().unwrap(),
+        "--bvh",
+        bvh.to_str().unwrap(),
+        "--fps",
+        "10",
+    ]);
+    assert!(ok, "{text}");
+    assert!(text.contains("8 performer(s) with their own node tree"), "{text}");
+    let parsed = parse_glb(&std::fs::read(&glb).unwrap());
+    assert_eq!(parsed.json["skins"].as_array().unwrap().len(), 8);
+    // One BVH per performer, named by group and number.
+    let group = labanplay::ensemble::read_plan_file(&plan).unwrap().0.groups[0].name.clone();
+    for k in 1..=8 {
+        let file = dir.join(format!("eight-{group}-{k}.bvh"));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(text.starts_with("HIERARCHY"));
+    }
+    let (ok, text) = labanplay(&["export", plan.to_str().unwrap(), "--bvh", bvh.to_str().unwrap(), "--dancer", "9"]);
+    assert!(!ok && text.contains("no performer 9"), "{text}");
+    if validator_available("command_line_exports_a_plan_to_gltf_and_bvh") {
+        validate(&glb);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
