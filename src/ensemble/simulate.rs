@@ -116,6 +116,7 @@ pub struct Simulation<'p> {
     lag: Vec<f64>,
     polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
     orca: orca::Scratch,
+    near: Vec<usize>,
 }
 
 impl<'p> Simulation<'p> {
@@ -162,6 +163,7 @@ impl<'p> Simulation<'p> {
             lag: vec![0.0; n],
             polygons: orca::obstacle_polygons(&plan.obstacles),
             orca: orca::Scratch::default(),
+            near: Vec::new(),
         }
     }
 
@@ -360,7 +362,8 @@ impl<'p> Simulation<'p> {
             };
             let p = self.pos[i];
             let want = self.desired[i];
-            let mut near = Vec::new();
+            let mut near = std::mem::take(&mut self.near);
+            near.clear();
             grid.for_each_near(p, |j| {
                 if j != i {
                     near.push(j);
@@ -387,6 +390,7 @@ impl<'p> Simulation<'p> {
                 self.detour[i] = Some(if turn > 0.0 { Detour::ClockwiseLeft } else { Detour::CounterClockwiseRight });
             }
             self.proposed[i] = p + v * self.dt_secs;
+            self.near = near;
         }
     }
 
@@ -402,6 +406,11 @@ impl<'p> Simulation<'p> {
         order.sort_by(|a, b| self.lag[*b].total_cmp(&self.lag[*a]).then(a.cmp(b)));
         let mut done = vec![false; n];
         let mut fin = self.pos.clone();
+        // No move is longer than its proposal: a neighbour farther than the contact distance
+        // plus both longest moves cannot come closer, so each mover gathers its few near
+        // neighbours once for all its candidates.
+        let longest_m = order.iter().map(|&i| self.proposed[i].distance(self.pos[i])).fold(0.0, f64::max);
+        let mut near: Vec<usize> = Vec::new();
         for &i in &order {
             let p = self.pos[i];
             let step = self.proposed[i] - p;
@@ -409,6 +418,13 @@ impl<'p> Simulation<'p> {
                 done[i] = true;
                 continue;
             }
+            let reach = min_d + step.length() + longest_m;
+            near.clear();
+            grid.for_each_near(p, |j| {
+                if j != i && self.pos[j].distance_squared(p) < reach * reach {
+                    near.push(j);
+                }
+            });
             let side = self.detour[i].unwrap_or(Detour::CounterClockwiseRight);
             let sign = if side == Detour::ClockwiseLeft { 1.0 } else { -1.0 };
             let rot = |deg: f64| DVec2::from_angle(sign * deg.to_radians()).rotate(step);
@@ -426,15 +442,9 @@ impl<'p> Simulation<'p> {
             let mut chosen = DVec2::ZERO;
             for c in candidates {
                 let q = p + c;
-                let mut clear = true;
-                grid.for_each_near(p, |j| {
-                    if !clear || j == i {
-                        return;
-                    }
+                let mut clear = near.iter().all(|&j| {
                     let (b0, b1) = if done[j] { (self.pos[j], fin[j]) } else { (self.pos[j], self.pos[j]) };
-                    if closest_approach(p, q, b0, b1).0 < min_d {
-                        clear = false;
-                    }
+                    closest_approach(p, q, b0, b1).0 >= min_d
                 });
                 if clear {
                     clear = self
