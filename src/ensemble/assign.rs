@@ -99,8 +99,8 @@ fn auction_with(from: &[DVec2], to: &[DVec2], exact: bool) -> Vec<usize> {
                     let j0 = assigned[i];
                     let profit = -cost(i, j0) - prices[j0];
                     let mut best: Option<(i64, usize)> = None;
-                    for j in 0..n {
-                        let excess = -cost(i, j) - prices[j] - profit - eps;
+                    for (j, price) in prices.iter().enumerate().take(n) {
+                        let excess = -cost(i, j) - price - profit - eps;
                         if excess > 0 && best.is_none_or(|(b, _)| excess > b) {
                             best = Some((excess, j));
                         }
@@ -217,7 +217,7 @@ pub fn bisection_matching(from: &[DVec2], to: &[DVec2]) -> Vec<usize> {
         if a.is_empty() {
             return;
         }
-        let key = |p: DVec2| if depth % 2 == 0 { (p.x, p.y) } else { (p.y, p.x) };
+        let key = |p: DVec2| if depth.is_multiple_of(2) { (p.x, p.y) } else { (p.y, p.x) };
         a.sort_by(|x, y| key(from[*x]).partial_cmp(&key(from[*y])).unwrap_or(std::cmp::Ordering::Equal).then(x.cmp(y)));
         b.sort_by(|x, y| key(to[*x]).partial_cmp(&key(to[*y])).unwrap_or(std::cmp::Ordering::Equal).then(x.cmp(y)));
         let mid = a.len() / 2;

@@ -126,8 +126,8 @@ pub fn spots_of_count(mask: &Mask, count: usize) -> Result<Vec<DVec2>, String> {
         }
     }
     // Centroids of non-convex cells may leave the shape: take the cell's pixel nearest to it.
-    for s in 0..count {
-        let c = seeds[s];
+    for (s, seed) in seeds.iter_mut().enumerate().take(count) {
+        let c = *seed;
         if !mask.at(c.x.floor() as i64, c.y.floor() as i64) {
             let mut best = (f64::INFINITY, c);
             for (k, p) in pixels.iter().enumerate() {
@@ -135,7 +135,7 @@ pub fn spots_of_count(mask: &Mask, count: usize) -> Result<Vec<DVec2>, String> {
                     best = (p.distance_squared(c), *p);
                 }
             }
-            seeds[s] = best.1;
+            *seed = best.1;
         }
     }
     Ok(seeds)

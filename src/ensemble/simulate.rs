@@ -324,22 +324,22 @@ impl<'p> Simulation<'p> {
                     same_v.push(self.vel[j]);
                     same_p.push(q);
                 }
-                if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS) {
-                    if first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj)) {
-                        first_threat = Some((tc, j));
-                    }
+                if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS)
+                    && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
+                {
+                    first_threat = Some((tc, j));
                 }
             });
             let mut v = want;
             v += sep * (w.separation * r * speed.max(0.2));
             v += steer::alignment(self.vel[i], &same_v) * w.alignment;
             v += steer::cohesion(p, &same_p) * (w.cohesion / HORIZON_SECS);
-            if let Some((tc, j)) = first_threat {
-                if speed > 1e-6 {
-                    let kind = Detour::classify(want, self.pos[j] - p);
-                    self.detour[i] = Some(kind);
-                    v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
-                }
+            if let Some((tc, j)) = first_threat
+                && speed > 1e-6
+            {
+                let kind = Detour::classify(want, self.pos[j] - p);
+                self.detour[i] = Some(kind);
+                v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
             }
             let heading = if speed > 1e-6 { want } else { self.vel[i] };
             let feeler = heading.length() * HORIZON_SECS + r;
@@ -467,8 +467,8 @@ impl<'p> Simulation<'p> {
                 self.motion.detours[if d == Detour::ClockwiseLeft { 0 } else { 1 }] += 1;
             }
         }
-        for i in 0..n {
-            self.vel[i] = (fin[i] - self.pos[i]) / self.dt_secs;
+        for ((v, f), p) in self.vel.iter_mut().zip(&fin).zip(&self.pos) {
+            *v = (*f - *p) / self.dt_secs;
         }
         self.pos = fin;
     }

@@ -103,13 +103,8 @@ pub fn avoid_obstacles(position: DVec2, heading: DVec2, feeler_m: f64, circles: 
     let to_centre = centre - position;
     let n1 = h.perp();
     let n2 = -n1;
-    if n1.dot(to_centre) < 0.0 {
-        n1
-    } else if n2.dot(to_centre) < 0.0 {
-        n2
-    } else {
-        n2
-    }
+    // Dead ahead (both dot products zero) it keeps right, like the other side.
+    if n1.dot(to_centre) < 0.0 { n1 } else { n2 }
 }
 
 /// A neighbour on a collision course: relative position `d` (neighbour − self), relative

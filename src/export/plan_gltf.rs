@@ -168,7 +168,7 @@ fn write_crowd(
         for i in first..n {
             let pf = &frame.performers[i];
             let key = frame.pose_key(pf.pose);
-            if !baked.contains_key(&key) {
+            if let std::collections::btree_map::Entry::Vacant(slot) = baked.entry(key) {
                 low.skin(&frame.poses[pf.pose], &mut palette, &mut positions, &mut normals)
                     .map_err(|e| GltfError::Mesh(e.to_string()))?;
                 if positions.iter().any(|p: &Vec3| !p.is_finite()) {
@@ -181,7 +181,7 @@ fn write_crowd(
                     .collect();
                 let position = bin.floats(&flat, 3, "VEC3", Some(super::gltf::ARRAY_BUFFER), true);
                 let normal = bin.floats(&nrm, 3, "VEC3", Some(super::gltf::ARRAY_BUFFER), false);
-                baked.insert(key, (position, normal));
+                slot.insert((position, normal));
             }
             let group = crowd.plan.performers[i].group;
             let (_, rotation, translation) = rigid(pf.world_from_pose);

@@ -130,8 +130,8 @@ fn error_mismatch(text: &str, line_col: &str, words: &str) -> Option<String> {
 
 #[test]
 fn malformed_plans_are_errors_with_line_and_column() {
-    let mut cases: Vec<(String, &str, &str)> = Vec::new();
-    cases.push(("ensemble = 1\n[stage]\nwidth_m = 10\ndepth_m = \n".to_string(), "4:11", ""));
+    let mut cases: Vec<(String, &str, &str)> =
+        vec![("ensemble = 1\n[stage]\nwidth_m = 10\ndepth_m = \n".to_string(), "4:11", "")];
     cases.push((MINIMAL.replace("ensemble = 1", "ensemble = 7").to_string(), "1:12", "version 7"));
     cases.push((
         MINIMAL.replace("radius_m = 2\n", "radius_m = 2\ncolor = 1\n").to_string(),
@@ -277,12 +277,9 @@ fn demo_with(name: &str, method: ensemble::plan::Avoidance) -> (ensemble::Plan, 
 /// Total path length walked (m), and the latest arrival after its due beat (beats, 0 if all
 /// were on time).
 fn travel_and_lateness(motion: &ensemble::Motion) -> (f64, f64) {
-    let n = motion.frames[0].len();
     let mut length = 0.0;
     for w in motion.frames.windows(2) {
-        for i in 0..n {
-            length += w[0][i].distance(w[1][i]);
-        }
+        length += w[0].iter().zip(&w[1]).map(|(a, b)| a.distance(*b)).sum::<f64>();
     }
     let late = motion
         .moves

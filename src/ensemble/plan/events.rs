@@ -21,28 +21,28 @@ impl Checker<'_> {
                 continue;
             };
             let spots = &formations[fi].spots;
-            if let Some(c) = &r.count {
-                if *c.get_ref() != spots.len() as i64 {
-                    self.error(
-                        c,
-                        format!(
-                            "the group has {} performers but formation `{}` has {} spots",
-                            c.get_ref(),
-                            formations[fi].name,
-                            spots.len()
-                        ),
-                    );
-                }
+            if let Some(c) = &r.count
+                && *c.get_ref() != spots.len() as i64
+            {
+                self.error(
+                    c,
+                    format!(
+                        "the group has {} performers but formation `{}` has {} spots",
+                        c.get_ref(),
+                        formations[fi].name,
+                        spots.len()
+                    ),
+                );
             }
             let score = r.score.as_ref().map(|s| self.base_dir.join(s.get_ref()));
-            if let (Some(path), Some(s)) = (&score, &r.score) {
-                if let Err(text) = crate::cli::load_score(path) {
-                    self.error_help(
-                        s,
-                        format!("the score `{}` cannot be read", s.get_ref()),
-                        text.lines().next().unwrap_or("").to_string(),
-                    );
-                }
+            if let (Some(path), Some(s)) = (&score, &r.score)
+                && let Err(text) = crate::cli::load_score(path)
+            {
+                self.error_help(
+                    s,
+                    format!("the score `{}` cannot be read", s.get_ref()),
+                    text.lines().next().unwrap_or("").to_string(),
+                );
             }
             let staff = match &r.staff {
                 Some(s) if *s.get_ref() < 1 => {
@@ -142,19 +142,20 @@ impl Checker<'_> {
                         commands.push(Command { at_beats: start, kind: make(v.get_ref().clone()), span });
                     }
                 }
-                if let Some(c) = &r.camera {
-                    if !CAMERAS.contains(&c.get_ref().as_str()) {
-                        self.error_help(
-                            c,
-                            format!("unknown camera `{}`", c.get_ref()),
-                            format!("cameras: {}", CAMERAS.join(", ")),
-                        );
-                    }
+                if let Some(c) = &r.camera
+                    && !CAMERAS.contains(&c.get_ref().as_str())
+                {
+                    self.error_help(
+                        c,
+                        format!("unknown camera `{}`", c.get_ref()),
+                        format!("cameras: {}", CAMERAS.join(", ")),
+                    );
                 }
-                if let Some(l) = &r.lights {
-                    if l.get_ref().starts_with('#') && parse_colour(l.get_ref()).is_none() {
-                        self.error(l, format!("`{}` is not a colour; write `#rrggbb` or a preset name", l.get_ref()));
-                    }
+                if let Some(l) = &r.lights
+                    && l.get_ref().starts_with('#')
+                    && parse_colour(l.get_ref()).is_none()
+                {
+                    self.error(l, format!("`{}` is not a colour; write `#rrggbb` or a preset name", l.get_ref()));
                 }
                 if !any {
                     self.error_help(
@@ -234,19 +235,19 @@ impl Checker<'_> {
                 );
             }
         }
-        if let Some(from) = &r.from {
-            if let Some(fi) = find(self, from) {
-                for &i in &gi {
-                    if state[i].0 != Some(fi) {
-                        let now = state[i]
-                            .0
-                            .map(|f| format!("`{}`", formations[f].name))
-                            .unwrap_or_else(|| "no named formation".into());
-                        self.error(
-                            from,
-                            format!("group `{}` stands in {now} here, not in `{}`", groups[i].name, from.get_ref()),
-                        );
-                    }
+        if let Some(from) = &r.from
+            && let Some(fi) = find(self, from)
+        {
+            for &i in &gi {
+                if state[i].0 != Some(fi) {
+                    let now = state[i]
+                        .0
+                        .map(|f| format!("`{}`", formations[f].name))
+                        .unwrap_or_else(|| "no named formation".into());
+                    self.error(
+                        from,
+                        format!("group `{}` stands in {now} here, not in `{}`", groups[i].name, from.get_ref()),
+                    );
                 }
             }
         }
