@@ -98,7 +98,8 @@ fn main() {
                 if la.starts_with('#') {
                     name = la.to_string();
                     // The costs' last digits may differ; the iteration counts tell more.
-                    let iterations = |l: &str| l.split("iterations: ").nth(1).map(|r| r.split(',').next().map(str::to_string));
+                    let iterations =
+                        |l: &str| l.split("iterations: ").nth(1).map(|r| r.split(',').next().map(str::to_string));
                     if iterations(la) != iterations(lb) {
                         println!("iterations differ:\n{la}\n{lb}");
                     }
