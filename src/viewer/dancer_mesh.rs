@@ -92,6 +92,20 @@ pub fn builtin_models() -> Vec<ModelEntry> {
     ]
 }
 
+/// A rigged triangle mesh and its per-vertex joint influences as the renderer's skinned mesh.
+pub fn skinned_mesh(
+    mesh: &crate::body::mesh::TriMesh,
+    influences: &[crate::body::lbs::VertexInfluences],
+) -> SkinnedMeshData {
+    SkinnedMeshData {
+        positions: mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
+        normals: mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
+        joints: influences.iter().map(|i| i.joints).collect(),
+        weights: influences.iter().map(|i| i.weights).collect(),
+        indices: mesh.triangles.iter().flatten().copied().collect(),
+    }
+}
+
 /// One of the four generated dancers (`crate::body`), rigged to the animation skeleton: the
 /// mesh, bone-heat weights and inverse bind matrices of its bind pose.
 pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
@@ -99,13 +113,7 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
     let spec = crate::body::rig::find_model(name).ok_or_else(|| format!("unknown body model `{name}`"))?;
     let rig =
         crate::body::rig::rig_model(&spec, &PolygoniseParams::default()).map_err(|e| format!("model `{name}`: {e}"))?;
-    let mesh = SkinnedMeshData {
-        positions: rig.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
-        normals: rig.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
-        joints: rig.influences.iter().map(|i| i.joints).collect(),
-        weights: rig.influences.iter().map(|i| i.weights).collect(),
-        indices: rig.mesh.triangles.iter().flatten().copied().collect(),
-    };
+    let mesh = skinned_mesh(&rig.mesh, &rig.influences);
     mesh.validate()?;
     Ok(DancerModel {
         name: rig.name.to_owned(),
@@ -120,26 +128,6 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
 pub fn mesh_file_model(path: &std::path::Path) -> Result<DancerModel, String> {
     let cache = crate::viewer::mesh_cache::default_cache_dir();
     crate::viewer::mesh_cache::cached_mesh_model(path, cache.as_deref()).map(|(model, _)| model)
-}
-
-/// A mesh file rigged to the animation skeleton now (repair, embedding, bone heat).
-pub fn rig_mesh_model(path: &std::path::Path) -> Result<DancerModel, String> {
-    let rigged = crate::rig::rig_file(path, &crate::rig::RigOptions::default())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mesh = SkinnedMeshData {
-        positions: rigged.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
-        normals: rigged.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
-        joints: rigged.influences.iter().map(|i| i.joints).collect(),
-        weights: rigged.influences.iter().map(|i| i.weights).collect(),
-        indices: rigged.mesh.triangles.iter().flatten().copied().collect(),
-    };
-    mesh.validate()?;
-    Ok(DancerModel {
-        name: path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned()),
-        proportions: *rigged.proportions(),
-        mesh,
-        joint_from_bind: rigged.joint_from_model_at_bind.to_vec(),
-    })
 }
 
 /// Builds the model called `name` (case-insensitive), or says which names exist. A name that

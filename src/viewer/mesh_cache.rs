@@ -1,8 +1,7 @@
 //! Rigged mesh models for the player and `render`, through the pure rig cache
 //! ([`crate::rig::cache`], shared with `export`): a second open of the same file is instant.
 
-use crate::render::SkinnedMeshData;
-use crate::viewer::dancer_mesh::DancerModel;
+use crate::viewer::dancer_mesh::{DancerModel, skinned_mesh};
 use std::path::Path;
 
 pub use crate::rig::cache::{
@@ -15,13 +14,7 @@ pub fn cached_mesh_model(path: &Path, cache_dir: Option<&Path>) -> Result<(Dance
     let (rig, origin) =
         crate::rig::cache::cached_rig(path, cache_dir).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
-    let mesh = SkinnedMeshData {
-        positions: rig.mesh.positions_in_model.iter().map(|p| p.to_array()).collect(),
-        normals: rig.mesh.normals_in_model.iter().map(|n| n.to_array()).collect(),
-        joints: rig.influences.iter().map(|i| i.joints).collect(),
-        weights: rig.influences.iter().map(|i| i.weights).collect(),
-        indices: rig.mesh.triangles.iter().flatten().copied().collect(),
-    };
+    let mesh = skinned_mesh(&rig.mesh, &rig.influences);
     mesh.validate()?;
     let model = DancerModel {
         name,
