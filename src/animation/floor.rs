@@ -341,6 +341,36 @@ fn lerp_leg(a: LegTarget, b: LegTarget, s: f32) -> LegTarget {
     }
 }
 
+/// How far to raise a blended pelvis so that the hips of the legs kneeling on the same place in
+/// both floor poses stay a thigh's length from their knees (the pelvis and its pitch blend on
+/// their own, and the hips between them would otherwise sink and lift the knees off the floor).
+/// The mean over those legs; 0 when none.
+fn kneeling_hips_rise(
+    sizes: &FloorSizes,
+    states: [&FloorState; 2],
+    a: &FloorPose,
+    pelvis: Vec3,
+    yaw: f32,
+    pitch: f32,
+) -> f32 {
+    let rot = world_rot(yaw, pitch);
+    let mut needs = Vec::new();
+    for i in 0..2 {
+        let (LegSupport::Knee(ka), LegSupport::Knee(kb)) = (states[0].legs[i], states[1].legs[i]) else { continue };
+        let Some(leg) = a.legs[i] else { continue };
+        if ka.distance(kb) > 0.02 {
+            continue;
+        }
+        let knee = leg.knee_in_world;
+        let hip = pelvis + rot * sizes.hips_in_pelvis[i];
+        let across = Vec3::new(hip.x - knee.x, 0.0, hip.z - knee.z).length();
+        if across < sizes.thigh_m {
+            needs.push(knee.y + (sizes.thigh_m * sizes.thigh_m - across * across).sqrt() - hip.y);
+        }
+    }
+    if needs.is_empty() { 0.0 } else { needs.iter().sum::<f32>() / needs.len() as f32 }
+}
+
 fn blend_opt<T: Copy>(a: Option<T>, b: Option<T>, s: f32, lerp: impl Fn(T, T, f32) -> T) -> Option<(T, f32)> {
     match (a, b) {
         (Some(x), Some(y)) => Some((lerp(x, y, s), 1.0)),
@@ -370,11 +400,13 @@ pub fn floor_sample(
             // rises a little on the way so the folding legs clear the floor.
             let (px, py) = (position_of(x), position_of(y));
             let arc = if px.distance(py) > 0.05 { 0.08 * (std::f32::consts::PI * s).sin() } else { 0.0 };
-            (
-                px.lerp(py, s) + Vec3::Y * arc,
-                if driven { 1.0 } else { 0.0 },
-                x.pitch_rad + (y.pitch_rad - x.pitch_rad) * s,
-            )
+            let pitch = x.pitch_rad + (y.pitch_rad - x.pitch_rad) * s;
+            let mut pelvis = px.lerp(py, s) + Vec3::Y * arc;
+            if let (Some(sa), Some(sb)) = (from, to) {
+                let yaw = sa.yaw_rad + (sb.yaw_rad - sa.yaw_rad) * s;
+                pelvis.y += kneeling_hips_rise(sizes, [&sa, &sb], x, pelvis, yaw, pitch);
+            }
+            (pelvis, if driven { 1.0 } else { 0.0 }, pitch)
         }
         (Some(x), None) => {
             (position_of(x), if x.pelvis_in_world.is_some() { 1.0 - s } else { 0.0 }, x.pitch_rad * (1.0 - s))

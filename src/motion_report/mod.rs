@@ -1,9 +1,12 @@
 //! The motion report: every place where the engine had to compromise while it moved the body
 //! through a score — targets out of reach, joint limits, planted feet that missed the floor, the
-//! pelvis lowered, gestures that did not arrive — as time ranges per dancer and body part.
+//! pelvis lowered, gestures that did not arrive, knees, hands or the seat that could not stay on
+//! the floor — as time ranges per dancer and body part.
 //!
 //! Found by sampling the compiled [`Animation`] at a fixed rate and reading each
 //! [`SampleReport`](crate::animation::SampleReport); consecutive flagged frames make one episode.
+
+mod floor_contacts;
 
 use crate::animation::{Animation, SampleReport};
 use crate::motion::plan::{LimbId, world_from_body};
@@ -37,6 +40,12 @@ pub enum Compromise {
     PelvisLowered,
     /// A gesture was not at its notated direction when its symbol ended.
     GestureLate,
+    /// A kneeling knee could not stay on its place on the floor.
+    KneeOffFloor,
+    /// A hand bearing weight could not stay on its place on the floor.
+    HandOffFloor,
+    /// The seat of a sitting body could not stay on the floor.
+    SeatOffFloor,
 }
 
 impl Compromise {
@@ -48,6 +57,9 @@ impl Compromise {
             Compromise::FootOffFloor => "foot could not stay on the floor",
             Compromise::PelvisLowered => "pelvis lowered to keep the feet on the floor",
             Compromise::GestureLate => "gesture arrives late",
+            Compromise::KneeOffFloor => "kneeling knee could not stay on the floor",
+            Compromise::HandOffFloor => "supporting hand could not stay on the floor",
+            Compromise::SeatOffFloor => "seat could not stay on the floor",
         }
     }
 }
@@ -110,7 +122,8 @@ pub fn compromises(anim: &Animation) -> Vec<Episode> {
         for f in 0..frames {
             let t = f as f64 / REPORT_FPS;
             let r = dancer.sample_into(&anim.skeleton, t, &mut pose);
-            let flagged = classify(&r);
+            let mut flagged = classify(&r);
+            flagged.extend(floor_contacts::floor_support_misses(&anim.skeleton, dancer, t, &pose));
             // Close the episodes not flagged this frame.
             let still: Vec<(Compromise, Part)> = flagged.iter().map(|(k, p, _)| (*k, *p)).collect();
             let closed: Vec<(Compromise, Part)> = open.keys().filter(|k| !still.contains(k)).copied().collect();

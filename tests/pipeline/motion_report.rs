@@ -122,3 +122,50 @@ fn the_cli_lists_the_demo_compromises_and_exits_cleanly() {
     let missing = labanplay::cli::motion_check::check_motion(&[std::path::PathBuf::from("/no/such/file.lbn")]);
     assert!(!missing.1 && missing.0.contains("cannot read file"), "{}", missing.0);
 }
+
+/// The kneeling and floor demo with its floor states as written, or with one support moved.
+fn floor_demo(move_support: impl Fn(&mut labanplay::motion::floor::FloorState)) -> (Score, Animation) {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scores/kneel-floor.lbn")).unwrap();
+    let s = Score::from_document(&read(text.as_bytes(), Some("lbn")).unwrap());
+    let mut anim = compile(&s, &MotionOptions::default(), &Proportions::default());
+    for key in &mut anim.dancers[0].plan.floor.keys {
+        if let Some(state) = key.value.as_mut() {
+            move_support(state);
+        }
+    }
+    (s, anim)
+}
+
+#[test]
+fn the_floor_demo_keeps_its_knees_hands_and_seat_on_the_floor() {
+    let episodes = compromises(&floor_demo(|_| {}).1);
+    let on_floor = [Compromise::KneeOffFloor, Compromise::HandOffFloor, Compromise::SeatOffFloor];
+    let off: Vec<&Episode> = episodes.iter().filter(|e| on_floor.contains(&e.kind)).collect();
+    assert!(off.is_empty(), "{off:#?}");
+}
+
+#[test]
+fn a_knee_or_hand_support_out_of_reach_is_reported_off_the_floor() {
+    use labanplay::motion::floor::LegSupport;
+    // The left knee's place 1.5 m to the dancer's left of where the score put it: the thighs
+    // cannot reach both knees from any pelvis, which sits between them.
+    let (_, knee) = floor_demo(|st| {
+        if let LegSupport::Knee(at) = &mut st.legs[0] {
+            at.x += 1.5;
+        }
+    });
+    let episodes = compromises(&knee);
+    let worst = |part| of_kind(&episodes, Compromise::KneeOffFloor, part).iter().map(|e| e.worst).fold(0.0, f32::max);
+    assert!(worst(Part::LeftLeg) > 0.3 && worst(Part::RightLeg) > 0.3, "{episodes:#?}");
+    // A supporting right hand 1.5 m from its place: beyond the arm.
+    let (s, hand) = floor_demo(|st| {
+        if let Some(at) = &mut st.hands[1] {
+            at.z += 1.5;
+        }
+    });
+    let episodes = compromises(&hand);
+    let off = of_kind(&episodes, Compromise::HandOffFloor, Part::RightArm);
+    assert!(!off.is_empty() && off.iter().all(|e| e.worst > 0.3), "{episodes:#?}");
+    let text = render("kneel-floor.lbn", &s, &episodes);
+    assert!(text.contains("right arm: supporting hand could not stay on the floor"), "{text}");
+}
