@@ -268,12 +268,41 @@ fn wrist_of(side: Side) -> JointId {
     if side == Side::Left { JointId::WristL } else { JointId::WristR }
 }
 
-/// Swivel steps tried on each side (5° apart) and bisection steps towards the smallest swivel.
-const SWIVEL_STEPS: i32 = 18;
+/// Bisection steps towards the smallest swivel.
 const SWIVEL_BISECT_STEPS: usize = 10;
 
+/// The wrist twist (about the hand's axis, radians) of `q` beyond the wrist's twist range:
+/// positive above the range, negative below, 0 inside. A twist is read the way round that
+/// supinates (turns the hanging palm forward: +y on the left, −y on the right) up to
+/// [`SUPINATION_BIAS_RAD`] past the half turn, so a palm turned (nearly) over, which either way
+/// round would give, always turns the same way instead of flipping with the float noise.
+fn twist_excess(limits: &JointLimits, q: Quat, side: Side) -> f32 {
+    use std::f32::consts::TAU;
+    let supinate = side.sign_x();
+    let mut y = swing_twist_angles(q).y * supinate;
+    if y <= SUPINATION_BIAS_RAD - std::f32::consts::PI {
+        y += TAU;
+    }
+    let y = y * supinate;
+    y - y.clamp(limits.min_rad.y, limits.max_rad.y)
+}
+
+/// How far past the half turn a wrist twist still counts as supination (30°).
+const SUPINATION_BIAS_RAD: f32 = 0.5236;
+
+/// Swivel steps tried on each side (5° apart) and bisection steps towards the smallest swivel.
+const SWIVEL_STEPS: i32 = 18;
+
+/// Out of reach, a later swivel must beat the best so far by this much cost (radians², about
+/// (0.6°)²) to be taken: two answers that differ by float noise keep the first.
+const TIE_COST: f32 = 1e-4;
+
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
-/// the goal; else the smallest swivel that lets it; else the closest allowed answer.
+/// the goal; else the smallest swivel that lets it; else the closest allowed answer. Both
+/// searches try the side that hands the wrist's twist beyond its range over to the arm first
+/// (for a palm turned nearly over, the side that supinates: [`twist_excess`]), and keep the
+/// first of equally good answers, so the pick does not flip with the float noise from sample to
+/// sample.
 fn solve_hand(
     skeleton: &Skeleton,
     arm: &ArmFrame,
@@ -282,17 +311,17 @@ fn solve_hand(
     weights: (f32, f32),
 ) -> (f32, Quat, bool) {
     let limits = *skeleton.limits(wrist_of(side));
-    let exact_at = |swivel: f32| {
-        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
-        exact_rotation(&job).filter(|q| limits.violation_rad(*q) <= 1e-5)
-    };
+    let exact_any = |swivel: f32| exact_rotation(&arm.wrist_job(skeleton, side, goal, weights, swivel));
+    let exact_at = |swivel: f32| exact_any(swivel).filter(|q| limits.violation_rad(*q) <= 1e-5);
     if let Some(q) = exact_at(0.0) {
         return (0.0, q, false);
     }
+    // Swivelling by φ adds φ to the wrist's twist: the side that takes off its excess first.
+    let first = if exact_any(0.0).is_some_and(|q| twist_excess(&limits, q, side) > 0.0) { -1.0f32 } else { 1.0 };
     let step = arm.max_swivel_rad / SWIVEL_STEPS as f32;
     if step > 1e-4 {
         for k in 1..=SWIVEL_STEPS {
-            for sign in [1.0f32, -1.0] {
+            for sign in [first, -first] {
                 let swivel = sign * step * k as f32;
                 if !arm.swivel_allowed(skeleton, swivel) || exact_at(swivel).is_none() {
                     continue;
@@ -314,16 +343,17 @@ fn solve_hand(
     }
     // Out of reach: the allowed swivel whose clamped exact answer is closest, then refined.
     let mut best = (0.0f32, f32::INFINITY);
-    for k in -SWIVEL_STEPS..=SWIVEL_STEPS {
-        let swivel = step * k as f32;
-        if k != 0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
+    let order = (0..=SWIVEL_STEPS).flat_map(|k| [first * k as f32, -first * k as f32]);
+    for k in order {
+        let swivel = step * k;
+        if k != 0.0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
             continue;
         }
         let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
         let start = exact_rotation(&job)
             .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
         let c = cost(&job, swing_twist_angles(limits.clamp(start))) + 1e-3 * swivel * swivel;
-        if c < best.1 - 1e-9 {
+        if c < best.1 - TIE_COST {
             best = (swivel, c);
         }
     }
