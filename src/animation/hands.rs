@@ -288,7 +288,7 @@ fn twist_excess(limits: &JointLimits, q: Quat, side: Side) -> f32 {
 }
 
 /// How far past the half turn a wrist twist still counts as supination (30°).
-const SUPINATION_BIAS_RAD: f32 = 0.5236;
+const SUPINATION_BIAS_RAD: f32 = std::f32::consts::FRAC_PI_6;
 
 /// Swivel steps tried on each side (5° apart) and bisection steps towards the smallest swivel.
 const SWIVEL_STEPS: i32 = 18;
