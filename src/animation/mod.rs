@@ -134,42 +134,19 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     let (contacts, contact_warnings) = crate::contact::timed_contacts(score, &plans);
     interpretation.interpreted += contacts.len();
     interpretation.skipped.extend(contact_warnings);
-    let standing = rest.pelvis_in_world.y;
-    let geo = foot_geometry(&skeleton);
-    let ankle = crate::pose::fk::joint_world(&skeleton, &rest, JointId::AnkleL).1;
-    let sizes = com_job::BodySizes {
-        standing_pelvis_height_m: standing as f64,
-        leg_length_m: rest.pelvis_in_world.distance(ankle) as f64,
-        ankle_height_m: geo.ankle_height_m as f64,
-    };
     let mut notes = Vec::new();
     let dancers = plans
         .into_iter()
         .map(|plan| {
-            let simple = SimplePath::new(&plan, standing);
-            let path = if plan.footprints.is_empty() {
-                PelvisPath::Simple(simple)
-            } else {
-                match crate::motion::com::solve_com_path(&com_job::com_job(&plan, &simple, sizes)) {
-                    Ok(p) => PelvisPath::Optimised(p),
-                    Err(e) => {
-                        notes.push(format!(
-                            "dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path",
-                            plan.staff + 1
-                        ));
-                        PelvisPath::Simple(simple)
-                    }
-                }
-            };
-            DancerAnimation {
-                prints: prints::FootPrints::new(&plan.footprints),
-                plan,
-                path,
-                foot_geometry: geo,
-                foot_angles: FootAngles::default(),
-                flight_keys: FlightKeys::default(),
-                tilt_rule: TiltRule::default(),
+            let staff = plan.staff;
+            let (dancer, refused) = animate_plan(plan, &skeleton);
+            if let Some(e) = refused {
+                notes.push(format!(
+                    "dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path",
+                    staff + 1
+                ));
             }
+            dancer
         })
         .collect();
     let mut anim = Animation {
@@ -184,6 +161,40 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     let out_of_reach = anim.contacts_out_of_reach(score);
     anim.interpretation.skipped.extend(out_of_reach);
     anim
+}
+
+/// One dancer's plan made ready to sample on `skeleton`: the pelvis path the centre-of-mass
+/// optimiser finds through its footprints, or the closed-form path when there are none or the
+/// optimiser refuses the job (its reason returned with it).
+pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, Option<String>) {
+    let rest = Pose::rest(skeleton);
+    let standing = rest.pelvis_in_world.y;
+    let geo = foot_geometry(skeleton);
+    let ankle = crate::pose::fk::joint_world(skeleton, &rest, JointId::AnkleL).1;
+    let sizes = com_job::BodySizes {
+        standing_pelvis_height_m: standing as f64,
+        leg_length_m: rest.pelvis_in_world.distance(ankle) as f64,
+        ankle_height_m: geo.ankle_height_m as f64,
+    };
+    let simple = SimplePath::new(&plan, standing);
+    let (path, refused) = if plan.footprints.is_empty() {
+        (PelvisPath::Simple(simple), None)
+    } else {
+        match crate::motion::com::solve_com_path(&com_job::com_job(&plan, &simple, sizes)) {
+            Ok(p) => (PelvisPath::Optimised(p), None),
+            Err(e) => (PelvisPath::Simple(simple), Some(e.to_string())),
+        }
+    };
+    let dancer = DancerAnimation {
+        prints: prints::FootPrints::new(&plan.footprints),
+        plan,
+        path,
+        foot_geometry: geo,
+        foot_angles: FootAngles::default(),
+        flight_keys: FlightKeys::default(),
+        tilt_rule: TiltRule::default(),
+    };
+    (dancer, refused)
 }
 
 impl Animation {

@@ -3,6 +3,7 @@
 //! walks its simulated path on the beat (footprints → leg IK). Unison performers share a pose.
 
 pub mod cycles;
+pub mod in_place;
 pub mod steps;
 
 use crate::animation::{DancerAnimation, compile, foot_geometry};
@@ -41,7 +42,8 @@ pub fn yaw_from_facing_deg(facing_deg: f64) -> f32 {
     -(facing_deg.to_radians() as f32)
 }
 
-/// One group's score staff compiled, and where it starts.
+/// One group's score staff compiled (its steps taken in place, [`in_place`]), and how its
+/// repetitions follow on.
 #[derive(Clone, Debug)]
 struct Dance {
     /// The staff's compiled motion (`None`: no score, the performers stand).
@@ -50,31 +52,66 @@ struct Dance {
     bpm: f64,
     /// Length of the score, beats (it repeats).
     duration_beats: f64,
-    /// Facing of the staff at its start.
-    yaw0_rad: f32,
+    /// Score space → the performer's spot frame for each repetition r (index r, the last one
+    /// repeated past the end): each repetition starts where and as the last one ended, the
+    /// stances turning about the spot (`centre⁻¹ · (start⁻¹ · end)^r · start⁻¹`, see
+    /// [`in_place::fixed_point`]); the first faces front.
+    spot_from_score: Vec<Mat4>,
 }
 
 impl Dance {
+    /// A staff's motion made ready to dance on a spot, repeated up to `repeats` times.
+    fn new(
+        dancer: Option<DancerAnimation>,
+        bpm: f64,
+        duration_beats: f64,
+        repeats: usize,
+        skeleton: &Skeleton,
+        foot_half_spacing_m: f32,
+    ) -> Dance {
+        let dancer = dancer.map(|d| match in_place::in_place(&d.plan, foot_half_spacing_m) {
+            Some(plan) => crate::animation::animate_plan(plan, skeleton).0,
+            None => d,
+        });
+        let mut spot_from_score = vec![Mat4::IDENTITY];
+        if let Some(d) = &dancer {
+            let start = in_place::stance_frame(&d.plan, 0.0, d.yaw_at(0.0));
+            let end_secs = duration_beats * 60.0 / bpm;
+            let end = in_place::stance_frame(&d.plan, end_secs, d.yaw_at(end_secs));
+            let start_inv = start.inverse();
+            // The end stance in the start stance's frame: each repetition moves the stance so.
+            let repeat = start_inv * end;
+            let centre = in_place::fixed_point(repeat);
+            let mut acc = Mat4::from_translation(-centre);
+            spot_from_score = Vec::with_capacity(repeats + 1);
+            for _ in 0..=repeats {
+                spot_from_score.push(acc * start_inv);
+                acc *= repeat;
+            }
+        }
+        Dance { dancer, bpm, duration_beats, spot_from_score }
+    }
+
     /// The beat of the score at `t_beats` of the performer's score time: the staff repeats
     /// while the formation holds (nothing before its start).
     fn beat_in_score(&self, t_beats: f64) -> f64 {
         if self.duration_beats > 0.0 { t_beats.max(0.0).rem_euclid(self.duration_beats) } else { 0.0 }
     }
 
-    /// The score's body at `t_beats` in the score's own space, and its ground point (the travel
-    /// taken out so the performer dances over its spot).
-    fn sample(&self, skeleton: &Skeleton, t_beats: f64, pose: &mut Pose) -> Vec3 {
+    /// Score space → spot frame at `t_beats` of the performer's score time.
+    fn spot_from_score(&self, t_beats: f64) -> Mat4 {
+        let r = if self.duration_beats > 0.0 { (t_beats.max(0.0) / self.duration_beats).floor() as usize } else { 0 };
+        self.spot_from_score[r.min(self.spot_from_score.len() - 1)]
+    }
+
+    /// The score's body at `t_beats` (already in the score, [`Dance::beat_in_score`]) in the
+    /// score's own space.
+    fn sample(&self, skeleton: &Skeleton, t_beats: f64, pose: &mut Pose) {
         match &self.dancer {
             Some(d) => {
-                let t_secs = self.beat_in_score(t_beats) * 60.0 / self.bpm;
-                d.sample_into(skeleton, t_secs, pose);
-                let g = d.plan.com_ground.segment_at(t_secs).map_or(Vec3::ZERO, |(a, b, s)| a.lerp(b, s));
-                Vec3::new(g.x, 0.0, g.z)
+                d.sample_into(skeleton, t_beats * 60.0 / self.bpm, pose);
             }
-            None => {
-                *pose = Pose::rest(skeleton);
-                Vec3::ZERO
-            }
+            None => *pose = Pose::rest(skeleton),
         }
     }
 }
@@ -159,7 +196,6 @@ pub struct CrowdFrame {
     keys: BTreeMap<PoseKey, usize>,
     /// The key of each pose (parallel to `poses`).
     pose_keys: Vec<PoseKey>,
-    grounds: Vec<Vec3>,
     order: Vec<(f32, usize)>,
 }
 
@@ -229,7 +265,7 @@ impl Crowd {
                 continue;
             }
             let dance = match &g.score {
-                None => Dance { dancer: None, bpm: plan.clock.tempo.bpm, duration_beats: 0.0, yaw0_rad: 0.0 },
+                None => Dance::new(None, plan.clock.tempo.bpm, 0.0, 0, &skeleton, opts.foot_half_spacing_m),
                 Some(path) => {
                     if !scores.contains_key(path) {
                         let score = crate::cli::load_score(path)
@@ -240,8 +276,19 @@ impl Crowd {
                     }
                     let (score, anim) = &scores[path];
                     let dancer = anim.dancers.get(g.staff.saturating_sub(1)).cloned();
-                    let yaw0_rad = dancer.as_ref().map_or(0.0, |d| d.yaw_at(0.0));
-                    Dance { dancer, bpm: score.tempo.bpm, duration_beats: score.duration_beats, yaw0_rad }
+                    let repeats = if score.duration_beats > 0.0 {
+                        (motion.end_beats() / score.duration_beats).ceil() as usize + 1
+                    } else {
+                        0
+                    };
+                    Dance::new(
+                        dancer,
+                        score.tempo.bpm,
+                        score.duration_beats,
+                        repeats,
+                        &skeleton,
+                        opts.foot_half_spacing_m,
+                    )
                 }
             };
             by_source.insert(key, dances.len());
@@ -288,15 +335,20 @@ impl Crowd {
         t_beats - g.canon_beats * (p.number.saturating_sub(1)) as f64
     }
 
-    /// Pose space → world for performer `i` dancing its score on its spot at `t_beats`, with
-    /// the score's ground point `score_ground` (pose space) put on the spot.
-    fn dance_root(&self, i: usize, t_beats: f64, score_ground: Vec3) -> Mat4 {
+    /// Pose space → world for performer `i` dancing its score on its spot at `t_beats`.
+    fn dance_root(&self, i: usize, t_beats: f64) -> Mat4 {
         let p = &self.plan.performers[i];
         let g = &self.plan.groups[p.group];
         let dance = &self.dances[self.dance_of_group[p.group]];
-        let turn = Quat::from_rotation_y(yaw_from_facing_deg(g.facing_deg) - dance.yaw0_rad);
+        let turn = Quat::from_rotation_y(yaw_from_facing_deg(g.facing_deg));
         let spot = self.ground_at(i, t_beats);
-        Mat4::from_translation(spot) * Mat4::from_quat(turn) * Mat4::from_translation(-score_ground)
+        Mat4::from_translation(spot) * Mat4::from_quat(turn) * dance.spot_from_score(self.score_beats(i, t_beats))
+    }
+
+    /// The motion group `group` dances while holding a formation (its steps taken in place),
+    /// if it has a score.
+    pub fn dance_animation(&self, group: usize) -> Option<&DancerAnimation> {
+        self.dances[self.dance_of_group[group]].dancer.as_ref()
     }
 
     /// Performer `i` walking `leg`, animated with its own footprints (world space).
@@ -320,8 +372,8 @@ impl Crowd {
     /// Performer `i` dancing its score at `t_beats`: the pose (score space), the root.
     pub fn dance_pose(&self, i: usize, t_beats: f64, pose: &mut Pose) -> Mat4 {
         let dance = &self.dances[self.dance_of_group[self.plan.performers[i].group]];
-        let ground = dance.sample(&self.skeleton, self.score_beats(i, t_beats), pose);
-        self.dance_root(i, t_beats, ground)
+        dance.sample(&self.skeleton, dance.beat_in_score(self.score_beats(i, t_beats)), pose);
+        self.dance_root(i, t_beats)
     }
 
     /// Performer `i` posed on its own at `t_beats` in world space (its root applied to the
@@ -356,7 +408,6 @@ impl Crowd {
         frame.performers.clear();
         frame.keys.clear();
         frame.pose_keys.clear();
-        frame.grounds.clear();
         // Who is near.
         frame.order.clear();
         frame.order.extend((0..n).map(|i| (self.ground_at(i, t_beats).distance(view.eye_in_world), i)));
@@ -382,22 +433,18 @@ impl Crowd {
                     let dance = &self.dances[self.dance_of_group[group]];
                     let sb = dance.beat_in_score(sb);
                     let key = PoseKey::Dance(self.dance_of_group[group], sb.to_bits());
-                    let ground = match frame.keys.get(&key) {
-                        Some(&k) => frame.grounds[k],
-                        None => {
-                            let g = dance.sample(&self.skeleton, sb, &mut scratch);
-                            push_pose(frame, &self.skeleton, key, &scratch, g);
-                            g
-                        }
-                    };
-                    (key, self.dance_root(i, t_beats, ground))
+                    if !frame.keys.contains_key(&key) {
+                        dance.sample(&self.skeleton, sb, &mut scratch);
+                        push_pose(frame, &self.skeleton, key, &scratch);
+                    }
+                    (key, self.dance_root(i, t_beats))
                 }
                 (Some(leg), Detail::Full) => {
                     let anim = self.walk_animation(i, &leg);
                     anim.sample_into(&self.skeleton, tempo.secs_from_beats(t_beats), &mut scratch);
                     self.settle(i, t_beats, &leg, &mut scratch);
                     let key = PoseKey::Own(i);
-                    push_pose(frame, &self.skeleton, key, &scratch, Vec3::ZERO);
+                    push_pose(frame, &self.skeleton, key, &scratch);
                     (key, Mat4::IDENTITY)
                 }
                 (Some(leg), Detail::Low) => {
@@ -414,7 +461,7 @@ impl Crowd {
                     let c = self.cycles.index(leg.gait, f64::from(d.length()), steps);
                     let key = PoseKey::Cycle(c);
                     if !frame.keys.contains_key(&key) {
-                        push_pose(frame, &self.skeleton, key, &self.cycles.poses[c], Vec3::ZERO);
+                        push_pose(frame, &self.skeleton, key, &self.cycles.poses[c]);
                     }
                     (key, Mat4::from_translation(ground_in_world) * Mat4::from_rotation_y(yaw))
                 }
@@ -469,7 +516,7 @@ fn blend(pose: &mut Pose, other: &Pose, w: f32) {
     }
 }
 
-fn push_pose(frame: &mut CrowdFrame, skeleton: &Skeleton, key: PoseKey, pose: &Pose, ground: Vec3) {
+fn push_pose(frame: &mut CrowdFrame, skeleton: &Skeleton, key: PoseKey, pose: &Pose) {
     let mut joints = [Mat4::IDENTITY; JOINT_COUNT];
     // The buffer has JOINT_COUNT entries, so this cannot fail.
     let _ = local_to_world(skeleton, pose, &mut joints);
@@ -477,5 +524,4 @@ fn push_pose(frame: &mut CrowdFrame, skeleton: &Skeleton, key: PoseKey, pose: &P
     frame.pose_keys.push(key);
     frame.poses.push(pose.clone());
     frame.joints.push(joints);
-    frame.grounds.push(ground);
 }

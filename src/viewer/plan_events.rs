@@ -316,6 +316,8 @@ mod tests {
 
     #[test]
     fn presets_and_colours_make_lightings_and_unknown_names_say_what_is_known() {
+        // The plan checker knows the same names.
+        assert_eq!(LIGHT_PRESETS.map(|(n, _)| n), crate::ensemble::plan::LIGHT_PRESETS);
         for (name, _) in LIGHT_PRESETS {
             let l = lighting_for(name).unwrap();
             assert!(l.sun_colour.iter().chain(&l.sky_colour).all(|c| c.is_finite() && *c >= 0.0), "{name}");

@@ -162,9 +162,14 @@ fn walkers_follow_their_paths_and_reach_their_spots() {
     let mut worst_spot = 0.0f32;
     for (i, legs) in crowd.legs.iter().enumerate() {
         for leg in legs {
-            // After the first moment (it turns from its score pose into the walk).
+            // After the first moment (it turns from its score pose into the walk), and not in
+            // the first moment of a next transition that starts before this one's closing step.
             let mut t = leg.start_beats + 0.25;
             while t < leg.end_beats() {
+                if legs.iter().any(|l| t >= l.start_beats && t < l.start_beats + 0.25) {
+                    t += 0.25;
+                    continue;
+                }
                 crowd.prepare(t, &View::everyone_full(), &mut frame);
                 let j = joints_of(&frame, i);
                 let pelvis = j[JointId::Pelvis.index()];
@@ -250,10 +255,18 @@ fn canon_offsets_each_performer_and_facing_turns_it() {
         crowd.dance_pose(0, t - 0.5 * i as f64, &mut first);
         assert_eq!(alone, first, "performer {} is {} beats behind the first", i + 1, 0.5 * i as f64);
     }
-    // Facing 90° clockwise from the audience: the score's front (+Z) turns to stage left (−X).
+    // Facing 90° clockwise from the audience: the score's front (+Z) turns to stage left (−X)
+    // in the staff's first repetition; the staff ends with a half turn, so the next repetition
+    // goes on from there, facing stage right (beat 18 is in the second).
+    let mut front_at = |t: f64| {
+        let root = crowd.dance_pose(0, t, &mut alone);
+        root.to_scale_rotation_translation().1 * Vec3::Z
+    };
+    let first = front_at(t - 12.0);
+    assert!((first - Vec3::NEG_X).length() < 1e-4, "{first:?}");
     let turn = frame.performers[0].world_from_pose.to_scale_rotation_translation().1;
     let front = turn * Vec3::Z;
-    assert!((front - Vec3::NEG_X).length() < 1e-4, "{front:?}");
+    assert!((front - Vec3::X).length() < 1e-4, "{front:?}");
 }
 
 #[test]
@@ -284,4 +297,142 @@ fn far_performers_share_poses_and_frames_are_deterministic() {
         let lowest = j.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
         assert!(lowest > -0.01, "performer {i} below the floor: {lowest}");
     }
+}
+
+/// What [`feet_while_holding`] measured.
+#[derive(Debug, Default)]
+struct HoldReport {
+    /// Planted samples compared with their anchor.
+    samples: usize,
+    /// Worst horizontal slide of a planted foot's weight-bearing point, metres.
+    worst_slide: f32,
+    /// Deepest sole point below the floor, metres.
+    worst_sink: f32,
+    /// Farthest ankle from the performer's spot, metres.
+    farthest_from_spot: f32,
+    /// Repetitions of the staff seen.
+    repeats: usize,
+    /// Farthest an ankle moved from one frame to the next where the staff starts again, metres.
+    worst_repeat_jump: f32,
+}
+
+/// Samples `performers` at 60 fps while they hold a formation (from half a beat after a
+/// transition's closing step to the start of the next): every planted foot's weight-bearing point
+/// against where it first was on that footprint, repetition and phase, the soles against the
+/// floor and the ankles against the spot.
+fn feet_while_holding(crowd: &Crowd, performers: &[usize]) -> HoldReport {
+    let sk = &crowd.skeleton;
+    let tempo = crowd.plan.clock.tempo;
+    let mut r = HoldReport::default();
+    let mut pose = Pose::rest(sk);
+    let mut walk = None;
+    let end = crowd.end_beats() + 8.0;
+    let mut repeats = std::collections::BTreeSet::new();
+    for &i in performers {
+        let group = crowd.plan.performers[i].group;
+        let anim = crowd.dance_animation(group).expect("the group dances a score");
+        // The plan's beats are the score's beats, at the score's own tempo.
+        let (score, _) = labanplay::cli::load_score(crowd.plan.groups[group].score.as_ref().unwrap()).unwrap();
+        let score_beats = score.duration_beats;
+        let mut holds = Vec::new();
+        let mut from = 0.0;
+        for leg in &crowd.legs[i] {
+            holds.push((from, leg.start_beats));
+            from = leg.end_beats() + labanplay::crowd::SETTLE_BEATS;
+        }
+        holds.push((from, end));
+        let mut anchors = std::collections::BTreeMap::new();
+        for (a, b) in holds {
+            let mut previous: Option<(usize, [Vec3; 2])> = None;
+            let frames = (tempo.secs_from_beats(b - a) * 60.0).floor() as usize;
+            for f in 0..frames {
+                let t = a + tempo.beats_from_secs(f as f64 / 60.0);
+                crowd.pose_in_world(i, t, &mut walk, &mut pose);
+                let sb = crowd.score_beats(i, t).max(0.0);
+                let rep = (sb / score_beats).floor() as usize;
+                repeats.insert((i, rep));
+                let t_score = score.tempo.secs_from_beats(sb - rep as f64 * score_beats);
+                let spot = crowd.ground_at(i, t);
+                let ankles = [JointId::AnkleL, JointId::AnkleR].map(|j| joint_world(sk, &pose, j).1);
+                if let Some((last_rep, last)) = previous.filter(|_| f > 0)
+                    && last_rep != rep
+                {
+                    for (a, b) in ankles.iter().zip(last) {
+                        r.worst_repeat_jump = r.worst_repeat_jump.max(a.distance(b));
+                    }
+                }
+                previous = Some((rep, ankles));
+                for foot in [Foot::Left, Foot::Right] {
+                    let points = sole(crowd, &pose, foot);
+                    for p in points {
+                        r.worst_sink = r.worst_sink.max(-p.y);
+                    }
+                    let ankle_j = if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR };
+                    let ankle = joint_world(sk, &pose, ankle_j).1;
+                    r.farthest_from_spot =
+                        r.farthest_from_spot.max(Vec3::new(ankle.x - spot.x, 0.0, ankle.z - spot.z).length());
+                    let state = anim.foot_state(sk, foot, t_score);
+                    let Some((idx, _)) = anim
+                        .plan
+                        .footprints
+                        .iter()
+                        .enumerate()
+                        .find(|(_, fp)| fp.foot == foot && fp.planted_at(t_score))
+                    else {
+                        continue;
+                    };
+                    if !state.planted {
+                        continue;
+                    }
+                    let [heel, ball, _] = points;
+                    let (phase, c) = if state.pitch_rad > 2e-3 {
+                        (1, ball)
+                    } else if state.pitch_rad < -2e-3 {
+                        (-1, heel)
+                    } else {
+                        (0, Vec3::new(ankle.x, 0.0, ankle.z))
+                    };
+                    let anchor = *anchors.entry((foot as u8, rep, idx, phase, a.to_bits())).or_insert(c);
+                    r.worst_slide = r.worst_slide.max(Vec3::new(c.x - anchor.x, 0.0, c.z - anchor.z).length());
+                    r.samples += 1;
+                }
+            }
+        }
+    }
+    r.repeats = repeats.len();
+    r
+}
+
+#[test]
+fn a_travelling_score_is_danced_in_place_with_planted_feet() {
+    // The two-hundred plan's groups dance walk-arms-turn, whose four walking steps travel 2.8 m.
+    let crowd = crowd("two-hundred.plan.toml", |_| {});
+    let score_path = crowd.plan.groups[0].score.clone().unwrap();
+    let (score, _) = labanplay::cli::load_score(&score_path).unwrap();
+    let written = labanplay::animation::compile(&score, &Default::default(), &Proportions::default());
+    let spread = |prints: &[labanplay::motion::plan::Footprint]| {
+        prints.iter().map(|p| p.position_end_in_world.distance(prints[0].position_in_world)).fold(0.0f32, f32::max)
+    };
+    let travel = spread(&written.dancers[0].plan.footprints);
+    assert!(travel > 2.5, "the score travels {travel} m");
+    // On a spot every step lands beside the other foot: no print travels beyond the stance and
+    // the distance a pivot carries the ankle round the ball.
+    let in_place = crowd.dance_animation(0).unwrap();
+    assert_eq!(in_place.plan.footprints.len(), written.dancers[0].plan.footprints.len());
+    assert!(
+        spread(&in_place.plan.footprints) < 0.5,
+        "in place the prints spread {} m",
+        spread(&in_place.plan.footprints)
+    );
+    let r = feet_while_holding(&crowd, &[0, 45, 89, 120, 185]);
+    println!("{r:?}");
+    assert!(r.samples > 3000 && r.repeats >= 10, "{r:?}");
+    assert!(r.worst_slide < 0.01, "a planted foot slid {:.1} mm", r.worst_slide * 1e3);
+    assert!(r.worst_sink < 0.002, "a sole point went {:.1} mm below the floor", r.worst_sink * 1e3);
+    // The half turn carries the stance 0.33 m round the ball; repeated, the stances turn about
+    // the point half way, which is on the spot.
+    assert!(r.farthest_from_spot < 0.3, "an ankle went {} m from the spot", r.farthest_from_spot);
+    // Where the staff starts again the feet go on from where it ended (only the heels coming
+    // down from the closing relevé move the ankles).
+    assert!(r.worst_repeat_jump < 0.1, "an ankle jumped {} m where the staff repeats", r.worst_repeat_jump);
 }

@@ -170,8 +170,38 @@ fn malformed_plans_are_errors_with_line_and_column() {
         "[[obstacle]]\ncentre = [1.18, 5.62]\nradius_m = 0.3\n[[formation]]\nname = \"b\"",
     );
     cases.push((obstacle.to_string(), "14:1", "spot 5 of formation `b` (1.18, 5.62) is inside `obstacle 1`"));
+    // Command events: a lights preset, a colour, a camera the player does not have.
+    let command = |line: &str| format!("{MINIMAL}[[event]]\nat = \"2:1\"\n{line}\n");
+    cases.push((command("lights = \"disco\""), "27:10", "unknown lights preset `disco`"));
+    cases.push((command("lights = \"#ff00zz\""), "27:10", "`#ff00zz` is not a colour"));
+    cases.push((command("lights = \"#fff\""), "27:10", "`#fff` is not a colour"));
+    cases.push((command("camera = \"crane\""), "27:10", "unknown camera `crane`"));
     let failures: Vec<String> = cases.iter().filter_map(|(text, at, words)| error_mismatch(text, at, words)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // What the player knows reads cleanly, in any case.
+    for line in ["lights = \"Warm\"", "lights = \"#ff8800\"", "camera = \"three-quarter\"", "music = \"heart.png\""] {
+        let plan = read_text(&command(line)).unwrap();
+        assert!(plan.warnings.is_empty(), "{line}: {:?}", plan.warnings);
+    }
+}
+
+#[test]
+fn a_music_cue_without_its_file_is_a_warning_at_the_cue() {
+    let text = format!("{MINIMAL}[[event]]\nat = \"2:1\"\nmusic = \"missing.wav\"\n");
+    let plan = read_text(&text).unwrap();
+    assert_eq!(plan.warnings.len(), 1, "{:?}", plan.warnings);
+    let w = plan.warnings[0].render("test.plan.toml", Some(text.as_bytes()));
+    assert!(w.starts_with("test.plan.toml:27:9: warning: music cue `missing.wav`: no such file"), "{w}");
+    assert!(w.contains("without sound"), "{w}");
+    // `labanplay check` prints it (and it does not fail the plan).
+    let dir = std::env::temp_dir().join(format!("labanplay-music-cue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("cue.plan.toml");
+    std::fs::write(&path, &text).unwrap();
+    let checked = labanplay::cli::ensemble::check_plan(&path, true);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(checked.text.contains("cue.plan.toml:27:9: warning: music cue `missing.wav`"), "{}", checked.text);
+    assert!(!checked.failed, "{}", checked.text);
 }
 
 #[test]

@@ -151,11 +151,11 @@ impl Checker<'_> {
                         format!("cameras: {}", CAMERAS.join(", ")),
                     );
                 }
-                if let Some(l) = &r.lights
-                    && l.get_ref().starts_with('#')
-                    && parse_colour(l.get_ref()).is_none()
-                {
-                    self.error(l, format!("`{}` is not a colour; write `#rrggbb` or a preset name", l.get_ref()));
+                if let Some(l) = &r.lights {
+                    self.lights(l);
+                }
+                if let Some(m) = &r.music {
+                    self.music(m);
                 }
                 if !any {
                     self.error_help(
@@ -172,6 +172,41 @@ impl Checker<'_> {
             let _ = r;
         }
         (behaviours, commands)
+    }
+
+    /// A `lights` value: a preset name or a `#rrggbb` colour.
+    fn lights(&mut self, l: &Spanned<String>) {
+        let value = l.get_ref();
+        if parse_colour(value).is_some() {
+            return;
+        }
+        if value.starts_with('#') {
+            self.error_help(
+                l,
+                format!("`{value}` is not a colour"),
+                "write `#rrggbb` (six hexadecimal digits) or a preset name",
+            );
+        } else if !LIGHT_PRESETS.contains(&value.trim().to_ascii_lowercase().as_str()) {
+            self.error_help(
+                l,
+                format!("unknown lights preset `{value}`"),
+                format!("presets: {}; or a colour `#rrggbb`", LIGHT_PRESETS.join(", ")),
+            );
+        }
+    }
+
+    /// A `music` cue: a file relative to the plan; one that is not there is a warning (the
+    /// player shows the cue without sound).
+    fn music(&mut self, m: &Spanned<String>) {
+        let path = self.base_dir.join(m.get_ref());
+        if !path.is_file() {
+            let d = Diagnostic::warning(
+                self.span(m),
+                format!("music cue `{}`: no such file `{}`", m.get_ref(), path.display()),
+            )
+            .with_help("the cue plays without sound; name a WAV, FLAC, OGG or MP3 file relative to the plan");
+            self.warnings.push(d);
+        }
     }
 
     fn behaviour(

@@ -328,6 +328,11 @@ pub enum CommandKind {
 /// Camera names a command may cut to (the player's views).
 pub const CAMERAS: [&str; 5] = ["front", "side", "top", "three-quarter", "follow"];
 
+/// Lighting presets a `lights = "NAME"` command may name (case-insensitive; the player's
+/// `viewer::plan_events::LIGHT_PRESETS` says what each looks like); `lights = "#rrggbb"` sets a
+/// colour instead.
+pub const LIGHT_PRESETS: [&str; 7] = ["default", "warm", "cool", "bright", "dim", "night", "sunset"];
+
 /// Reads a plan file from disk.
 pub fn read_plan_file(path: &Path) -> Result<(Plan, Vec<u8>), (Diagnostics, Vec<u8>)> {
     let bytes = std::fs::read(path).map_err(|e| {
