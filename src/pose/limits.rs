@@ -80,12 +80,95 @@ impl JointLimits {
 
     /// `q` with each swing–twist component clamped to its range (identity for a non-finite `q`),
     /// from the reading of the swing that is nearer the range.
+    ///
+    /// Where both readings lie outside by comparable amounts (a shoulder pushed over the top,
+    /// past the half turn of its swing) their two clamped rotations can be far apart, and picking
+    /// the nearer reading would jump from the one to the other as `q` moves. There the answer
+    /// goes from the one to the other, by how much nearer the one is ([`reading_blend`]), along
+    /// a way inside the limits through the half turn ([`Self::through_the_half_turn`]), so it is
+    /// a continuous function of `q`. A rotation inside the limits is returned as it is.
     pub fn clamp(&self, q: Quat) -> Quat {
         let (a, alt) = both_readings(q);
-        let a = if self.violation_of(alt) < self.violation_of(a) { alt } else { a };
-        from_swing_twist_angles(a.clamp(self.min_rad, self.max_rad))
+        let (va, valt) = (self.violation_of(a), self.violation_of(alt));
+        let (ca, calt) = (a.clamp(self.min_rad, self.max_rad), alt.clamp(self.min_rad, self.max_rad));
+        let w_alt = reading_blend(va, valt);
+        let nearer = if valt < va { calt } else { ca };
+        if w_alt <= 0.0 || w_alt >= 1.0 {
+            return from_swing_twist_angles(nearer);
+        }
+        from_swing_twist_angles(self.through_the_half_turn(ca, calt, w_alt).unwrap_or(nearer))
+    }
+
+    /// The point a share `w` of the way from `p` (the clamped first reading, its swing shorter
+    /// than a half turn) to `b` (the clamped other reading, which reads the swing the long way
+    /// round) along a way inside the box: `b` goes straight to the nearest half-turn swing the
+    /// box allows; a half turn about one axis is the same rotation as a half turn about another
+    /// with the twist changed by twice the angle between the axes, so the way continues, without
+    /// moving, as the half turn the box allows nearest the opposite axis, and from there straight
+    /// to `p`. `None` when there is no such way (no half turn inside the box, or the twist it
+    /// needs is out of range).
+    fn through_the_half_turn(&self, p: Vec3, b: Vec3, w: f32) -> Option<Vec3> {
+        use std::f32::consts::{PI, TAU};
+        let (lo, hi) = (self.min_rad, self.max_rad);
+        if lo.x > 0.0 || hi.x < 0.0 || lo.z > 0.0 || hi.z < 0.0 || b.x.hypot(b.z) < 1e-6 {
+            return None;
+        }
+        let wrap = |a: f32| (a + PI).rem_euclid(TAU) - PI;
+        let inside_at = |angle: f32| {
+            let (x, z) = (PI * angle.cos(), PI * angle.sin());
+            let tol = 1e-4;
+            x >= lo.x - tol && x <= hi.x + tol && z >= lo.z - tol && z <= hi.z + tol
+        };
+        // Swing axes (angles in the XZ plane) at which a half turn lies inside the box: whole
+        // arcs between the angles where the circle crosses the box's edges.
+        let mut edges = Vec::new();
+        for (bound, is_cos) in [(lo.x, true), (hi.x, true), (lo.z, false), (hi.z, false)] {
+            let r = bound / PI;
+            if r.abs() <= 1.0 {
+                let base = if is_cos { r.acos() } else { r.asin() };
+                edges.extend(if is_cos { [base, -base] } else { [base, PI - base] });
+            }
+        }
+        let nearest_inside = |target: f32| {
+            std::iter::once(target)
+                .chain(edges.iter().copied())
+                .filter(|a| inside_at(*a))
+                .min_by(|a, c| wrap(a - target).abs().total_cmp(&wrap(c - target).abs()))
+        };
+        let from_angle = nearest_inside(b.z.atan2(b.x))?;
+        let to_angle = nearest_inside(from_angle + PI)?;
+        let twist = wrap(b.y + 2.0 * (from_angle - to_angle));
+        if twist < lo.y - 1e-4 || twist > hi.y + 1e-4 {
+            return None;
+        }
+        let half_b = Vec3::new(PI * from_angle.cos(), b.y, PI * from_angle.sin());
+        let half_p = Vec3::new(PI * to_angle.cos(), twist, PI * to_angle.sin());
+        let (l1, l2) = (p.distance(half_p), half_b.distance(b));
+        let d = w * (l1 + l2);
+        Some(if d <= l1 {
+            p.lerp(half_p, if l1 > 1e-9 { d / l1 } else { 0.0 })
+        } else {
+            half_b.lerp(b, if l2 > 1e-9 { (d - l1) / l2 } else { 1.0 })
+        })
     }
 }
+
+/// How far the limits' clamp goes from the first reading's answer towards the other's, given
+/// how far outside each reading lies (radians): 0 when the first is nearer by at least
+/// [`READING_BLEND`] times the smaller violation, 1 when the other is, smooth in between (and
+/// exactly 0 or 1 when one reading is inside).
+fn reading_blend(v_first: f32, v_other: f32) -> f32 {
+    let band = READING_BLEND * v_first.min(v_other);
+    if band <= 1e-9 {
+        return if v_other < v_first { 1.0 } else { 0.0 };
+    }
+    let x = (0.5 + (v_first - v_other) / (2.0 * band)).clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
+/// Width of the blend between the two readings' clamps, as a multiple of the smaller violation:
+/// they blend while neither lies outside by more than (1 + this) times the other.
+const READING_BLEND: f32 = 2.0;
 
 /// The swing–twist components of `q` (swing angle ≤ π) and the other reading of the same
 /// rotation: the swing by 2π − θ about the opposite axis (same twist).
@@ -184,6 +267,40 @@ mod tests {
                 assert!(limits.violation_rad(q) > 0.0);
             }
         }
+    }
+
+    #[test]
+    fn the_clamp_is_continuous_over_the_top_of_a_shoulder() {
+        // A left shoulder's range (flexion and abduction to a half turn, adduction to 60°) and an
+        // arm swept from over the top towards the other side down to forward and across, past
+        // its adduction limit all the way (as a chest tilted away asks of an arm going from up
+        // to forward): the two readings' clamps are far apart where they are equally far.
+        let limits = JointLimits::from_deg((-180.0, 90.0), (-90.0, 90.0), (-60.0, 180.0));
+        let (from, via, to) =
+            (Vec3::new(0.0, 0.0, -159.0), Vec3::new(-93.0, 0.0, -108.0), Vec3::new(-114.0, 0.0, -62.0));
+        let n = 400;
+        let path: Vec<Quat> = (0..=n)
+            .map(|i| {
+                let s = i as f32 / n as f32;
+                let a = if s < 0.5 { from.lerp(via, 2.0 * s) } else { via.lerp(to, 2.0 * s - 1.0) };
+                from_swing_twist_angles(a * std::f32::consts::PI / 180.0)
+            })
+            .collect();
+        let max_in = path.windows(2).map(|w| rotation_angle_between(w[0], w[1])).fold(0.0, f32::max);
+        let clamped: Vec<Quat> = path.iter().map(|q| limits.clamp(*q)).collect();
+        for (q, c) in path.iter().zip(&clamped) {
+            assert!(limits.contains(*c), "{q:?} clamped to {c:?} outside");
+        }
+        let max_out = clamped.windows(2).map(|w| rotation_angle_between(w[0], w[1])).fold(0.0, f32::max);
+        // The nearer reading alone jumps by about 90° in one step here.
+        assert!(
+            max_out < 10.0 * max_in,
+            "clamp moved {:.1}° in one step of {:.2}°",
+            max_out.to_degrees(),
+            max_in.to_degrees()
+        );
+        // It does end on the one side and start on the other: the path crosses over.
+        assert!(rotation_angle_between(clamped[0], clamped[n]) > 60f32.to_radians());
     }
 
     #[test]

@@ -37,8 +37,11 @@ const POP_RATIO: f32 = 4.0;
 /// once toes bent to keep their tip on the floor straighten over the first 2 cm a foot rises
 /// instead of snapping straight at 1 cm (the toe end sites at lifts and landings: 18 → 6); 40 once
 /// the hand's swivel search tries the side that supinates first and keeps the first of equally
-/// good answers (lbn1.lbn frame 263: a palm turned up flipped between ±90° of swivel).
-const MAX_POPS: usize = 40;
+/// good answers (lbn1.lbn frame 263: a palm turned up flipped between ±90° of swivel); 36 once
+/// the limits' clamp turns from the one reading of a shoulder pushed over the top to the other
+/// through the half turn instead of switching (laban9.lbn frame 140: a chest tilted away took the
+/// arm from up to forward beyond the shoulder's range, and the hand jumped 75 cm).
+const MAX_POPS: usize = 36;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
