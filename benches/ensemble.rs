@@ -161,7 +161,12 @@ fn bench_crowd_frame(c: &mut Criterion) {
         let motion = labanplay::ensemble::simulate(&plan);
         let crowd = Crowd::new(plan, motion, &Proportions::default()).unwrap();
         // A camera in front of the stage; the 64 nearest within 15 m are posed on their own.
-        let view = View { eye_in_world: Vec3::new(0.0, 6.0, 20.0), full_within_m: 15.0, max_full: 64 };
+        let view = View {
+            eye_in_world: Vec3::new(0.0, 6.0, 20.0),
+            full_within_m: 15.0,
+            max_full: 64,
+            coarse_beyond_m: f32::INFINITY,
+        };
         let mut frame = CrowdFrame::default();
         for (what, t_beats) in [("dancing", 4.3), ("walking", 12.3)] {
             group.bench_function(BenchmarkId::new(what, count), |b| {

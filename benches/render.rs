@@ -68,7 +68,7 @@ fn bench_render(c: &mut Criterion) {
 /// framed whole, 1280×720, no MSAA (what software rasterisers get), on the software adapter.
 fn bench_crowd(c: &mut Criterion) {
     use labanplay::render::{AdapterPreference, PoseInstance, create_headless_with};
-    use labanplay::viewer::dancer_mesh::{low_detail_mannequin, mannequin};
+    use labanplay::viewer::dancer_mesh::{coarse_mannequin, low_detail_mannequin, mannequin};
     let gpu = match create_headless_with(AdapterPreference::SoftwareFirst) {
         Ok(gpu) => gpu,
         Err(error) => {
@@ -79,7 +79,13 @@ fn bench_crowd(c: &mut Criterion) {
     eprintln!("crowd render bench on {}", gpu.adapter_summary());
     let full = mannequin(&Default::default()).unwrap();
     let low = low_detail_mannequin(&full.proportions).unwrap();
-    eprintln!("low-detail body: {} triangles", low.mesh.indices.len() / 3);
+    let coarse = coarse_mannequin(&full.proportions).unwrap();
+    eprintln!(
+        "bodies: full {} triangles, low-detail {}, coarse {}",
+        full.mesh.indices.len() / 3,
+        low.mesh.indices.len() / 3,
+        coarse.mesh.indices.len() / 3
+    );
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
     let target = OffscreenTarget::new(&gpu, &renderer, 1280, 720).unwrap();
@@ -133,9 +139,10 @@ fn bench_crowd(c: &mut Criterion) {
     let plan = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble/stadium.plan.toml");
     let crowd = open_plan(&plan, &full).unwrap();
     let full_id = renderer.upload_mesh(&gpu.device, &full.mesh).unwrap();
-    let meshes = PlanMeshes { full: (&full, full_id), low: (&low, mesh_id) };
+    let coarse_id = renderer.upload_mesh(&gpu.device, &coarse.mesh).unwrap();
+    let meshes = PlanMeshes { full: (&full, full_id), low: (&low, mesh_id), coarse: (&coarse, coarse_id) };
     let camera = framed_camera(CameraView::ThreeQuarter, &plan_bounds(&crowd), 1280.0 / 720.0);
-    let view = plan_view(camera.eye_in_world());
+    let view = plan_view(&camera, 720);
     let t = 0.5 * crowd.end_beats();
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
     group.bench_function("stadium_scene_cpu", |b| {
@@ -144,7 +151,15 @@ fn bench_crowd(c: &mut Criterion) {
             scene.instances.len()
         })
     });
-    eprintln!("stadium at beat {t}: {} performers, {} palettes", scene.instances.len(), scene.poses.len());
+    let per_mesh = |id| scene.instances.iter().filter(|i| i.mesh_id == id).count();
+    eprintln!(
+        "stadium at beat {t}: {} performers ({} full, {} low-detail, {} coarse), {} palettes",
+        scene.instances.len(),
+        per_mesh(full_id),
+        per_mesh(mesh_id),
+        per_mesh(coarse_id),
+        scene.poses.len()
+    );
     group.bench_function("stadium_frame_render", |b| {
         b.iter(|| target.render(&gpu, &mut renderer, &scene, &camera).map(|image| image.len()))
     });

@@ -148,10 +148,15 @@ pub enum Detail {
     Full,
     /// Shares a pose (the score's for its group and offset, or a walk cycle); a low-detail body.
     Low,
+    /// Shares a pose as [`Detail::Low`], far enough away ([`View::coarse_beyond_m`]) for the
+    /// coarsest body.
+    Coarse,
 }
 
 /// Who is posed individually: the performers nearest `eye_in_world`, at most `max_full` of
-/// them and none farther than `full_within_m`.
+/// them and none farther than `full_within_m`; of the others, those farther than
+/// `coarse_beyond_m` get the coarsest body. A function of the distances alone (no memory of
+/// the last frame), so a frame is the same whatever came before it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
     /// The camera position, world metres.
@@ -160,12 +165,19 @@ pub struct View {
     pub full_within_m: f32,
     /// Most individually posed performers.
     pub max_full: usize,
+    /// Sharing performers farther than this from the eye are [`Detail::Coarse`], metres.
+    pub coarse_beyond_m: f32,
 }
 
 impl View {
     /// Everyone posed individually.
     pub fn everyone_full() -> Self {
-        View { eye_in_world: Vec3::ZERO, full_within_m: f32::INFINITY, max_full: usize::MAX }
+        View {
+            eye_in_world: Vec3::ZERO,
+            full_within_m: f32::INFINITY,
+            max_full: usize::MAX,
+            coarse_beyond_m: f32::INFINITY,
+        }
     }
 }
 
@@ -416,6 +428,11 @@ impl Crowd {
             frame.order.select_nth_unstable_by(full, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         }
         let mut detail = vec![Detail::Low; n];
+        for &(d, i) in &frame.order {
+            if d > view.coarse_beyond_m {
+                detail[i] = Detail::Coarse;
+            }
+        }
         for &(d, i) in &frame.order[..full] {
             if d <= view.full_within_m {
                 detail[i] = Detail::Full;
@@ -447,7 +464,7 @@ impl Crowd {
                     push_pose(frame, &self.skeleton, key, &scratch);
                     (key, Mat4::IDENTITY)
                 }
-                (Some(leg), Detail::Low) => {
+                (Some(leg), Detail::Low | Detail::Coarse) => {
                     let step = leg.step_beats();
                     let a = self.ground_at(i, t_beats - 0.5 * step);
                     let b = self.ground_at(i, t_beats + 0.5 * step);

@@ -155,7 +155,7 @@ fn write_crowd(
     let on_off = bin.floats(&[1.0, 1.0, 1.0, 0.0, 0.0, 0.0], 3, "VEC3", None, false);
     let off_on_off = bin.floats(&[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0], 3, "VEC3", None, false);
     let off_on = bin.floats(&[0.0, 0.0, 0.0, 1.0, 1.0, 1.0], 3, "VEC3", None, false);
-    let view = View { eye_in_world: Vec3::ZERO, full_within_m: 0.0, max_full: 0 };
+    let view = View { eye_in_world: Vec3::ZERO, full_within_m: 0.0, max_full: 0, coarse_beyond_m: f32::INFINITY };
     let mut frame = CrowdFrame::default();
     let mut baked: BTreeMap<PoseKey, (usize, usize)> = BTreeMap::new();
     let mut meshes: BTreeMap<(PoseKey, usize), usize> = BTreeMap::new();

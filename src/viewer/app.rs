@@ -302,6 +302,7 @@ impl Running {
         let mut gpu = WindowGpu::new(instance, window.clone(), player.model())?;
         if let Some(plan) = &mut plan {
             plan.low_mesh = Some(gpu.upload_extra_mesh(&plan.low)?);
+            plan.coarse_mesh = Some(gpu.upload_extra_mesh(&plan.coarse)?);
         }
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
@@ -718,11 +719,12 @@ impl Running {
                 use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene};
                 let full = (self.player.model(), self.gpu.mesh_id());
                 let low = (&plan.low, plan.low_mesh.unwrap_or(self.gpu.mesh_id()));
+                let coarse = (&plan.coarse, plan.coarse_mesh.unwrap_or(self.gpu.mesh_id()));
                 let paths_and_spots = self.ui_state.camera_view == CameraView::Top;
                 let options = PlanOptions { paths_and_spots, selected: plan.selected };
-                let view = crate::viewer::plan_render::plan_view(self.camera.eye_in_world());
+                let view = crate::viewer::plan_render::plan_view(&self.camera, self.stage_size_px[1]);
                 let t_beats = self.player.playback.t_beats();
-                let meshes = PlanMeshes { full, low };
+                let meshes = PlanMeshes { full, low, coarse };
                 build_plan_scene(&plan.crowd, t_beats, &view, meshes, options, &mut plan.frame, &mut self.scene);
                 if paths_and_spots {
                     crate::viewer::plan_stage::push_conflicts(&plan.crowd, &plan.report, &mut self.scene);

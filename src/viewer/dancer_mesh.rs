@@ -158,8 +158,56 @@ pub const LOW_DETAIL: &str = "low-detail";
 /// The mannequin with six sides a capsule and flat-ish caps (about 1,000 triangles instead of
 /// 6,000): the body of performers far from the camera in a crowd.
 pub fn low_detail_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
-    let builder = MeshBuilder { mesh: SkinnedMeshData::default(), segments: 6, cap_rings: 1 };
+    let builder = MeshBuilder { segments: 6, cap_rings: 1, ..MeshBuilder::default() };
     mannequin_with(proportions, builder, LOW_DETAIL)
+}
+
+/// Name of the coarsest crowd body.
+pub const COARSE: &str = "coarse";
+
+/// The farthest performers' body: fourteen four-sided prisms with pointed ends, one per long
+/// bone (torso in two, shoulders, head, upper and lower arms with the hand, thighs, shins,
+/// feet), 224 triangles — under a quarter of the low-detail body's.
+pub fn coarse_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+    let skeleton = Skeleton::new(proportions);
+    let (_, joint_in_model) = world_rot_pos(&skeleton, &Pose::rest(&skeleton));
+    let at = |joint: JointId| joint_in_model[joint.index()];
+    let end_site = |name: &str| {
+        skeleton
+            .end_sites()
+            .iter()
+            .find(|site| site.name == name)
+            .map(|site| at(site.parent) + site.offset_in_parent)
+            .unwrap_or(Vec3::ZERO)
+    };
+    let s = skeleton.proportions().height_m / 1.75;
+    let mut builder = MeshBuilder { segments: 4, cap_rings: 1, no_slivers: true, ..MeshBuilder::default() };
+    use JointId::*;
+    let mut bone = |from: Vec3, to: Vec3, r_from: f32, r_to: f32, joint: JointId| {
+        builder.capsule(from, to, r_from * s, r_to * s, joint);
+    };
+    bone(at(Pelvis) - Vec3::Y * 0.05 * s, at(Spine), 0.12, 0.11, Pelvis);
+    bone(at(Spine), at(Neck), 0.11, 0.12, Chest);
+    bone(at(ShoulderR), at(ShoulderL), 0.06, 0.06, Chest);
+    let head_top = end_site("HeadTop");
+    // Each prism's pointed ends reach one radius past its ends.
+    bone(at(Neck), head_top - Vec3::Y * 0.09 * s, 0.06, 0.09, Head);
+    for (shoulder, elbow, fingertip) in [(ShoulderL, ElbowL, "LeftFingertip"), (ShoulderR, ElbowR, "RightFingertip")] {
+        bone(at(shoulder), at(elbow), 0.05, 0.04, shoulder);
+        bone(at(elbow), end_site(fingertip), 0.04, 0.03, elbow);
+    }
+    for (hip, knee, ankle, toe_tip) in [(HipL, KneeL, AnkleL, "LeftToeTip"), (HipR, KneeR, AnkleR, "RightToeTip")] {
+        bone(at(hip), at(knee), 0.08, 0.055, hip);
+        bone(at(knee), at(ankle), 0.055, 0.04, knee);
+        let heel = at(ankle) + skeleton.heel_in_ankle();
+        let tip = end_site(toe_tip);
+        let r_foot = 0.035;
+        let along = Vec3::new(tip.x - heel.x, 0.0, tip.z - heel.z).normalize_or(Vec3::Z) * (r_foot * s);
+        let (heel_c, tip_c) =
+            (Vec3::new(heel.x, r_foot * s, heel.z) + along, Vec3::new(tip.x, r_foot * s, tip.z) - along);
+        bone(heel_c, tip_c, r_foot, r_foot, ankle);
+    }
+    DancerModel::from_rest_pose_mesh(COARSE, *skeleton.proportions(), builder.mesh)
 }
 
 fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, String> {
@@ -230,11 +278,19 @@ struct MeshBuilder {
     segments: u32,
     /// Rings per hemispherical cap (pole excluded).
     cap_rings: u32,
+    /// Leave out the zero-area triangles at the poles (kept in the older bodies so their
+    /// buffers stay as they were).
+    no_slivers: bool,
 }
 
 impl Default for MeshBuilder {
     fn default() -> Self {
-        MeshBuilder { mesh: SkinnedMeshData::default(), segments: CAPSULE_SEGMENTS, cap_rings: CAPSULE_CAP_RINGS }
+        MeshBuilder {
+            mesh: SkinnedMeshData::default(),
+            segments: CAPSULE_SEGMENTS,
+            cap_rings: CAPSULE_CAP_RINGS,
+            no_slivers: false,
+        }
     }
 }
 
@@ -284,8 +340,13 @@ impl MeshBuilder {
             for j in 0..segments {
                 let j_next = (j + 1) % segments;
                 let p = |ring: u32, seg: u32| first + ring * segments + seg;
-                self.mesh.indices.extend([p(i, j), p(i, j_next), p(i + 1, j_next)]);
-                self.mesh.indices.extend([p(i, j), p(i + 1, j_next), p(i + 1, j)]);
+                // Ring 0 and the last ring are the poles (every vertex at one point).
+                if !(self.no_slivers && i == 0) {
+                    self.mesh.indices.extend([p(i, j), p(i, j_next), p(i + 1, j_next)]);
+                }
+                if !(self.no_slivers && i + 2 == ring_count) {
+                    self.mesh.indices.extend([p(i, j), p(i + 1, j_next), p(i + 1, j)]);
+                }
             }
         }
     }
@@ -322,6 +383,34 @@ mod tests {
             .filter(|(p, n)| (Vec3::from_array(**p) - centroid).dot(Vec3::from_array(**n)) > 0.0)
             .count();
         assert!(outward * 10 > model.mesh.positions.len() * 6);
+    }
+
+    #[test]
+    fn the_coarse_body_stands_as_tall_as_the_mannequin_in_under_a_quarter_of_the_low_detail_triangles() {
+        let proportions = Proportions::default();
+        let (full, low, coarse) = (
+            mannequin(&proportions).unwrap(),
+            low_detail_mannequin(&proportions).unwrap(),
+            coarse_mannequin(&proportions).unwrap(),
+        );
+        coarse.mesh.validate().unwrap();
+        let triangles = |m: &DancerModel| m.mesh.indices.len() / 3;
+        assert_eq!(triangles(&coarse), 14 * 16);
+        assert!(triangles(&coarse) * 4 < triangles(&low) && triangles(&low) < triangles(&full));
+        let extent = |m: &DancerModel| {
+            let (lo, hi) = m.mesh.positions.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), p| {
+                (lo.min(Vec3::from_array(*p)), hi.max(Vec3::from_array(*p)))
+            });
+            (lo, hi)
+        };
+        let ((clo, chi), (flo, fhi)) = (extent(&coarse), extent(&full));
+        assert!(clo.y.abs() < 0.005 && (chi.y - fhi.y).abs() < 0.03, "{clo:?} {chi:?} vs {fhi:?}");
+        assert!((chi.x - clo.x - (fhi.x - flo.x)).abs() < 0.06, "as wide as the mannequin");
+        // No zero-area triangle.
+        for t in coarse.mesh.indices.chunks(3) {
+            let [a, b, c] = [0, 1, 2].map(|k| Vec3::from_array(coarse.mesh.positions[t[k] as usize]));
+            assert!((b - a).cross(c - a).length() > 1e-8, "{t:?}");
+        }
     }
 
     #[test]

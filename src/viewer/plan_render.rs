@@ -1,12 +1,14 @@
 //! `labanplay render PLAN.plan.toml`: an ensemble plan rendered offscreen, every performer
 //! dancing — the 64 nearest the camera (within 20 m) in the full body and individually posed,
-//! the others in the low-detail body sharing poses; the top view adds the paths, spots and
-//! conflicts. The plan's lights commands light each frame and its camera cuts move the camera.
+//! the others sharing poses in the low-detail body (the coarse one when small on screen); the
+//! top view adds the paths, spots and conflicts. Lights commands light each frame, camera cuts
+//! move the camera.
 
 use crate::crowd::{CrowdFrame, View};
+use crate::render::OrbitCamera;
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
 use crate::viewer::camera_input::{CameraView, framed_camera};
-use crate::viewer::dancer_mesh::{build_model, low_detail_mannequin};
+use crate::viewer::dancer_mesh::{build_model, coarse_mannequin, low_detail_mannequin};
 use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
 use crate::viewer::plan_events::{camera_at, lighting_at};
 use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds, push_conflicts};
@@ -18,10 +20,25 @@ pub const MAX_FULL_DETAIL: usize = 64;
 /// Farthest from the camera a performer is drawn in the full body, metres.
 pub const FULL_DETAIL_WITHIN_M: f32 = 20.0;
 
-/// The camera's performers-in-full rule for an eye position.
-pub fn plan_view(eye_in_world: glam::Vec3) -> View {
-    View { eye_in_world, full_within_m: FULL_DETAIL_WITHIN_M, max_full: MAX_FULL_DETAIL }
+/// A performer drawn smaller than this (its height on screen, pixels) gets the coarse body.
+pub const COARSE_BELOW_PX: f32 = 48.0;
+
+/// Who is drawn in which body through `camera` on a picture `height_px` tall: the nearest in
+/// full ([`MAX_FULL_DETAIL`] within [`FULL_DETAIL_WITHIN_M`]), the coarse body for those whose
+/// height would show under [`COARSE_BELOW_PX`] (farther than height × focal length / that),
+/// the low-detail body between.
+pub fn plan_view(camera: &OrbitCamera, height_px: u32) -> View {
+    let focal_px = 0.5 * height_px.max(1) as f32 / (0.5 * camera.vertical_fov_rad).tan();
+    View {
+        eye_in_world: camera.eye_in_world(),
+        full_within_m: FULL_DETAIL_WITHIN_M,
+        max_full: MAX_FULL_DETAIL,
+        coarse_beyond_m: PERFORMER_HEIGHT_M * focal_px / COARSE_BELOW_PX,
+    }
 }
+
+/// The height the coarse rule measures, metres (the plans' default performer).
+const PERFORMER_HEIGHT_M: f32 = 1.7;
 
 /// Renders the plan at `path` as `options` say (music options are ignored: plans carry cues).
 pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
@@ -32,6 +49,7 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     };
     let model = build_model(&options.model)?;
     let low = low_detail_mannequin(&model.proportions)?;
+    let coarse = coarse_mannequin(&model.proportions)?;
     let crowd = open_plan(path, &model)?;
     let bpm = crowd.plan.clock.tempo.bpm;
     let duration = crowd.end_beats();
@@ -46,6 +64,8 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
         renderer.upload_mesh(&gpu.device, &model.mesh).map_err(|e| format!("cannot upload the dancer model: {e}"))?;
     let low_id =
         renderer.upload_mesh(&gpu.device, &low.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
+    let coarse_id =
+        renderer.upload_mesh(&gpu.device, &coarse.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
     let [width, height] = options.size_px;
     let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
     let aspect = width as f32 / height.max(1) as f32;
@@ -61,7 +81,7 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
         (view, camera)
     };
     let (mut view, mut camera) = camera_for(view);
-    let meshes = PlanMeshes { full: (&model, full_id), low: (&low, low_id) };
+    let meshes = PlanMeshes { full: (&model, full_id), low: (&low, low_id), coarse: (&coarse, coarse_id) };
     let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);
     let mut scene = Scene::default();
     let mut frame = CrowdFrame::default();
@@ -76,7 +96,7 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
             (view, camera) = camera_for(cut_view);
         }
         let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
-        let detail = plan_view(camera.eye_in_world());
+        let detail = plan_view(&camera, height);
         build_plan_scene(&crowd, *t_beats, &detail, meshes, plan_options, &mut frame, &mut scene);
         if plan_options.paths_and_spots {
             push_conflicts(&crowd, &report, &mut scene);

@@ -1,6 +1,7 @@
 //! An ensemble plan on the stage: opening a plan (read, simulate, compile the crowd) and filling
 //! a [`Scene`] with every performer (near ones in the full body, far ones in the low-detail
-//! body), the set pieces, and in the top view the paths and the spots they lead to.
+//! body, the farthest in the coarse one), the set pieces, and in the top view the paths and the
+//! spots they lead to.
 
 use crate::crowd::{Crowd, CrowdFrame, Detail, View, world_from_stage};
 use crate::ensemble::plan::ObstacleShape;
@@ -50,6 +51,8 @@ pub struct PlanMeshes<'a> {
     pub full: (&'a DancerModel, MeshId),
     /// Far performers' body.
     pub low: (&'a DancerModel, MeshId),
+    /// The farthest performers' body ([`Detail::Coarse`]).
+    pub coarse: (&'a DancerModel, MeshId),
 }
 
 /// What to draw besides the performers.
@@ -93,11 +96,15 @@ pub fn build_plan_scene(
     scene.instances.clear();
     // Each distinct pose's skinning palette once per body (pose space); every performer is an
     // instance of it carried to the world by its root, skinned on the GPU.
-    let mut pose_of: Vec<[Option<u32>; 2]> = vec![[None, None]; frame.poses.len()];
+    let mut pose_of: Vec<[Option<u32>; 3]> = vec![[None; 3]; frame.poses.len()];
     let mut used = 0usize;
     for (i, p) in frame.performers.iter().enumerate() {
-        let (model, mesh_id) = if p.detail == Detail::Full { meshes.full } else { meshes.low };
-        let slot = &mut pose_of[p.pose][usize::from(p.detail == Detail::Low)];
+        let ((model, mesh_id), level) = match p.detail {
+            Detail::Full => (meshes.full, 0),
+            Detail::Low => (meshes.low, 1),
+            Detail::Coarse => (meshes.coarse, 2),
+        };
+        let slot = &mut pose_of[p.pose][level];
         let pose = match *slot {
             Some(k) => k,
             None => {
@@ -218,7 +225,7 @@ fn push_paths_and_spots(crowd: &Crowd, t_beats: f64, scene: &mut Scene) {
     }
 }
 
-/// A plan open in the player: its crowd, the low-detail body, the frame's poses, what `check`
+/// A plan open in the player: its crowd, the low-detail and coarse bodies, the frame's poses, what `check`
 /// found, the timeline of its events and who is selected.
 pub struct PlanPlayback {
     /// The plan file.
@@ -229,6 +236,10 @@ pub struct PlanPlayback {
     pub low: DancerModel,
     /// Its mesh once uploaded.
     pub low_mesh: Option<MeshId>,
+    /// The farthest performers' body.
+    pub coarse: DancerModel,
+    /// Its mesh once uploaded.
+    pub coarse_mesh: Option<MeshId>,
     /// Scratch poses, reused every frame.
     pub frame: CrowdFrame,
     /// Conflicts, late arrivals and long steps (`labanplay check`).
@@ -244,6 +255,7 @@ impl PlanPlayback {
     pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
         let crowd = open_plan(path, model)?;
         let low = crate::viewer::dancer_mesh::low_detail_mannequin(&model.proportions)?;
+        let coarse = crate::viewer::dancer_mesh::coarse_mannequin(&model.proportions)?;
         let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);
         let bars = crate::viewer::plan_events::timeline_bars(&crowd.plan, crowd.end_beats() + 2.0);
         Ok(PlanPlayback {
@@ -251,6 +263,8 @@ impl PlanPlayback {
             crowd,
             low,
             low_mesh: None,
+            coarse,
+            coarse_mesh: None,
             frame: CrowdFrame::default(),
             report,
             bars,

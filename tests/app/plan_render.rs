@@ -13,7 +13,7 @@ use labanplay::crowd::{Crowd, CrowdFrame};
 use labanplay::render::MeshId;
 use labanplay::render::{Gpu, Lighting, Renderer, RendererConfig, Scene, render_to_image};
 use labanplay::viewer::camera_input::{CameraView, framed_camera};
-use labanplay::viewer::dancer_mesh::{DancerModel, low_detail_mannequin, mannequin};
+use labanplay::viewer::dancer_mesh::{DancerModel, coarse_mannequin, low_detail_mannequin, mannequin};
 use labanplay::viewer::plan_events::{lighting_at, lighting_for};
 use labanplay::viewer::plan_render::plan_view;
 use labanplay::viewer::plan_stage::{
@@ -33,7 +33,7 @@ fn plan_path(name: &str) -> PathBuf {
 fn render_plan(
     gpu: &Gpu,
     crowd: &Crowd,
-    models: &[DancerModel; 2],
+    models: &[DancerModel; 3],
     view: CameraView,
     t_beats: f64,
 ) -> (RgbaImage, RgbaImage, Scene) {
@@ -44,7 +44,7 @@ fn render_plan(
 fn render_plan_lit(
     gpu: &Gpu,
     crowd: &Crowd,
-    models: &[DancerModel; 2],
+    models: &[DancerModel; 3],
     view: CameraView,
     t_beats: f64,
     lighting: Lighting,
@@ -53,12 +53,13 @@ fn render_plan_lit(
     let mut renderer = Renderer::new(&gpu.device, config);
     let full = renderer.upload_mesh(&gpu.device, &models[0].mesh).unwrap();
     let low = renderer.upload_mesh(&gpu.device, &models[1].mesh).unwrap();
+    let coarse = renderer.upload_mesh(&gpu.device, &models[2].mesh).unwrap();
     let mut camera = framed_camera(view, &plan_bounds(crowd), WIDTH as f32 / HEIGHT as f32);
     camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
-    let meshes = PlanMeshes { full: (&models[0], full), low: (&models[1], low) };
+    let meshes = PlanMeshes { full: (&models[0], full), low: (&models[1], low), coarse: (&models[2], coarse) };
     let options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
-    build_plan_scene(crowd, t_beats, &plan_view(camera.eye_in_world()), meshes, options, &mut frame, &mut scene);
+    build_plan_scene(crowd, t_beats, &plan_view(&camera, HEIGHT), meshes, options, &mut frame, &mut scene);
     scene.lighting = lighting;
     let image = render_to_image(gpu, &mut renderer, &scene, &camera, WIDTH, HEIGHT).unwrap();
     let mut empty = scene.clone();
@@ -68,10 +69,11 @@ fn render_plan_lit(
     (image, without, scene)
 }
 
-fn models() -> [DancerModel; 2] {
+fn models() -> [DancerModel; 3] {
     let full = mannequin(&Default::default()).unwrap();
     let low = low_detail_mannequin(&full.proportions).unwrap();
-    [full, low]
+    let coarse = coarse_mannequin(&full.proportions).unwrap();
+    [full, low, coarse]
 }
 
 #[test]
@@ -176,21 +178,24 @@ fn the_stadium_plan_is_framed_whole_and_every_performer_is_instanced() {
         assert!(camera.distance_m > 80.0, "{view:?}: {} m", camera.distance_m);
     }
     // One instance per performer, far fewer palettes than performers (shared poses).
-    let meshes = PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)) };
+    let meshes =
+        PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)), coarse: (&models[2], MeshId(2)) };
     let camera = framed_camera(CameraView::ThreeQuarter, &bounds, aspect);
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
     let t = 0.5 * crowd.end_beats();
-    build_plan_scene(
-        &crowd,
-        t,
-        &plan_view(camera.eye_in_world()),
-        meshes,
-        PlanOptions::default(),
-        &mut frame,
-        &mut scene,
-    );
+    build_plan_scene(&crowd, t, &plan_view(&camera, 720), meshes, PlanOptions::default(), &mut frame, &mut scene);
     assert_eq!(scene.instances.len(), n);
     assert!(scene.dancers.is_empty());
+    // Framed whole at 1280×720 a performer is under 48 px tall beyond about 52 m: nearly all of
+    // them get the coarse body; each body by distance alone.
+    let view = plan_view(&camera, 720);
+    let per_mesh = |id: u32| scene.instances.iter().filter(|i| i.mesh_id == MeshId(id)).count();
+    println!("full {}, low-detail {}, coarse {}", per_mesh(0), per_mesh(1), per_mesh(2));
+    assert!(per_mesh(2) > n * 9 / 10, "{} coarse of {n}", per_mesh(2));
+    for (instance, p) in scene.instances.iter().zip(&frame.performers) {
+        let coarse = p.ground_in_world.distance(view.eye_in_world) > view.coarse_beyond_m;
+        assert_eq!(instance.mesh_id == MeshId(2), coarse);
+    }
     println!("{} performers share {} palettes at beat {t}", n, scene.poses.len());
     assert!(scene.poses.len() * 4 < n, "{} palettes", scene.poses.len());
     for (k, instance) in scene.instances.iter().enumerate() {
@@ -206,8 +211,9 @@ fn clicking_a_performer_selects_it_and_the_stage_shows_its_path_and_its_score() 
     let mut plan = PlanPlayback::open(&plan_path("eight.plan.toml"), &models[0]).unwrap();
     let aspect = 16.0 / 9.0;
     let camera = framed_camera(CameraView::Top, &plan_bounds(&plan.crowd), aspect);
-    let meshes = PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)) };
-    let view = plan_view(camera.eye_in_world());
+    let meshes =
+        PlanMeshes { full: (&models[0], MeshId(0)), low: (&models[1], MeshId(1)), coarse: (&models[2], MeshId(2)) };
+    let view = plan_view(&camera, HEIGHT);
     let mut scene = Scene::default();
     let t = 30.0;
     build_plan_scene(&plan.crowd, t, &view, meshes, PlanOptions::default(), &mut plan.frame, &mut scene);

@@ -277,7 +277,8 @@ fn far_performers_share_poses_and_frames_are_deterministic() {
     let t = 4.0;
     let walking = (0..n).filter(|&i| crowd.leg_at(i, t).is_some()).count();
     assert!(walking > 150, "{walking} walking");
-    let view = View { eye_in_world: Vec3::new(0.0, 8.0, 25.0), full_within_m: 30.0, max_full: 16 };
+    let view =
+        View { eye_in_world: Vec3::new(0.0, 8.0, 25.0), full_within_m: 30.0, max_full: 16, coarse_beyond_m: 30.0 };
     let mut a = CrowdFrame::default();
     let mut b = CrowdFrame::default();
     crowd.prepare(t, &view, &mut a);
@@ -286,6 +287,13 @@ fn far_performers_share_poses_and_frames_are_deterministic() {
     assert_eq!(a.poses, b.poses);
     let full = a.performers.iter().filter(|p| p.detail == Detail::Full).count();
     assert_eq!(full, 16);
+    // Beyond 30 m the coarsest body, by distance alone; the others between share poses too.
+    for p in &a.performers {
+        let d = p.ground_in_world.distance(view.eye_in_world);
+        assert_eq!(p.detail == Detail::Coarse, d > 30.0, "{d} m: {:?}", p.detail);
+    }
+    let coarse = a.performers.iter().filter(|p| p.detail == Detail::Coarse).count();
+    assert!(coarse > 10 && coarse + 16 < n, "{coarse} coarse");
     println!("{n} performers, {walking} walking: {} distinct poses", a.poses.len());
     assert!(a.poses.len() < 16 + 60, "{} distinct poses", a.poses.len());
     // Every performer stands on the floor and near its simulated place.
