@@ -87,7 +87,9 @@ impl FootGeometry {
     pub fn toe_bend_clear(&self, ankle_in_world: Vec3, rot: Quat, wanted_rad: f32) -> Option<f32> {
         let ball = ankle_in_world + rot * self.ball_in_ankle;
         let tip_y = |bend: f32| (ball + rot * Quat::from_rotation_x(bend) * self.toe_tip_in_ball).y;
-        if tip_y(wanted_rad) >= 5e-4 {
+        // (0.2 mm below the clearance the sampler lifts a foot in the air to, so a foot lifted
+        // for this bend keeps it.)
+        if tip_y(wanted_rad) >= 3e-4 {
             return Some(wanted_rad);
         }
         let (mut lo, mut hi) = (wanted_rad - 1.5, wanted_rad);

@@ -30,6 +30,10 @@ pub struct FlightKeys {
     pub pointed_rad: f32,
     /// Toe bend of a pointed foot (+ = toes curled down), radians.
     pub pointed_toe_rad: f32,
+    /// A free foot (one that neither takes off nor lands: it is in the air before and after)
+    /// points fully only in flights this long, seconds; in shorter ones, in proportion from
+    /// `min_air_secs` (pointing it fully for a short hop flicks it down and up in a few frames).
+    pub free_point_full_secs: f64,
     /// Tuck (jump, hop, assemblé, sissonne): ankle lift per metre of apex height.
     pub tuck_gain: f32,
     /// Largest tuck lift, metres.
@@ -55,6 +59,7 @@ impl Default for FlightKeys {
             landing_prep_frac: 0.35,
             pointed_rad: 60f32.to_radians(),
             pointed_toe_rad: 10f32.to_radians(),
+            free_point_full_secs: 0.5,
             tuck_gain: 0.8,
             tuck_max_m: 0.3,
             tuck_back_ratio: 0.35,
@@ -118,6 +123,16 @@ impl FlightKeys {
             return 1.0;
         }
         ((air_secs - self.min_air_secs) / self.min_air_secs).clamp(0.0, 1.0) as f32
+    }
+
+    /// How pointed a free foot gets in a flight of `air_secs` (0..1): none below `min_air_secs`,
+    /// full from `free_point_full_secs`.
+    pub fn free_point_strength(&self, air_secs: f64) -> f32 {
+        let span = self.free_point_full_secs - self.min_air_secs;
+        if span.partial_cmp(&0.0) != Some(Ordering::Greater) || air_secs.is_nan() {
+            return self.point_strength(air_secs);
+        }
+        ((air_secs - self.min_air_secs) / span).clamp(0.0, 1.0) as f32
     }
 
     /// Weight of the pointing at phase `u` (0 at take-off, 1 at landing): rises over the push-off,
@@ -211,9 +226,18 @@ pub fn flight_foot_state(keys: &FlightKeys, job: &FlightFootJob) -> FootState {
         KickStyle::Reach | KickStyle::Free => 0.0,
     };
     ankle += world_from_body(Vec3::new(0.0, lift, -back * lift), job.yaw_rad);
+    // Out towards the leg's full reach the ankle slows down exponentially (within the kick's
+    // weight, so both ends keep their states): near full extension the knee's bend changes
+    // without bound per centimetre, and a target that crossed the reach at speed snapped the
+    // knee straight within a frame.
+    ankle = soften_reach(job.hip_in_world, ankle, job.thigh_m + job.shin_m, keys.kick_weight(u));
     // Pointing: the foot in line with the shin plus `pointed_rad`, from push-off to the landing
     // preparation; outside that the pitch eases from the take-off to the landing state.
-    let w = keys.point_strength(air_secs) * keys.point_weight(u);
+    let strength = match style {
+        KickStyle::Free => keys.free_point_strength(air_secs),
+        _ => keys.point_strength(air_secs),
+    };
+    let w = strength * keys.point_weight(u);
     let base_pitch = a.pitch_rad + (b.pitch_rad - a.pitch_rad) * e;
     let pointed = shin_lean_back_rad(job.hip_in_world, ankle, job.yaw_rad, job.thigh_m, job.shin_m) + keys.pointed_rad;
     let base_toe = a.toe_bend_rad + (b.toe_bend_rad - a.toe_bend_rad) * e;
@@ -224,6 +248,23 @@ pub fn flight_foot_state(keys: &FlightKeys, job: &FlightFootJob) -> FootState {
         toe_bend_rad: base_toe + (keys.pointed_toe_rad - base_toe) * w,
         planted: false,
     }
+}
+
+/// How far short of full reach the ankle starts to slow down, metres.
+const SOFT_REACH_M: f32 = 0.03;
+
+/// `ankle` brought towards `hip` where it lies beyond `reach_m − SOFT_REACH_M`: its distance
+/// `d` becomes `a + k·(1 − e^{−(d − a)/k})` (a = reach − k), which is continuous with a continuous
+/// slope and stays short of the reach; `weight` (0..1) blends that in.
+fn soften_reach(hip: Vec3, ankle: Vec3, reach_m: f32, weight: f32) -> Vec3 {
+    let to_ankle = ankle - hip;
+    let d = to_ankle.length();
+    let a = reach_m - SOFT_REACH_M;
+    if d <= a || weight <= 0.0 || d < 1e-6 {
+        return ankle;
+    }
+    let soft = a + SOFT_REACH_M * (1.0 - (-(d - a) / SOFT_REACH_M).exp());
+    hip + to_ankle * ((d + (soft - d) * weight) / d)
 }
 
 #[cfg(test)]
@@ -275,6 +316,9 @@ mod tests {
         let long = k.lift_m(0.5, KickStyle::Tuck);
         assert!(short > 0.0 && long > 2.0 * short && long <= k.tuck_max_m);
         assert_eq!(k.lift_m(0.5, KickStyle::Free), 0.0);
+        // A free foot points less in a short hop, fully in a long flight.
+        assert!(k.free_point_strength(0.125) < 0.5 * k.point_strength(0.125));
+        assert_eq!(k.free_point_strength(0.6), 1.0);
     }
 
     #[test]
@@ -286,6 +330,32 @@ mod tests {
         assert_eq!(kick_style(Some(JumpForm::Assemble), false, true), KickStyle::Tuck);
         assert_eq!(kick_style(Some(JumpForm::Sissonne), true, false), KickStyle::Tuck);
         assert_eq!(kick_style(Some(JumpForm::Hop), false, false), KickStyle::Free);
+    }
+
+    #[test]
+    fn reach_softens_smoothly_and_stays_short_of_the_leg() {
+        let hip = Vec3::new(0.0, 1.0, 0.0);
+        let reach = 0.87;
+        let mut last = f32::NAN;
+        let mut last_step = f32::NAN;
+        for i in 0..200 {
+            let d = 0.7 + 0.002 * i as f32;
+            let got = soften_reach(hip, hip + Vec3::new(0.0, -d, 0.0), reach, 1.0).distance(hip);
+            assert!(got <= d + 1e-6 && got < reach, "{d}: {got}");
+            if !last.is_nan() {
+                let step = got - last;
+                // Never faster than the target, slowing down without a jump in speed.
+                assert!((0.0..=0.002 + 1e-5).contains(&step), "{d}: {step}");
+                if !last_step.is_nan() {
+                    assert!((step - last_step).abs() < 2e-4, "{d}: speed jumps {last_step} -> {step}");
+                }
+                last_step = step;
+            }
+            last = got;
+        }
+        // No weight, no change.
+        let far = hip + Vec3::new(0.0, -1.0, 0.0);
+        assert_eq!(soften_reach(hip, far, reach, 0.0), far);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
 mod arm_bow;
+mod leg_gesture;
 use arm_bow::arm_bow;
 
 /// What sampling one dancer noticed.
@@ -221,122 +222,6 @@ impl DancerAnimation {
         self.plan.yaw.value_at(t, 0.0)
     }
 
-    /// How much a foot in the air at `t` counts as on the floor for the pelvis drop: 1 at a
-    /// landing or lift, fading to 0 over [`REACH_FADE_SECS`] before the landing and after the
-    /// lift (smoothly, so the drop has no corner).
-    fn floor_reach_weight(&self, foot: Foot, t: f64) -> f32 {
-        let mut weight = 0.0f32;
-        for f in self.prints(foot) {
-            if f.t_land_secs > t {
-                weight = weight.max(smoothstep(ramp(t, f.t_land_secs - REACH_FADE_SECS, f.t_land_secs)));
-                break;
-            }
-            if f.t_lift_secs < t {
-                weight = weight.max(1.0 - smoothstep(ramp(t, f.t_lift_secs, f.t_lift_secs + REACH_FADE_SECS)));
-            }
-        }
-        weight
-    }
-
-    /// The leg gesture of `foot` active at `t`, if any.
-    fn active_leg_gesture(&self, foot: Foot, t: f64) -> Option<LegGesture> {
-        let limb = leg_limb(foot);
-        let intervals = self.plan.leg_gestures.get(&limb)?;
-        let track = self.plan.limbs.get(&limb)?;
-        // The gesture run that covers t: gestures that follow one another without a pause form
-        // one run, which started before t; it lasts until the foot begins its next step.
-        let mut start = intervals.iter().map(|g| g.0).filter(|g0| *g0 <= t).fold(f64::NEG_INFINITY, f64::max);
-        if !start.is_finite() {
-            return None;
-        }
-        // A pause between two gestures with no step in it holds the leg where the first left it
-        // (see below), so the second continues that run rather than starting from the foot's
-        // own keys.
-        let landing_between =
-            |a: f64, b: f64| self.prints(foot).any(|f| f.t_land_secs > a + 1e-9 && f.t_land_secs <= b + 1e-9);
-        while let Some(earlier) = intervals
-            .iter()
-            .filter(|g| g.0 < start && (g.1 >= start - 1e-6 || !landing_between(g.1, start)))
-            .map(|g| g.0)
-            .reduce(f64::min)
-        {
-            start = earlier;
-        }
-        // The foot's next step: one that lands after the gesture began (the footprint it stood
-        // on when the gesture started does not end it).
-        let next_step = self
-            .prints
-            .landing_after(foot, start + 1e-9)
-            .iter()
-            .filter(|f| f.t_land_secs > start + 1e-9)
-            .map(|f| f.t_step_start_secs)
-            .find(|s| *s >= start - 1e-9);
-        // The run ends with that step: the foot leaves the gesture over the step, arriving at its
-        // landing, so it never jumps from where the gesture held it.
-        // A step with no swing (a landing from a flight) takes the foot out of the gesture over
-        // the gesture's last part instead.
-        let mut blend_out = 1.0;
-        if let Some(ns) = next_step {
-            let land = self
-                .prints
-                .landing_after(foot, start + 1e-9)
-                .iter()
-                .find(|f| f.t_step_start_secs >= ns - 1e-9 && f.t_land_secs > start + 1e-9)
-                .map_or(ns, |f| f.t_land_secs);
-            const MIN_OUT_SECS: f64 = 0.1;
-            let out_from = if land - ns >= MIN_OUT_SECS { ns } else { land - (0.5 * (land - start)).min(0.25) };
-            if t >= land {
-                return None;
-            }
-            blend_out = 1.0 - smoothstep(ramp(t, out_from, land));
-        }
-        let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
-        // The run's first gesture moves from where the foot is (the blend from its own keys),
-        // not from where an earlier run left the leg.
-        let (dir, bend, reach_scale, _) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
-        let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
-        Some((dir, bend, reach_scale, blend))
-    }
-
-    /// Where the active leg gesture `gesture` (from [`Self::active_leg_gesture`]) puts the ankle:
-    /// blended in from `base`.
-    fn gesture_ankle(
-        &self,
-        skeleton: &Skeleton,
-        foot: Foot,
-        gesture: LegGesture,
-        hip: Vec3,
-        yaw: f32,
-        base: &FootState,
-    ) -> Vec3 {
-        let (dir, bend, reach_scale, blend) = gesture;
-        let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
-        let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
-        let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
-        let mut target = hip + world_from_body(dir, yaw) * reach;
-        target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
-        base.ankle_in_world.lerp(target, blend)
-    }
-
-    /// The pelvis tilt (local axes, after the yaw) for the active leg `gestures` (left, right),
-    /// and the point it turns about in the pelvis' rest frame: the other leg's hip, weighted by
-    /// how far each gesture has blended in, so the pivot never jumps (not even when the other
-    /// foot lifts or lands, or a second gesture begins) while the pelvis is tilted.
-    fn gesture_tilt(&self, skeleton: &Skeleton, gestures: &[Option<LegGesture>; 2]) -> (Quat, Vec3) {
-        let mut tilt = Quat::IDENTITY;
-        let mut pivot = Vec3::ZERO;
-        let mut weight = 0.0f32;
-        for side in [Side::Left, Side::Right] {
-            let Some((dir, _, _, blend)) = gestures[side.index()] else { continue };
-            let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, side == Side::Right);
-            tilt *= Quat::IDENTITY.slerp(q, blend);
-            let other_hip = if side == Side::Left { JointId::HipR } else { JointId::HipL };
-            pivot += skeleton.rest_offset(other_hip) * blend;
-            weight += blend;
-        }
-        (tilt, pivot / weight.max(1.0))
-    }
-
     /// Samples the pose of this dancer at `t_secs` into `pose`.
     pub fn sample_into(&self, skeleton: &Skeleton, t_secs: f64, pose: &mut Pose) -> SampleReport {
         let mut report = SampleReport::default();
@@ -442,6 +327,8 @@ impl DancerAnimation {
         // (how far the gesture has blended in, 0..1), and the foot's world rotation it leaves.
         let mut gesture_point: [Option<f32>; 2] = [None, None];
         let mut foot_rot_before_gesture = [Quat::IDENTITY; 2];
+        // How far each foot in the air was lifted so it does not dip below the floor, metres.
+        let mut air_lift = [0.0f32; 2];
         for pass in 0..3 {
             // On the floor the floor pose keeps the legs within reach.
             let drop = drop_for(Vec3::new(pelvis.x, base_y, pelvis.z), &goals)
@@ -488,6 +375,24 @@ impl DancerAnimation {
                     Vec3::new(0.0, -geo.ankle_height_m, 0.0)
                 };
                 let ankle_flat = pivot_now - yaw_rot * pivot_local_flat;
+                // Where the ankle goes for the foot to take the rotation `got_rot` (what its
+                // limits let it take) rolling about the ball or heel of its flat placement.
+                let rolled_ankle = |got_rot: Quat| {
+                    let toe_dir = yaw_rot.inverse() * (got_rot * Vec3::Z);
+                    let pitch = (-toe_dir.y).atan2(toe_dir.z);
+                    let local = if pitch > 1e-4 {
+                        geo.ball_contact_in_ankle()
+                    } else if pitch < -1e-4 {
+                        geo.heel_in_ankle
+                    } else {
+                        Vec3::new(0.0, -geo.ankle_height_m, 0.0)
+                    };
+                    ankle_flat + yaw_rot * local - got_rot * local
+                };
+                // In the air near a landing or a lift the foot rolls about its contact as a planted
+                // one does, in proportion to how near it is (the weight of its reach, 1 on the
+                // floor), so it does not jump by the roll when it lands or lifts.
+                let roll_weight = if gesture_point[side.index()].is_none() { reach_weight[side.index()] } else { 0.0 };
                 let mut clamped = false;
                 let mut within_limits = true;
                 let mut out_of_reach = false;
@@ -521,15 +426,34 @@ impl DancerAnimation {
                         // In the air: if the foot the leg could reach dips below the floor, lift
                         // the target by that much and solve again.
                         let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
+                        if roll_weight > 0.0
+                            && let Some(want) = goal.end_rot_in_world
+                            && got_rot.angle_between(want) >= 1e-4
+                        {
+                            goal.end_in_world = state.ankle_in_world.lerp(rolled_ankle(got_rot), roll_weight)
+                                + Vec3::Y * air_lift[side.index()];
+                            goal.end_rot_in_world = Some(got_rot);
+                            continue;
+                        }
                         let toe_dir = Quat::from_rotation_y(state.yaw_rad).inverse() * (got_rot * Vec3::Z);
                         let actual =
                             FootState { ankle_in_world: got_pos, pitch_rad: (-toe_dir.y).atan2(toe_dir.z), ..*state };
-                        let probe = FootState { toe_bend_rad: geo.toe_bend_for(actual.pitch_rad.max(0.0)), ..actual };
+                        // In a flight the toes take the flight keys' bend (see `flight_toe_bend`):
+                        // the foot is lifted until they clear with it, so that bend never has to
+                        // give way to another (a pointed foot hanging to the floor would flicker
+                        // between the wanted bend and toes curled up).
+                        let toes = if self.in_flight(t) {
+                            state.toe_bend_rad
+                        } else {
+                            geo.toe_bend_for(actual.pitch_rad.max(0.0))
+                        };
+                        let probe = FootState { toe_bend_rad: toes, ..actual };
                         let low = geo.lowest_sole_y_turned(&probe, got_rot);
                         if low >= 4e-4 {
                             break;
                         }
                         goal.end_in_world.y += 5e-4 - low;
+                        air_lift[side.index()] += 5e-4 - low;
                         continue;
                     }
                     let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
@@ -537,16 +461,7 @@ impl DancerAnimation {
                     if got_rot.angle_between(want) < 1e-4 {
                         break;
                     }
-                    let toe_dir = yaw_rot.inverse() * (got_rot * Vec3::Z);
-                    let pitch = (-toe_dir.y).atan2(toe_dir.z);
-                    let local = if pitch > 1e-4 {
-                        geo.ball_contact_in_ankle()
-                    } else if pitch < -1e-4 {
-                        geo.heel_in_ankle
-                    } else {
-                        Vec3::new(0.0, -geo.ankle_height_m, 0.0)
-                    };
-                    goal.end_in_world = ankle_flat + yaw_rot * local - got_rot * local;
+                    goal.end_in_world = rolled_ankle(got_rot);
                     goal.end_rot_in_world = Some(got_rot);
                 }
                 if clamped {

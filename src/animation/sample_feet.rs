@@ -5,7 +5,7 @@ use super::DancerAnimation;
 use super::feet::{FootState, planted_state, ramp, swing_state};
 use super::flight_keys::{FlightFootJob, flight_foot_state};
 use super::sample::MIN_SWING_SECS;
-use crate::motion::plan::{Flight, Foot, Footprint};
+use crate::motion::plan::{Flight, Foot, Footprint, smoothstep};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -48,7 +48,9 @@ impl DancerAnimation {
             Foot::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL),
             Foot::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR),
         };
-        // The toes at the ends as the pose has them there (kept to the floor), so they blend in.
+        // The toes at the ends as the pose has them there (kept to the floor), so they blend in;
+        // a foot in the air at an end (the free foot of a hop) as high as the ground keys lift it
+        // there (`foot_state`), so it does not drop into the flight and jump back out of it.
         let floor_toes = |mut s: FootState| {
             s.toe_bend_rad = self.foot_geometry.toe_bend_for(s.pitch_rad);
             s
@@ -60,8 +62,8 @@ impl DancerAnimation {
             form: flight.form,
             takes_off,
             lands,
-            at_takeoff: floor_toes(self.foot_state_ground(skeleton, foot, t0)),
-            at_land: floor_toes(self.foot_state_ground(skeleton, foot, t1)),
+            at_takeoff: floor_toes(self.foot_state(skeleton, foot, t0)),
+            at_land: floor_toes(self.foot_state(skeleton, foot, t1)),
             rise_m: self.rise_between(t, t0, t1),
             hip_in_world: self.pelvis_at(t) + Quat::from_rotation_y(yaw) * skeleton.rest_offset(hip_joint),
             yaw_rad: yaw,
@@ -112,6 +114,19 @@ impl DancerAnimation {
                 planted: false,
             }
         };
+        // The heading a foot lifted at `t_lift` with heading `from_yaw` turns to while it waits:
+        // the body's, turned the way the body turns (the facing track is continuous), so a half
+        // turn of the body never flips it from one way round to the other.
+        let follow_yaw = |t: f64, t_lift: f64, from_yaw: f32| {
+            let at_lift = self.yaw_at(t_lift);
+            from_yaw + super::feet::wrap_angle(at_lift - from_yaw) + (self.yaw_at(t) - at_lift)
+        };
+        let hover_towards_hip = |a: &FootState, t: f64, t_lift: f64| {
+            let s = ramp(t, t_lift, t_lift + 0.5);
+            let mut h = swing_state(&hover(a), &under_hip(t), s, 0.04, 0.0);
+            h.yaw_rad = a.yaw_rad + (follow_yaw(t, t_lift, a.yaw_rad) - a.yaw_rad) * smoothstep(s);
+            h
+        };
         let from_state = prev.map(|fp| planted_state(geo, angles, fp, fp.t_lift_secs, true));
         let to_state = next.map(|fp| planted_state(geo, angles, fp, fp.t_land_secs, false));
         match (from_state, to_state, prev, next) {
@@ -124,15 +139,8 @@ impl DancerAnimation {
                 let t_go = t_step.max(t_lift);
                 let rise = self.rise_between(t, t_lift, n.t_land_secs);
                 let waits = t_go > t_lift + 0.3;
-                let hovering = |t: f64| {
-                    // Free and waiting: the foot comes in under its hip, just off the floor.
-                    let s = ramp(t, t_lift, t_lift + 0.5);
-                    let mut h = hover(&a);
-                    let mut tucked = under_hip(t);
-                    tucked.yaw_rad = a.yaw_rad + super::feet::wrap_angle(tucked.yaw_rad - a.yaw_rad);
-                    h = swing_state(&h, &tucked, s, 0.04, 0.0);
-                    h
-                };
+                // Free and waiting: the foot comes in under its hip, just off the floor.
+                let hovering = |t: f64| hover_towards_hip(&a, t, t_lift);
                 if waits && t < t_go {
                     let mut h = hovering(t);
                     h.ankle_in_world.y += rise;
@@ -171,9 +179,7 @@ impl DancerAnimation {
                 }
             }
             (Some(a), None, Some(p), None) => {
-                let s = ramp(t, p.t_lift_secs, p.t_lift_secs + 0.5);
-                let tucked = under_hip(t);
-                let mut h = swing_state(&hover(&a), &tucked, s, 0.04, 0.0);
+                let mut h = hover_towards_hip(&a, t, p.t_lift_secs);
                 h.ankle_in_world.y += self.rise_between(t, p.t_lift_secs, end);
                 h
             }
