@@ -117,6 +117,9 @@ pub struct Simulation<'p> {
     polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
     orca: orca::Scratch,
     near: Vec<usize>,
+    act_order: Vec<usize>,
+    act_done: Vec<bool>,
+    act_fin: Vec<DVec2>,
 }
 
 impl<'p> Simulation<'p> {
@@ -164,6 +167,9 @@ impl<'p> Simulation<'p> {
             polygons: orca::obstacle_polygons(&plan.obstacles),
             orca: orca::Scratch::default(),
             near: Vec::new(),
+            act_order: Vec::new(),
+            act_done: Vec::new(),
+            act_fin: Vec::new(),
         }
     }
 
@@ -402,15 +408,25 @@ impl<'p> Simulation<'p> {
         let n = self.pos.len();
         let min_d = 2.0 * self.plan.body.radius_m;
         let r = self.plan.body.radius_m;
-        let mut order: Vec<usize> = (0..n).filter(|&i| self.active[i].is_some()).collect();
+        let mut order = std::mem::take(&mut self.act_order);
+        order.clear();
+        order.extend((0..n).filter(|&i| self.active[i].is_some()));
         order.sort_by(|a, b| self.lag[*b].total_cmp(&self.lag[*a]).then(a.cmp(b)));
-        let mut done = vec![false; n];
-        let mut fin = self.pos.clone();
+        let mut done = std::mem::take(&mut self.act_done);
+        done.clear();
+        done.resize(n, false);
+        let mut fin = std::mem::take(&mut self.act_fin);
+        fin.clear();
+        fin.extend_from_slice(&self.pos);
         // No move is longer than its proposal: a neighbour farther than the contact distance
         // plus both longest moves cannot come closer, so each mover gathers its few near
         // neighbours once for all its candidates.
         let longest_m = order.iter().map(|&i| self.proposed[i].distance(self.pos[i])).fold(0.0, f64::max);
-        let mut near: Vec<usize> = Vec::new();
+        let mut near = std::mem::take(&mut self.near);
+        // The candidate turns, the same for every mover (both detour sides).
+        let turns =
+            |sign: f64| [30.0, 60.0, -30.0, 90.0, -60.0].map(|deg: f64| DVec2::from_angle(sign * deg.to_radians()));
+        let turns = [turns(1.0), turns(-1.0)];
         for &i in &order {
             let p = self.pos[i];
             let step = self.proposed[i] - p;
@@ -418,29 +434,39 @@ impl<'p> Simulation<'p> {
                 done[i] = true;
                 continue;
             }
-            let reach = min_d + step.length() + longest_m;
+            let step_m = step.length();
+            let reach = min_d + step_m + longest_m;
+            // Each neighbour with how far it moves this step (0 while it has not acted): one
+            // farther than the contact distance plus both moves cannot come within it.
             near.clear();
             grid.for_each_near(p, |j| {
-                if j != i && self.pos[j].distance_squared(p) < reach * reach {
-                    near.push(j);
+                if j == i {
+                    return;
+                }
+                let d2 = self.pos[j].distance_squared(p);
+                if d2 < reach * reach {
+                    let moved_m = if done[j] { fin[j].distance(self.pos[j]) } else { 0.0 };
+                    let can_meet = min_d + step_m + moved_m + 1e-9;
+                    if d2 < can_meet * can_meet {
+                        near.push(j);
+                    }
                 }
             });
             let side = self.detour[i].unwrap_or(Detour::CounterClockwiseRight);
-            let sign = if side == Detour::ClockwiseLeft { 1.0 } else { -1.0 };
-            let rot = |deg: f64| DVec2::from_angle(sign * deg.to_radians()).rotate(step);
-            let candidates = [
-                step,
-                rot(30.0),
-                rot(60.0),
-                rot(-30.0),
-                step * 0.5,
-                rot(90.0) * 0.5,
-                rot(-60.0) * 0.5,
-                step * 0.25,
-                DVec2::ZERO,
-            ];
+            let rot = &turns[usize::from(side != Detour::ClockwiseLeft)];
+            let candidate = |k: usize| match k {
+                0 => step,
+                1 => rot[0].rotate(step),
+                2 => rot[1].rotate(step),
+                3 => rot[2].rotate(step),
+                4 => step * 0.5,
+                5 => rot[3].rotate(step) * 0.5,
+                6 => rot[4].rotate(step) * 0.5,
+                7 => step * 0.25,
+                _ => DVec2::ZERO,
+            };
             let mut chosen = DVec2::ZERO;
-            for c in candidates {
+            for c in (0..9).map(candidate) {
                 let q = p + c;
                 let mut clear = near.iter().all(|&j| {
                     let (b0, b1) = if done[j] { (self.pos[j], fin[j]) } else { (self.pos[j], self.pos[j]) };
@@ -470,7 +496,11 @@ impl<'p> Simulation<'p> {
         for ((v, f), p) in self.vel.iter_mut().zip(&fin).zip(&self.pos) {
             *v = (*f - *p) / self.dt_secs;
         }
-        self.pos = fin;
+        std::mem::swap(&mut self.pos, &mut fin);
+        self.act_fin = fin;
+        self.act_done = done;
+        self.act_order = order;
+        self.near = near;
     }
 
     /// Arrival: once the schedule has ended, a performer within [`ARRIVE_M`] of its spot has

@@ -577,3 +577,26 @@ fn pair_conflicts_on_the_grid_equal_all_pairs() {
         assert!((found[k] - d).abs() < 1e-12, "{k:?}");
     }
 }
+
+/// Prints a digest of every simulated position of the bundled plans, to compare two builds of
+/// the simulation bit for bit (`cargo test --test pipeline motion_digest -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn motion_digest() {
+    for name in ["eight.plan.toml", "two-hundred.plan.toml", "stadium.plan.toml"] {
+        let (_, motion, report) = demo(name);
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for p in motion.frames.iter().flatten() {
+            for v in [p.x.to_bits(), p.y.to_bits()] {
+                h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        println!(
+            "{name}: {} frames, detours {:?}, {} pairs {} late, digest {h:016x}",
+            motion.frames.len(),
+            motion.detours,
+            report.pairs.len(),
+            report.late.len()
+        );
+    }
+}
