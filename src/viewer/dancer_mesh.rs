@@ -170,16 +170,8 @@ pub const COARSE: &str = "coarse";
 /// feet), 224 triangles — under a quarter of the low-detail body's.
 pub fn coarse_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
     let skeleton = Skeleton::new(proportions);
-    let (_, joint_in_model) = world_rot_pos(&skeleton, &Pose::rest(&skeleton));
-    let at = |joint: JointId| joint_in_model[joint.index()];
-    let end_site = |name: &str| {
-        skeleton
-            .end_sites()
-            .iter()
-            .find(|site| site.name == name)
-            .map(|site| at(site.parent) + site.offset_in_parent)
-            .unwrap_or(Vec3::ZERO)
-    };
+    let rest = RestPoints::new(&skeleton);
+    let (at, end_site) = (|joint: JointId| rest.joint(joint), |name: &str| rest.end_site(name));
     let s = skeleton.proportions().height_m / 1.75;
     let mut builder = MeshBuilder { segments: 4, cap_rings: 1, no_slivers: true, ..MeshBuilder::default() };
     use JointId::*;
@@ -210,18 +202,37 @@ pub fn coarse_mannequin(proportions: &Proportions) -> Result<DancerModel, String
     DancerModel::from_rest_pose_mesh(COARSE, *skeleton.proportions(), builder.mesh)
 }
 
-fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, String> {
-    let skeleton = Skeleton::new(proportions);
-    let (_, joint_in_model) = world_rot_pos(&skeleton, &Pose::rest(&skeleton));
-    let at = |joint: JointId| joint_in_model[joint.index()];
-    let end_site = |name: &str| {
-        skeleton
+/// Joint centres and end sites of a skeleton's rest pose, model space: where the built-in
+/// bodies put their capsules.
+struct RestPoints<'a> {
+    skeleton: &'a Skeleton,
+    joint_in_model: [Vec3; JOINT_COUNT],
+}
+
+impl<'a> RestPoints<'a> {
+    fn new(skeleton: &'a Skeleton) -> RestPoints<'a> {
+        RestPoints { skeleton, joint_in_model: world_rot_pos(skeleton, &Pose::rest(skeleton)).1 }
+    }
+
+    fn joint(&self, joint: JointId) -> Vec3 {
+        self.joint_in_model[joint.index()]
+    }
+
+    /// The named end site (origin when the skeleton has none of that name).
+    fn end_site(&self, name: &str) -> Vec3 {
+        self.skeleton
             .end_sites()
             .iter()
             .find(|site| site.name == name)
-            .map(|site| at(site.parent) + site.offset_in_parent)
+            .map(|site| self.joint(site.parent) + site.offset_in_parent)
             .unwrap_or(Vec3::ZERO)
-    };
+    }
+}
+
+fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, String> {
+    let skeleton = Skeleton::new(proportions);
+    let rest = RestPoints::new(&skeleton);
+    let (at, end_site) = (|joint: JointId| rest.joint(joint), |name: &str| rest.end_site(name));
     // Radii are given for a 1.75 m dancer and scaled.
     let s = skeleton.proportions().height_m / 1.75;
     use JointId::*;
