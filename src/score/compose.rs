@@ -4,7 +4,7 @@
 //! [`Timeline`], sorted into channels, and modifiers are attached to the symbol they touch.
 
 use super::bows::find_bows;
-use super::claims::{Claim, claim_for, find_claims};
+use super::claims::{Claim, claim_for, find_claims, x_overlaps};
 use super::gaps::find_gaps;
 use super::geometry::{PLAUSIBLE_BEATS_PER_MEASURE, PLAUSIBLE_BPM, y_outliers};
 use super::outside::{drifted_column, find_path_brackets};
@@ -438,6 +438,17 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
                 let entry = make_entry(p, EntryKind::Front { facing_deg }, &measures, tempo);
                 b.push(ChannelKind::Front, entry, pi);
             }
+            // A plain vertical line in a gesture column is an action stroke (labanotation-rules §5.1:
+            // with a space-measurement sign the limb bends or stretches in place).
+            SymbolKind::Path(PathSign::Other(3))
+                if claim.is_some() || !matches!(zone, Zone::Support(_) | Zone::Extra(_)) =>
+            {
+                let kind = match claim {
+                    Some(part) => ChannelKind::Part(part),
+                    None => channel_of_zone(zone),
+                };
+                b.push(kind, make_entry(p, EntryKind::Action, &measures, tempo), pi);
+            }
             SymbolKind::Path(sign) => {
                 let pin = inner_pins.get(&pi).copied();
                 let amount_deg = match (sign, pin) {
@@ -624,17 +635,21 @@ impl StaffBuilder {
     /// Attaches `modifier` (from placed symbol `p`) to the direction entry it belongs to:
     /// first the next one directly above in the same column, else one it overlaps nearby.
     fn attach(&mut self, p: &Placed, placed: &[Placed], modifier: Modifier) -> bool {
-        let is_target =
-            |e: &(ChannelKind, Entry, usize)| matches!(e.1.kind, EntryKind::Direction { .. } | EntryKind::Turn { .. });
+        let is_target = |e: &(ChannelKind, Entry, usize)| {
+            matches!(e.1.kind, EntryKind::Direction { .. } | EntryKind::Turn { .. } | EntryKind::Action)
+        };
         let above = self
             .entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| is_target(e) && e.1.column == p.column)
+            .filter(|(_, e)| is_target(e) && (e.1.column - p.column).abs() <= 1)
             .filter(|(_, e)| {
-                placed
-                    .get(e.2)
-                    .is_some_and(|q| q.start_beats >= p.start_beats - 0.26 && q.start_beats <= p.start_beats + 1.5)
+                // Directly above: in its column, or drawn over it across a column boundary.
+                placed.get(e.2).is_some_and(|q| {
+                    (e.1.column == p.column || x_overlaps(q.sym, p.sym))
+                        && q.start_beats >= p.start_beats - 0.26
+                        && q.start_beats <= p.start_beats + 1.5
+                })
             })
             .min_by(|a, b| a.1.1.start_beats.total_cmp(&b.1.1.start_beats))
             .map(|(i, _)| i);

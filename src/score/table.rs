@@ -25,6 +25,7 @@ fn kind_text(kind: &EntryKind) -> (String, String) {
         }
         EntryKind::Hold => ("hold".into(), "-".into()),
         EntryKind::BackToNormal => ("back-to-normal".into(), "-".into()),
+        EntryKind::Action => ("action stroke".into(), "-".into()),
         EntryKind::Front { facing_deg } => (format!("front {facing_deg:.0}°"), "-".into()),
         EntryKind::Path { sign, amount_deg } => {
             let amount = amount_deg.map(|d| format!(" {d:.0}°")).unwrap_or_default();

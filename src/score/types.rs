@@ -145,6 +145,10 @@ pub enum EntryKind {
     /// return upright (labanotation-rules §5.5). None of the readable formats is known to encode
     /// it yet (LED has no such item; LW layouts are unknown), so only built scores carry it.
     BackToNormal,
+    /// An action stroke (a plain vertical line) in a body column: the part moves without a new
+    /// direction; with a space-measurement sign below it (bent, straight, …) the limb bends or
+    /// stretches in place, keeping its direction (labanotation-rules §5.1).
+    Action,
     /// A front sign: facing in degrees clockwise from the audience.
     Front {
         /// 0, 45, …, 315.

@@ -79,6 +79,8 @@ pub enum GlyphKind {
     },
     /// A hold sign (a small circle at the bottom of the rect).
     Hold,
+    /// An action stroke: a plain vertical line, its length the duration.
+    ActionStroke,
     /// A pin: `orientation` 1..=8 clockwise from up the page.
     Pin {
         /// 1..=8.
@@ -296,6 +298,7 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
         }
         EntryKind::Hold => (GlyphKind::Hold, column_px),
         EntryKind::BackToNormal => (GlyphKind::Text("N".into()), column_px),
+        EntryKind::Action => (GlyphKind::ActionStroke, column_px),
         EntryKind::Front { facing_deg } => (GlyphKind::Front { facing_deg: finite_or(*facing_deg, 0.0) }, column_px),
         EntryKind::Path { sign, .. } => {
             let circle_clockwise = match sign {

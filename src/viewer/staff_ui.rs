@@ -303,6 +303,9 @@ pub fn paint_glyph(painter: &Painter, kind: &GlyphKind, r: Rect) {
             painter.line_segment([c, c + dir * (0.5 * side - 1.0)], Stroke::new(1.5, INK));
             painter.circle_filled(c, 1.5, INK);
         }
+        GlyphKind::ActionStroke => {
+            painter.line_segment([pos2(r.center().x, r.top()), pos2(r.center().x, r.bottom())], ink);
+        }
         GlyphKind::Path { circle_clockwise } => {
             let x = r.left() + 2.0;
             let tick = (r.width() - 4.0).clamp(2.0, 6.0);

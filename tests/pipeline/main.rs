@@ -4,6 +4,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod action_strokes;
 mod body;
 mod body_png;
 mod bvh_python;

@@ -10,7 +10,7 @@ use labanplay::score::{ChannelKind, ContactSurface, EntryKind, Score, Staff};
 
 /// One LED staff (centre 133, outer lines 96 and 170), the double bar at y=96 and bars every 48
 /// units (2 beats at LED's 24 units a beat), then `body`.
-fn one_staff(body: &str) -> String {
+pub(crate) fn one_staff(body: &str) -> String {
     let mut s = String::from(
         "Stav 0 96 12 1 1 638 B\nStav 1 170 12 1 1 638 B\nStav 2 133 48 1 1 602 L\nBars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\n",
     );
@@ -35,7 +35,7 @@ fn two_staves(body: &str) -> String {
     s
 }
 
-fn score(text: &str) -> Score {
+pub(crate) fn score(text: &str) -> Score {
     let doc = lbn::read(text.as_bytes()).expect("the test score reads");
     Score::from_document(&doc)
 }
@@ -246,11 +246,11 @@ use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::fk::{Pose, joint_world};
 use labanplay::pose::skeleton::{JointId, Proportions, Side as BodySide};
 
-fn animate(s: &Score) -> Animation {
+pub(crate) fn animate(s: &Score) -> Animation {
     compile(s, &MotionOptions::default(), &Proportions::default())
 }
 
-fn poses_at(anim: &Animation, t_secs: f64) -> Vec<Pose> {
+pub(crate) fn poses_at(anim: &Animation, t_secs: f64) -> Vec<Pose> {
     let mut poses = Vec::new();
     anim.sample(t_secs, &mut poses);
     poses
@@ -340,7 +340,7 @@ fn a_wrist_sign_moves_the_lower_arm_and_the_upper_arm_keeps_its_direction() {
 
 /// The notated direction (right, up, forward in the dancer's frame) in the world of a dancer
 /// facing +Z, whose right is −X.
-fn world_of(body: Vec3) -> Vec3 {
+pub(crate) fn world_of(body: Vec3) -> Vec3 {
     Vec3::new(-body.x, body.y, body.z).normalize()
 }
 
@@ -353,7 +353,7 @@ fn segment_dirs(anim: &Animation, t_secs: f64, joints: [JointId; 3]) -> (Vec3, V
 
 /// No joint of `joints` pops at 60 fps (moves more than 3 cm in a frame and more than 4× its
 /// neighbouring frames), the continuity test's criterion.
-fn assert_no_pops(anim: &Animation, joints: &[JointId]) {
+pub(crate) fn assert_no_pops(anim: &Animation, joints: &[JointId]) {
     let n = (anim.duration_secs * 60.0) as usize;
     for &j in joints {
         let track: Vec<Vec3> = (0..=n)

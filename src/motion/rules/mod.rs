@@ -2,6 +2,7 @@
 //! [`DancerPlan`] per staff: footprints from supports, turns, jumps and holds; limb keys from
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
 
+mod actions;
 mod floor;
 mod limbs;
 mod paths;
@@ -143,7 +144,7 @@ fn side_foot(side: Side) -> Foot {
     }
 }
 
-fn bend_of(modifiers: &[Modifier]) -> f32 {
+pub(super) fn bend_of(modifiers: &[Modifier]) -> f32 {
     let mut bend = 0.0f32;
     for m in modifiers {
         if let Modifier::Volume(v) = m {
@@ -736,6 +737,7 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             }
             report.interpreted += 1
         }
+        EntryKind::Action => actions::action(w, staff, (limb, matches!(part, Part::Whole)), e, (t0, t1), report),
         EntryKind::BackToNormal => {
             let track = w.plan.limbs.entry(limb).or_default();
             let previous = track.keys.last().map(|k| k.value);
