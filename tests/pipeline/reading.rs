@@ -458,3 +458,16 @@ fn barn_dance_partners_hands_stay_together_through_the_opening_hold() {
     let apart = palm_in_world(sk, &poses[0], BodySide::Left).distance(palm_in_world(sk, &poses[1], BodySide::Right));
     assert!(apart > 0.1, "hands still together after the release ({apart:.3} m)");
 }
+
+#[test]
+fn a_repeated_section_reports_each_thing_about_a_symbol_once() {
+    let Some(dir) = support::real_scores_dir("warnings once") else { return };
+    // barn.lbn repeats its measures; its front sign in measure 8 disagrees with the turns each time.
+    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/barn.lbn")).unwrap();
+    let anim = animate(&s);
+    let skipped = &anim.interpretation.skipped;
+    let front = skipped.iter().filter(|d| d.message.contains("front sign says 225°")).count();
+    assert_eq!(front, 1, "{skipped:#?}");
+    let mut seen = std::collections::BTreeSet::new();
+    assert!(skipped.iter().all(|d| seen.insert((d.span.offset, d.message.clone()))), "{skipped:#?}");
+}

@@ -21,7 +21,7 @@ use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm, start_in_n
 use paths::{Circle, check_front, circle_turn_for_step, count_circle_steps, path_sign, report_unused_circles};
 pub use segments::{MAX_SEGMENT_BEND_RAD, limit_bend};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Knobs of the interpretation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -177,6 +177,9 @@ pub fn plan_score(score: &Score, opts: &MotionOptions) -> (Vec<DancerPlan>, Inte
             plan_staff(score, staff, Vec3::new(x, 0.0, 0.0), opts, &mut report)
         })
         .collect();
+    // A repeated section reads its symbols again: say each thing about a symbol once.
+    let mut seen = BTreeSet::new();
+    report.skipped.retain(|d| seen.insert((d.span.offset, d.message.clone())));
     (plans, report)
 }
 
