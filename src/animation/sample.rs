@@ -11,12 +11,13 @@ use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body}
 use crate::motion::rules::MAX_SEGMENT_BEND_RAD;
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
-use crate::pose::limits::{from_swing_twist_angles, swing_twist_angles};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
+mod arm_between;
 mod arm_bow;
 mod leg_gesture;
+use arm_between::{fold_lower_arm, solve_arm_between};
 use arm_bow::arm_bow;
 
 /// What sampling one dancer noticed.
@@ -182,8 +183,13 @@ fn limb_segment_at(
                 let (fu, fl) = a.unwrap_or((from_dir, from_dir));
                 let (u, l) = b.unwrap_or((to_dir, to_dir));
                 let u_now = blend_dirs(fu, u, s).0;
-                // Never folded past the segments' limit (the forearm passes in front).
-                let l_now = crate::motion::rules::limit_bend(u_now, blend_dirs(fl, l, s).0, MAX_SEGMENT_BEND_RAD);
+                // Never folded past the segments' limit (the forearm passes in front, an arm's
+                // round the outside of the upper arm).
+                let l_blend = blend_dirs(fl, l, s).0;
+                let l_now = match arm {
+                    Some((side, _)) => fold_lower_arm(u_now, l_blend, MAX_SEGMENT_BEND_RAD, side),
+                    None => crate::motion::rules::limit_bend(u_now, l_blend, MAX_SEGMENT_BEND_RAD),
+                };
                 Some((u_now, l_now))
             }
         };
@@ -616,56 +622,6 @@ fn solve_leg_at_pole(
     if let Some(end_local) = solution.end_local {
         pose.set_local(limb.end, end_local);
     }
-    Ok(solution)
-}
-
-/// Solves an arm moving from the key goal `from` to the key goal `to` (blend `s`), towards `goal`:
-/// each key's swivel is the one the IK chooses for that key on its own (the limit-respecting
-/// swivel nearest the pole), and on the way the swivel turns from the one to the other, so it is
-/// a continuous function of time even where the nearest limit-respecting swivel of the blended
-/// goal would jump from one side to the other. Swivels are measured from the least-twist pole of
-/// an arm at rest pointing out to the side, which is continuous everywhere but straight across
-/// the chest (where no arm goes).
-fn solve_arm_between(
-    skeleton: &Skeleton,
-    pose: &mut Pose,
-    side: Side,
-    goal: &LimbGoal,
-    from: &LimbGoal,
-    to: &LimbGoal,
-    s: f32,
-) -> Result<crate::pose::ik::LimbIkSolution, crate::pose::ik::IkError> {
-    let limb = crate::pose::skeleton::Limb::arm(side);
-    let mut job = crate::pose::ik::limb_job(skeleton, pose, limb, goal);
-    let out = job.outward_in_world.normalize_or(job.parent_rot_in_world * Vec3::X);
-    let down = job.parent_rot_in_world * Vec3::NEG_Y;
-    let reference = |axis: Vec3| least_twist_pole(out, down, axis).normalize_or(down);
-    let axis_to = |g: &LimbGoal| (g.end_in_world - job.root_in_world).normalize_or(down);
-    let limits = skeleton.limits(limb.root);
-    let key_swivel = |g: &LimbGoal| {
-        let key_job = crate::pose::ik::limb_job(skeleton, pose, limb, g);
-        crate::pose::ik::solve_limb(&key_job).map(|sol| {
-            let axis = axis_to(g);
-            // The side the elbow sticks out to (⟂ the hinge and the shoulder → wrist axis).
-            let pole = axis.cross(key_job.parent_rot_in_world * sol.root_local * key_job.hinge_axis_in_local);
-            let r = reference(axis);
-            let twist = swing_twist_angles(sol.root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
-            (axis.dot(r.cross(pole)).atan2(r.dot(pole)), twist)
-        })
-    };
-    let ((phi_from, twist_from), (phi_to, twist_to)) = (key_swivel(from)?, key_swivel(to)?);
-    let turn = (phi_to - phi_from + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
-    let phi = phi_from + turn * s;
-    let axis = axis_to(goal);
-    job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * reference(axis));
-    job.search_swivel = false;
-    let solution = crate::pose::ik::solve_limb(&job)?;
-    // The upper arm turns about itself from the one key's twist to the other's (both inside the
-    // shoulder's range), never through the half turn where the nearest limit would flip sides.
-    let mut angles = swing_twist_angles(solution.root_local);
-    angles.y = twist_from + (twist_to - twist_from) * s;
-    pose.set_local(limb.root, from_swing_twist_angles(angles));
-    pose.set_local(limb.mid, solution.mid_local);
     Ok(solution)
 }
 

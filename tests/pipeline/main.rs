@@ -18,6 +18,7 @@ mod golden_inspect;
 mod json_reader;
 mod lw_reader;
 mod mocap;
+mod motion_arm_between;
 mod motion_continuity;
 mod motion_flight;
 mod motion_floor;

@@ -44,8 +44,10 @@ const POP_RATIO: f32 = 4.0;
 /// a hovering foot turns with the body the way it turns, a foot in the air rolls about its
 /// contact near a landing or lift as a planted one does, flight toes clear the floor by lifting
 /// the foot, a free foot points less in short hops, and a flight's ankle eases out before full
-/// reach (barn, elbow1, repeat, weight_shift: 11 → 0 leg pops).
-const MAX_POPS: usize = 22;
+/// reach (barn, elbow1, repeat, weight_shift: 11 → 0 leg pops); 16 once a forearm held while the
+/// upper arm sweeps past its far side in the forearm's own plane folds round the outside of the
+/// upper arm instead of flipping from its back to its front (elbow_swing.lbn: 6 → 0).
+const MAX_POPS: usize = 16;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;
