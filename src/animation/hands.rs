@@ -82,11 +82,16 @@ fn cost(job: &WristJob, a: Vec3) -> f32 {
 /// Pattern search over the limit box of swing–twist components from `start`: the closest
 /// allowed rotation. Deterministic and bounded (at most 80 rounds of 6 evaluations).
 fn refine(job: &WristJob, start: Vec3) -> (Vec3, f32) {
+    refine_rounds(job, start, 80)
+}
+
+/// [`refine`] with at most `rounds` rounds.
+fn refine_rounds(job: &WristJob, start: Vec3, rounds: usize) -> (Vec3, f32) {
     let (lo, hi) = (job.limits.min_rad, job.limits.max_rad);
     let mut a = start.clamp(lo, hi);
     let mut best = cost(job, a);
     let mut step = 0.25f32;
-    for _ in 0..80 {
+    for _ in 0..rounds {
         if step < 1e-3 {
             break;
         }
@@ -183,7 +188,7 @@ impl ArmFrame {
         };
         let (parent_rot, _) = joint_world(skeleton, pose, clavicle);
         let (shoulder_world, shoulder_pos) = joint_world(skeleton, pose, shoulder);
-        let (forearm_world, _) = joint_world(skeleton, pose, elbow);
+        let (forearm_world, elbow_pos) = joint_world(skeleton, pose, elbow);
         let (_, wrist_pos) = joint_world(skeleton, pose, wrist);
         let hinge_rad = crate::pose::limits::rotation_angle_between(pose.local(elbow), Quat::IDENTITY);
         // A bent arm swivelling swings the elbow about: allow less of it.
@@ -193,7 +198,7 @@ impl ArmFrame {
             shoulder_parent_rot: normalized_or_identity(parent_rot),
             shoulder_world: normalized_or_identity(shoulder_world),
             forearm_world: normalized_or_identity(forearm_world),
-            axis_in_world: (wrist_pos - shoulder_pos).try_normalize().unwrap_or(Vec3::NEG_Y),
+            axis_in_world: swivel_axis(shoulder_pos, elbow_pos, wrist_pos, hinge_rad),
             max_swivel_rad: 90f32.to_radians() * straightness,
             shoulder_violation_rad: skeleton.limits(shoulder).violation_rad(pose.local(shoulder)),
         }
@@ -232,6 +237,22 @@ impl ArmFrame {
         }
     }
 }
+
+/// The axis the hand's swivel turns the arm about, world space: the shoulder → wrist line, which
+/// keeps the wrist where it is; for a (nearly) straight arm the upper arm's own axis, so that the
+/// swivel only twists the shoulder (about the shoulder → wrist line, the hinge's float noise would
+/// tip the upper arm over the shoulder's limit one way or the other); in between a blend.
+fn swivel_axis(shoulder: Vec3, elbow: Vec3, wrist: Vec3, hinge_rad: f32) -> Vec3 {
+    let to_wrist = (wrist - shoulder).try_normalize().unwrap_or(Vec3::NEG_Y);
+    let upper = (elbow - shoulder).try_normalize().unwrap_or(to_wrist);
+    let x = ((hinge_rad - STRAIGHT_ARM_RAD) / (BENT_ARM_RAD - STRAIGHT_ARM_RAD)).clamp(0.0, 1.0);
+    upper.lerp(to_wrist, x * x * (3.0 - 2.0 * x)).try_normalize().unwrap_or(to_wrist)
+}
+
+/// Elbow bend below which the hand's swivel twists the upper arm about itself (1°), radians.
+const STRAIGHT_ARM_RAD: f32 = 0.017_453_292;
+/// Elbow bend from which the hand's swivel turns the arm about the shoulder → wrist line (3°).
+const BENT_ARM_RAD: f32 = 0.052_359_88;
 
 /// The hand direction (forearm frame) for a palm facing `palm_in_forearm` with no notated hand
 /// direction: in line with the forearm, unless the palm is to face (nearly) along the forearm,
@@ -298,7 +319,8 @@ const SWIVEL_STEPS: i32 = 18;
 const TIE_COST: f32 = 1e-4;
 
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
-/// the goal; else the smallest swivel that lets it; else the closest allowed answer. Both
+/// the goal; else the smallest swivel that lets it; else the closest allowed answer (continuous
+/// where the best answers on the two sides trade places). Both
 /// searches try the side that hands the wrist's twist beyond its range over to the arm first
 /// (for a palm turned nearly over, the side that supinates: [`twist_excess`]), and keep the
 /// first of equally good answers, so the pick does not flip with the float noise from sample to
@@ -341,25 +363,57 @@ fn solve_hand(
             }
         }
     }
-    // Out of reach: the allowed swivel whose clamped exact answer is closest, then refined.
-    let mut best = (0.0f32, f32::INFINITY);
-    let order = (0..=SWIVEL_STEPS).flat_map(|k| [first * k as f32, -first * k as f32]);
-    for k in order {
-        let swivel = step * k;
-        if k != 0.0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
-            continue;
-        }
-        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
-        let start = exact_rotation(&job)
-            .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
-        let c = cost(&job, swing_twist_angles(limits.clamp(start))) + 1e-3 * swivel * swivel;
-        if c < best.1 - TIE_COST {
-            best = (swivel, c);
+    // Out of reach: on each side, the allowed swivel whose clamped exact answer, coarsely refined,
+    // is closest (the clamped answer alone is a poor guide to the refined one); both refined in
+    // full; the first side's answer unless the other side's is better, and then turning to it
+    // continuously as it gets better (the two sides' answers are far apart: a hard pick between
+    // them flips with the float noise).
+    let mut best = [(0.0f32, f32::INFINITY); 2];
+    for k in 0..=SWIVEL_STEPS {
+        for (i, sign) in [first, -first].into_iter().enumerate() {
+            if k == 0 && i == 1 {
+                continue;
+            }
+            let swivel = step * sign * k as f32;
+            if k != 0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
+                continue;
+            }
+            let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+            let start = exact_rotation(&job)
+                .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
+            let c =
+                refine_rounds(&job, swing_twist_angles(limits.clamp(start)), COARSE_ROUNDS).1 + 1e-3 * swivel * swivel;
+            if c < best[i].1 - TIE_COST {
+                best[i] = (swivel, c);
+            }
         }
     }
-    let solution = solve_wrist(&arm.wrist_job(skeleton, side, goal, weights, best.0));
-    (best.0, solution.wrist_local, solution.clamped)
+    let refined = best.map(|(swivel, c)| {
+        if !c.is_finite() {
+            return (swivel, Quat::IDENTITY, f32::INFINITY, true);
+        }
+        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
+        let solution = solve_wrist(&job);
+        let q = solution.wrist_local;
+        (swivel, q, cost(&job, swing_twist_angles(q)) + 1e-3 * swivel * swivel, solution.clamped)
+    });
+    let [a, b] = refined;
+    // The first side's answer unless the other's is better; from a tie on, over SIDE_BLEND_COST,
+    // the other's.
+    let x = ((a.2 - b.2 - TIE_COST) / SIDE_BLEND_COST).clamp(0.0, 1.0);
+    let w = if b.2.is_finite() { x * x * (3.0 - 2.0 * x) } else { 0.0 };
+    if w <= 0.0 {
+        return (a.0, a.1, a.3);
+    }
+    (a.0 + (b.0 - a.0) * w, a.1.slerp(b.1, w), a.3 || b.3)
 }
+
+/// Rounds of the coarse refinement that ranks the out-of-reach swivel samples.
+const COARSE_ROUNDS: usize = 12;
+
+/// Cost (radians², about (6°)²) by which the other side's out-of-reach answer must be better than
+/// the first side's to be taken in full; less, it is blended in.
+const SIDE_BLEND_COST: f32 = 0.01;
 
 /// The joints and tracks of one hand: (knuckles, hand track, palm track).
 fn hand_parts(side: Side) -> (JointId, LimbId, LimbId) {

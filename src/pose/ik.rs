@@ -331,6 +331,12 @@ fn violation(job: &LimbIkJob, cand: &Candidate) -> f32 {
 
 /// Picks the swivel angle: the pole if it keeps the limits, else the limit-respecting swivel
 /// closest to it (5° sampling, then bisection to the boundary), else the least-violating sample.
+///
+/// A straight limb's swivel only turns it about itself, which changes no limit but the twist; when
+/// no swivel keeps a nearly straight limb inside its limits, the least-violating one turns it by up
+/// to a half turn for the last bit of a swing limit that float noise in the hinge angle decides.
+/// So that fallback fades in with the bend ([`straight_weight`]): a straight limb keeps the pole's
+/// twist, a continuous function of the goal, and the bend brings the fallback in continuously.
 fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>) -> f64 {
     let score_at = |phi: f64| SwivelScore::of(job, geo, &geo.candidate(phi, end_rot));
     let at_pole = score_at(0.0);
@@ -372,7 +378,19 @@ fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>) -> f64
             return good;
         }
     }
-    best.1
+    straight_weight(geo.hinge_rad) * best.1
+}
+
+/// Bend below which a limb counts as straight (no least-violating swivel), radians (0.25°).
+const STRAIGHT_HINGE_RAD: f64 = 0.004_363_323_129_985_824;
+/// Bend from which the least-violating swivel is taken in full, radians (1.5°).
+const BENT_HINGE_RAD: f64 = 0.026_179_938_779_914_94;
+
+/// How much of the least-violating swivel a limb bent by `hinge_rad` takes: 0 when (nearly)
+/// straight, 1 from [`BENT_HINGE_RAD`], smooth in between.
+fn straight_weight(hinge_rad: f64) -> f64 {
+    let x = ((hinge_rad - STRAIGHT_HINGE_RAD) / (BENT_HINGE_RAD - STRAIGHT_HINGE_RAD)).clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
 }
 
 /// How good a swivel is: limit violation first, then closeness of the root rotation to rest,

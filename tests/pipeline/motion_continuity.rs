@@ -46,8 +46,13 @@ const POP_RATIO: f32 = 4.0;
 /// the foot, a free foot points less in short hops, and a flight's ankle eases out before full
 /// reach (barn, elbow1, repeat, weight_shift: 11 → 0 leg pops); 16 once a forearm held while the
 /// upper arm sweeps past its far side in the forearm's own plane folds round the outside of the
-/// upper arm instead of flipping from its back to its front (elbow_swing.lbn: 6 → 0).
-const MAX_POPS: usize = 16;
+/// upper arm instead of flipping from its back to its front (elbow_swing.lbn: 6 → 0); 12 once a
+/// (nearly) straight arm's IK keeps its pole's twist where no swivel keeps it inside the
+/// shoulder's limits, the hand's swivel twists a straight upper arm about itself, and an
+/// out-of-reach hand ranks its swivels by their refined answers and turns from the one side's to
+/// the other's continuously (twists.lbn: 4 → 0, the hand flickered between two answers 90° of
+/// twist apart).
+const MAX_POPS: usize = 12;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;

@@ -362,3 +362,56 @@ fn left_and_right_limbs_solve_mirrored_goals_symmetrically() {
     }
     assert!(compared > 1000);
 }
+
+/// A straight arm swept in 0.5° steps across the shoulder's limits (horizontally from the side
+/// through forward to beyond the adduction limit across the front, and down the back past the
+/// extension limit), solved and clamped to the limits as the sampler does: the elbow, wrist and
+/// hand move at most a little more than the goal does in a step, and the upper arm's twist
+/// changes by at most 2° (a straight arm's swivel changes no limit but the twist, and float noise
+/// in its elbow angle once flipped that twist by up to 90° from one step to the next).
+#[test]
+fn a_straight_arm_swept_across_its_limits_never_jumps() {
+    let skeleton = Skeleton::default();
+    let rest = Pose::rest(&skeleton);
+    for side in [Side::Left, Side::Right] {
+        let limb = Limb::arm(side);
+        let (_, shoulder) = joint_world(&skeleton, &rest, limb.root);
+        let reach = skeleton.rest_offset(limb.mid).length() + skeleton.rest_offset(limb.end).length();
+        let out = Vec3::X * side.sign_x();
+        let hand = if side == Side::Left { JointId::HandL } else { JointId::HandR };
+        // The two sweeps' directions at step i.
+        let across = |i: usize| {
+            let a = (90.0 - 0.5 * i as f32).to_radians();
+            (out * a.cos() + Vec3::Z * a.sin()).normalize()
+        };
+        let back = |i: usize| {
+            let a = (0.5 * i as f32).to_radians();
+            (Vec3::NEG_Y * a.cos() - Vec3::Z * a.sin()).normalize()
+        };
+        for (name, n) in [("across", 330), ("back", 240)] {
+            let dir = |i: usize| if name == "across" { across(i) } else { back(i) };
+            let mut last: Option<(Vec3, Vec3, Vec3, f32)> = None;
+            for i in 0..=n {
+                let mut pose = rest.clone();
+                let goal = LimbGoal { end_in_world: shoulder + dir(i) * reach, ..LimbGoal::default() };
+                solve_arm(&skeleton, &mut pose, side, &goal).unwrap();
+                for j in [limb.root, limb.mid] {
+                    pose.set_local(j, skeleton.limits(j).clamp(pose.local(j)));
+                }
+                let at = |j: JointId| joint_world(&skeleton, &pose, j).1;
+                let twist = labanplay::pose::limits::swing_twist_angles(pose.local(limb.root)).y;
+                let now = (at(limb.mid), at(limb.end), at(hand), twist);
+                if let Some(prev) = last {
+                    let step_m = reach * 0.5f32.to_radians();
+                    for (what, a, b) in [("elbow", prev.0, now.0), ("wrist", prev.1, now.1), ("hand", prev.2, now.2)] {
+                        let moved = a.distance(b);
+                        assert!(moved <= 2.0 * step_m + 1e-3, "{side:?} {name} step {i}: {what} moved {moved} m");
+                    }
+                    let turned = (now.3 - prev.3).abs().to_degrees();
+                    assert!(turned <= 2.0, "{side:?} {name} step {i}: the upper arm's twist turned {turned}°");
+                }
+                last = Some(now);
+            }
+        }
+    }
+}
