@@ -40,7 +40,9 @@ pub fn twist_spine(plan: &DancerPlan, skeleton: &Skeleton, pose: &mut Pose, t_se
     for (part, joints) in
         [(Rotated::Chest, [JointId::Spine, JointId::Chest]), (Rotated::Head, [JointId::Neck, JointId::Head])]
     {
-        let angle = rotation_at(plan, part, t_secs);
+        // The chest keeps facing where the pelvis turned by displaced hips would take it.
+        let hips = if part == Rotated::Chest { rotation_at(plan, Rotated::Pelvis, t_secs) } else { 0.0 };
+        let angle = rotation_at(plan, part, t_secs) - hips;
         if angle == 0.0 {
             continue;
         }

@@ -48,8 +48,9 @@ pub struct SampleReport {
 }
 
 /// An active leg gesture: (direction in the body frame, knee bend, reach scale, how far it has
-/// blended in from the foot's own keys, 0..1).
-type LegGesture = (Vec3, f32, f32, f32);
+/// blended in from the foot's own keys, 0..1, the thigh's and the lower leg's directions in the
+/// body frame where the score gives them apart).
+type LegGesture = (Vec3, f32, f32, f32, Option<(Vec3, Vec3)>);
 
 /// How long before a landing (and after a lift) a foot in the air already counts for the
 /// pelvis drop that keeps the legs within reach, seconds.
@@ -243,7 +244,9 @@ impl DancerAnimation {
         // A gesturing leg tilts the pelvis about the standing hip; the spine gives most back.
         let gestures = [Foot::Left, Foot::Right].map(|foot| self.active_leg_gesture(foot, t));
         let (tilt, pivot) = self.gesture_tilt(skeleton, &gestures);
-        let pelvis_rot = yaw_rot * tilt;
+        // A hip displaced forward or back turns the pelvis (the spine turns the chest back).
+        let hips_turn = super::rotations::rotation_at(&self.plan, crate::motion::plan::Rotated::Pelvis, t);
+        let pelvis_rot = yaw_rot * Quat::from_rotation_y(-hips_turn) * tilt;
         pelvis += yaw_rot * pivot - pelvis_rot * pivot;
         // Supports on the knees, hands, seat or torso move and pitch the pelvis (`floor.rs`).
         let floor = self.floor_at(skeleton, t, pelvis);
@@ -408,8 +411,11 @@ impl DancerAnimation {
                     let hip = hip_of(pelvis, *side);
                     let turn = Quat::from_rotation_y(super::feet::wrap_angle(state.yaw_rad - yaw));
                     let axis = (goal.end_in_world - hip).normalize_or(Vec3::NEG_Y);
-                    goal.pole_in_world =
-                        Some(least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis));
+                    let least = least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis);
+                    goal.pole_in_world = Some(match gestures[side.index()] {
+                        Some(g) => self.gesture_pole(skeleton, foot, g, least, axis, yaw),
+                        None => least,
+                    });
                     match solve_leg_at_pole(skeleton, pose, *side, goal) {
                         Ok(sol) => {
                             clamped = sol.clamped;
@@ -486,6 +492,9 @@ impl DancerAnimation {
                     clamped |= moved;
                     limited |= moved;
                 }
+                // A knee the score placed that the hip's limits kept elsewhere.
+                limited |= gestures[side.index()]
+                    .is_some_and(|g| self.gesture_knee_missed(skeleton, foot, g, hip_of(pelvis, *side), yaw, pose));
                 let i = side.index();
                 report.legs_clamped[i] = clamped;
                 report.legs_out_of_reach[i] = out_of_reach;

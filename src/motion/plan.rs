@@ -232,6 +232,8 @@ pub enum Rotated {
     LowerLeg(crate::read::Side),
     /// Chest twisted against the pelvis.
     Chest,
+    /// Pelvis turned against the facing (a hip displaced forward or back); the chest keeps facing.
+    Pelvis,
     /// Head turned.
     Head,
 }

@@ -26,6 +26,7 @@ mod motion_golden;
 mod motion_hands;
 mod motion_invariants;
 mod motion_leg_gestures;
+mod motion_leg_segments;
 mod motion_limbs;
 mod motion_paths;
 mod motion_plan;

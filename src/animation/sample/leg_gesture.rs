@@ -36,8 +36,9 @@ impl DancerAnimation {
         // A pause between two gestures with no step in it holds the leg where the first left it
         // (see below), so the second continues that run rather than starting from the foot's
         // own keys.
+        // (A landing as the first gesture ends counts: the leg stood in between.)
         let landing_between =
-            |a: f64, b: f64| self.prints(foot).any(|f| f.t_land_secs > a + 1e-9 && f.t_land_secs <= b + 1e-9);
+            |a: f64, b: f64| self.prints(foot).any(|f| f.t_land_secs >= a - 1e-9 && f.t_land_secs <= b + 1e-9);
         while let Some(earlier) = intervals
             .iter()
             .filter(|g| g.0 < start && (g.1 >= start - 1e-6 || !landing_between(g.1, start)))
@@ -77,9 +78,9 @@ impl DancerAnimation {
         let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
         // The run's first gesture moves from where the foot is (the blend from its own keys),
         // not from where an earlier run left the leg.
-        let (dir, bend, reach_scale, _) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
+        let (dir, bend, reach_scale, segments) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
         let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
-        Some((dir, bend, reach_scale, blend))
+        Some((dir, bend, reach_scale, blend, segments))
     }
 
     /// Where the active leg gesture `gesture` (from [`Self::active_leg_gesture`]) puts the ankle:
@@ -93,13 +94,61 @@ impl DancerAnimation {
         yaw: f32,
         base: &FootState,
     ) -> Vec3 {
-        let (dir, bend, reach_scale, blend) = gesture;
-        let upper = skeleton.bone_length_m(if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR });
-        let lower = skeleton.bone_length_m(if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR });
-        let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
-        let mut target = hip + world_from_body(dir, yaw) * reach;
-        target.y = target.y.max(self.foot_geometry.ankle_height_m + 0.01);
+        let (dir, bend, reach_scale, blend, segments) = gesture;
+        let (upper, lower) = leg_lengths(skeleton, foot);
+        let geo = &self.foot_geometry;
+        let mut target = match segments {
+            // The score placed the knee: the ankle is where the two segments put it, but high
+            // enough that the pointed foot clears the floor whichever way it points (a lower
+            // leg swept low under a hanging thigh while the other leg bends would scrape it).
+            Some((thigh, shin)) => {
+                let at = hip + world_from_body(thigh, yaw) * upper + world_from_body(shin, yaw) * lower;
+                let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball).length();
+                Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
+            }
+            None => hip + world_from_body(dir, yaw) * reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3),
+        };
+        target.y = target.y.max(geo.ankle_height_m + 0.01);
         base.ankle_in_world.lerp(target, blend)
+    }
+
+    /// The side the knee of a gesturing leg sticks out to (the IK's pole, ⟂ `axis`, the hip →
+    /// ankle line): where the score gives the thigh apart from the lower leg, towards the knee it
+    /// places, as far as the gesture has blended in; otherwise (and a little always, so the pole
+    /// is defined for a straight leg) `least`, the knee over the toes.
+    pub(super) fn gesture_pole(
+        &self,
+        skeleton: &Skeleton,
+        foot: Foot,
+        gesture: LegGesture,
+        least: Vec3,
+        axis: Vec3,
+        yaw: f32,
+    ) -> Vec3 {
+        let (_, _, _, blend, segments) = gesture;
+        let Some((thigh, _)) = segments else { return least };
+        let knee_from_hip = world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0;
+        let out = (knee_from_hip - axis * knee_from_hip.dot(axis)) / leg_lengths(skeleton, foot).0;
+        least * (1.0 - blend + 0.05) + out * blend
+    }
+
+    /// Whether the knee of a fully blended-in gesture whose score placed it (thigh and lower leg
+    /// apart) ended more than [`KNEE_MISS_M`] from there in `pose`: the hip's limits let the
+    /// leg reach the ankle only with the knee elsewhere (a lower leg to the side of a hanging
+    /// thigh needs the thigh turned in further than it goes).
+    pub(super) fn gesture_knee_missed(
+        &self,
+        skeleton: &Skeleton,
+        foot: Foot,
+        gesture: LegGesture,
+        hip: Vec3,
+        yaw: f32,
+        pose: &Pose,
+    ) -> bool {
+        let (_, _, _, blend, segments) = gesture;
+        let Some((thigh, _)) = segments.filter(|_| blend > 0.999) else { return false };
+        let knee = joint_world(skeleton, pose, if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR }).1;
+        knee.distance(hip + world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0) > KNEE_MISS_M
     }
 
     /// The pelvis tilt (local axes, after the yaw) for the active leg `gestures` (left, right),
@@ -111,7 +160,7 @@ impl DancerAnimation {
         let mut pivot = Vec3::ZERO;
         let mut weight = 0.0f32;
         for side in [Side::Left, Side::Right] {
-            let Some((dir, _, _, blend)) = gestures[side.index()] else { continue };
+            let Some((dir, _, _, blend, _)) = gestures[side.index()] else { continue };
             let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, side == Side::Right);
             tilt *= Quat::IDENTITY.slerp(q, blend);
             let other_hip = if side == Side::Left { JointId::HipR } else { JointId::HipL };
@@ -120,4 +169,15 @@ impl DancerAnimation {
         }
         (tilt, pivot / weight.max(1.0))
     }
+}
+
+/// How far the knee may end from where the score placed it before the leg counts as limited,
+/// metres.
+const KNEE_MISS_M: f32 = 0.02;
+
+/// Thigh and lower-leg lengths of `foot`'s leg, metres.
+fn leg_lengths(skeleton: &Skeleton, foot: Foot) -> (f32, f32) {
+    let (knee, ankle) =
+        if foot == Foot::Left { (JointId::KneeL, JointId::AnkleL) } else { (JointId::KneeR, JointId::AnkleR) };
+    (skeleton.bone_length_m(knee), skeleton.bone_length_m(ankle))
 }

@@ -4,6 +4,7 @@
 
 mod actions;
 mod floor;
+mod hips;
 mod limbs;
 mod paths;
 mod rotations;
@@ -16,6 +17,7 @@ use crate::diag::Diagnostic;
 use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
 use glam::{Vec2, Vec3};
+pub use hips::HIP_SHIFT_TURN_RAD;
 pub use limbs::{ARM_CROSS_BEHIND_MAX_DEG, ARM_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG, cross_in_front, leg_cross};
 use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm, start_in_natural_standing};
 use paths::{Circle, check_front, circle_turn_for_step, count_circle_steps, path_sign, report_unused_circles};
@@ -201,6 +203,8 @@ struct Walker<'a> {
     /// Segment gestures (upper/lower arm, thigh, lower leg), put on the tracks in time order
     /// once every channel is read.
     segments: Vec<segments::Pending>,
+    /// Hip displacements, put on the pelvis turn track once every channel is read.
+    hips: Vec<hips::Shift>,
 }
 
 impl Walker<'_> {
@@ -309,6 +313,7 @@ fn plan_staff<'a>(
         swivels: Vec::new(),
         floor: None,
         segments: Vec::new(),
+        hips: Vec::new(),
     };
     w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
     w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
@@ -382,7 +387,11 @@ fn plan_staff<'a>(
             }
         }
     }
-    segments::resolve(&mut w.plan.limbs, std::mem::take(&mut w.segments));
+    // Leg segments wait for the footprints (a step in between lets the thigh hang again).
+    let (leg_segments, arm_segments): (Vec<_>, Vec<_>) =
+        std::mem::take(&mut w.segments).into_iter().partition(|p| matches!(p.limb, LimbId::LegLeft | LimbId::LegRight));
+    segments::resolve(&mut w.plan.limbs, arm_segments, |_, _, _| false);
+    hips::resolve(&mut w);
     hands_follow_arms(&mut w.plan);
     start_in_natural_standing(&mut w.plan);
     supports.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
@@ -443,6 +452,14 @@ fn plan_staff<'a>(
         check_front(&w, staff.index, e, report);
     }
     rotations::report_supporting_rotations(&mut w, report);
+    let leg_segments = segments::drop_supporting(&mut w.plan, leg_segments, report);
+    let footprints = &w.plan.footprints;
+    let landed_between = |limb: LimbId, a: f64, b: f64| {
+        let foot = if limb == LimbId::LegLeft { Foot::Left } else { Foot::Right };
+        footprints.iter().any(|f| f.foot == foot && f.t_land_secs >= a - 1e-9 && f.t_land_secs <= b + 1e-9)
+    };
+    segments::resolve(&mut w.plan.limbs, leg_segments, landed_between);
+    start_in_natural_standing(&mut w.plan);
     // A leg gesture takes the weight off that leg (T8).
     for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
         for &(g0, _) in w.plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]) {
@@ -651,8 +668,10 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         ChannelKind::Part(BodyPart::Shoulder(s) | BodyPart::Arm(s)) => (arm(s), Part::Whole),
         ChannelKind::Part(BodyPart::Elbow(s)) => (arm(s), Part::Upper),
         ChannelKind::Part(BodyPart::Wrist(s)) => (arm(s), Part::Lower),
-        // (Knee and ankle signs name the thigh and the lower leg, a hip sign with a direction
-        // displaces the hip: not animated yet, see below.)
+        // Knee and ankle signs name the thigh and the lower leg; a hip sign displaces the hip.
+        ChannelKind::Part(BodyPart::Hip(s)) => return hips::hip_sign(w, staff, s, e, t0, t1, report),
+        ChannelKind::Part(BodyPart::Knee(s)) => (leg(s), Part::Upper),
+        ChannelKind::Part(BodyPart::Ankle(s)) => (leg(s), Part::Lower),
         ChannelKind::Part(BodyPart::Leg(s)) => (leg(s), Part::Whole),
         ChannelKind::Part(BodyPart::Hand(s)) => (hand(s), Part::Whole),
         // The palm pre-sign has no side: the column's side of the staff gives it.
@@ -677,20 +696,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             return;
         }
         ChannelKind::Part(p) => {
-            let why = match p {
-                BodyPart::Hip(_) => {
-                    " (a hip sign with a direction displaces the hip; read as the whole leg it lets the \
-                     leg's folded place-middle keys jump)"
-                }
-                BodyPart::Knee(_) | BodyPart::Ankle(_) => {
-                    " (the segment's direction is read, but the leg's hand-over from such a gesture \
-                     back to the floor still lets the foot jump)"
-                }
-                _ => "",
-            };
             report.skipped.push(Diagnostic::warning(
                 e.span,
-                place(e, staff, &format!("column for {} not animated yet{why}", crate::score::part_name(&p))),
+                place(e, staff, &format!("column for {} not animated yet", crate::score::part_name(&p))),
             ));
             return;
         }
@@ -722,6 +730,8 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
                     dir_in_body: dir,
                     t_start_secs: t0,
                     t_end_secs: t1.max(t0),
+                    span: e.span,
+                    place: place(e, staff, ""),
                 }),
             }
             if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {

@@ -37,6 +37,7 @@ pub fn max_rotation_deg(part: Rotated) -> f64 {
         Rotated::Arm(_) | Rotated::UpperArm(_) | Rotated::Forearm(_) => 90.0,
         Rotated::Leg(_) | Rotated::Thigh(_) => 45.0,
         Rotated::LowerLeg(_) => 25.0,
+        Rotated::Pelvis => 2.0 * super::hips::HIP_SHIFT_TURN_RAD.to_degrees() as f64,
     }
 }
 

@@ -2,12 +2,13 @@
 //! upper arm, wrist: the lower arm, knee: the thigh, ankle: the lower leg), and its direction
 //! moves that segment only, the other keeping its own (labanotation-rules §2.3, §5.7).
 
-use crate::motion::plan::{Key, LimbId, LimbTarget};
+use crate::diag::{Diagnostic, Span};
+use crate::motion::plan::{DancerPlan, Foot, Key, LimbId, LimbTarget};
 use glam::Vec3;
 
 /// A segment direction waiting for the limb's other keys (they can come from other channels):
 /// resolved in time order by [`resolve`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Pending {
     pub limb: LimbId,
     /// The lower segment (lower arm, lower leg) rather than the upper one.
@@ -16,6 +17,41 @@ pub(super) struct Pending {
     pub dir_in_body: Vec3,
     pub t_start_secs: f64,
     pub t_end_secs: f64,
+    /// The symbol, and its staff position for a warning (`staff …, column …: `).
+    pub span: Span,
+    pub place: String,
+}
+
+/// The leg segment gestures that can be gestures, the others reported: a thigh or lower-leg sign
+/// on the leg that bears the weight alone when it starts (the other foot off the floor, no
+/// flight) modifies the support rather than moving the leg, which is not animated yet; that leg
+/// is not lifted for it either.
+pub(super) fn drop_supporting(
+    plan: &mut DancerPlan,
+    pending: Vec<Pending>,
+    report: &mut super::Interpretation,
+) -> Vec<Pending> {
+    let mut kept = Vec::new();
+    for p in pending {
+        let (t, other) = (p.t_start_secs, if p.limb == LimbId::LegLeft { Foot::Right } else { Foot::Left });
+        let in_flight = plan.flights.iter().any(|f| t > f.t_takeoff_secs - 1e-9 && t < f.t_land_secs + 1e-9);
+        let other_down = plan.footprints.iter().any(|f| {
+            let land = if f.t_land_secs.is_finite() { f.t_land_secs } else { 0.0 };
+            f.foot == other && land <= t + 1e-9 && t < f.t_lift_secs - 1e-9
+        });
+        if in_flight || other_down {
+            kept.push(p);
+            continue;
+        }
+        if let Some(g) = plan.leg_gestures.get_mut(&p.limb) {
+            g.retain(|(g0, _)| (g0 - t).abs() > 1e-9);
+        }
+        let part = if p.lower { "lower-leg" } else { "thigh" };
+        let what = format!("{}{part} sign on the supporting leg (it modifies the support); not animated yet", p.place);
+        report.skipped.push(Diagnostic::warning(p.span, what));
+        report.interpreted = report.interpreted.saturating_sub(1);
+    }
+    kept
 }
 
 /// The most a segment key bends the middle joint, radians (145°, inside the elbow's and the
@@ -76,15 +112,23 @@ pub(super) fn segment_target(previous: Option<LimbTarget>, lower: bool, dir_in_b
 }
 
 /// Puts the pending segment keys on their limbs' tracks, earliest first, each after the key
-/// that precedes it in time on that track.
+/// that precedes it in time on that track. Where `stood_between(limb, previous end, start)` (the
+/// foot landed as that key ended or after it), the limb starts from natural standing instead.
 pub(super) fn resolve(
     tracks: &mut std::collections::BTreeMap<LimbId, crate::motion::plan::Track<LimbTarget>>,
     mut pending: Vec<Pending>,
+    stood_between: impl Fn(LimbId, f64, f64) -> bool,
 ) {
     pending.sort_by(|a, b| a.t_end_secs.total_cmp(&b.t_end_secs).then(a.t_start_secs.total_cmp(&b.t_start_secs)));
     for p in pending {
         let track = tracks.entry(p.limb).or_default();
-        let previous = track.keys.iter().rev().find(|k| k.t_end_secs <= p.t_end_secs + 1e-9).map(|k| k.value);
+        let previous = track
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.t_end_secs <= p.t_end_secs + 1e-9)
+            .filter(|k| !stood_between(p.limb, k.t_end_secs, p.t_start_secs))
+            .map(|k| k.value);
         let value = segment_target(previous, p.lower, p.dir_in_body);
         track.push(Key { t_start_secs: p.t_start_secs, t_end_secs: p.t_end_secs, value });
     }
