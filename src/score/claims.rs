@@ -37,11 +37,13 @@ fn is_movement(kind: &SymbolKind) -> bool {
 }
 
 /// The movement symbol directly above `placed[pre]`: same staff, x ranges overlapping, its
-/// bottom above the pre-sign's middle and at most `max_gap_units` (or the pre-sign's height)
-/// over its top; the lowest such symbol. Symbols in `skip` are not candidates.
+/// bottom at least 0.35 of the pre-sign's height above the pre-sign's bottom (hand-drawn signs
+/// overlap the symbol they name: thigh.lbn's measure-3 hip sign by 0.37) and at most
+/// `max_gap_units` (or the pre-sign's height) over its top; the lowest such symbol. Symbols in
+/// `skip` are not candidates.
 pub(super) fn target_above(pre: usize, placed: &[Placed], skip: &BTreeSet<usize>, max_gap_units: f32) -> Option<usize> {
     let p = placed.get(pre)?;
-    let lowest = p.sym.y + 0.4 * p.sym.h;
+    let lowest = p.sym.y + 0.35 * p.sym.h;
     let highest = p.sym.y_top() + max_gap_units.max(p.sym.h);
     placed
         .iter()

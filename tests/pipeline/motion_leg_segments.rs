@@ -208,6 +208,10 @@ fn real_thigh_score_displaces_the_hips_with_the_feet_standing() {
     // Place middle (measure 2, beat 2, to beat 4) brings the pelvis back.
     let (hips, _, _) = at(4.0);
     assert!(hips.abs() < 0.5, "hips turned {hips:.1}° after place middle");
+    // Measure 3, beat 1.5 (beat 5): the left hip back and the right one forward (its sign is
+    // drawn overlapping its direction symbol; read as the whole right leg it lifted the leg).
+    let (hips, shoulders, _) = at(5.0);
+    assert!((hips + 2.0 * one).abs() < 0.5 && shoulders.abs() < 1.0, "hips {hips:.1}°, shoulders {shoulders:.1}°");
     // Measure 4, beat 1 (beat 7): the left hip forward and the right one back, twice as far.
     let (hips, shoulders, _) = at(7.0);
     assert!((hips - 2.0 * one).abs() < 0.5 && shoulders.abs() < 1.0, "hips {hips:.1}°, shoulders {shoulders:.1}°");
