@@ -7,6 +7,8 @@
 //! valgrind --tool=callgrind target/release/examples/motion_profile sample 10000
 //! cargo run --release --example motion_profile -- dump before.txt   # pelvis paths, demos + corpus
 //! cargo run --release --example motion_profile -- compare before.txt after.txt
+//! cargo run --release --example motion_profile -- joints before.bin   # every joint at 60 fps
+//! cargo run --release --example motion_profile -- compare-joints before.bin after.bin
 //! ```
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -89,6 +91,51 @@ fn main() {
             }
             std::fs::write(out, text).expect("write the dump");
         }
+        Some("joints") => {
+            // Every joint of every dancer of the demos and the real corpus at 60 fps, as f32 bits.
+            let out = args.get(1).expect("joints OUT.bin");
+            let mut bytes = Vec::new();
+            let mut scores = vec![solo_score()];
+            for path in score_files() {
+                let Ok(file) = std::fs::read(&path) else { continue };
+                let ext = path.extension().and_then(|e| e.to_str());
+                let Ok(doc) = read(&file, ext) else { continue };
+                scores.push(Score::from_document(&doc));
+            }
+            for score in &scores {
+                let anim = compile(score, &opts, &props);
+                let mut poses = Vec::new();
+                for k in 0..=(anim.duration_secs * 60.0).ceil() as usize {
+                    anim.sample(k as f64 / 60.0, &mut poses);
+                    for pose in &poses {
+                        let (_, pos) = labanplay::pose::fk::world_rot_pos(&anim.skeleton, pose);
+                        bytes.extend(pos.iter().flat_map(|p| p.to_array()).flat_map(f32::to_le_bytes));
+                    }
+                }
+            }
+            std::fs::write(out, bytes).expect("write the joints");
+        }
+        Some("compare-joints") => {
+            let read_f32 = |p: &str| -> Vec<f32> {
+                let b = std::fs::read(p).expect("read a joints file");
+                b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+            };
+            let (a, b) = (read_f32(&args[1]), read_f32(&args[2]));
+            let (mut worst, mut differ) = (0.0f32, 0usize);
+            for (pa, pb) in a.chunks_exact(3).zip(b.chunks_exact(3)) {
+                let d = (0..3).map(|i| (pa[i] - pb[i]).powi(2)).sum::<f32>().sqrt();
+                differ += usize::from(pa.iter().zip(pb).any(|(x, y)| x.to_bits() != y.to_bits()));
+                worst = worst.max(d);
+            }
+            println!(
+                "{} joint positions, {differ} differ in any bit; largest difference {:.6} mm",
+                a.len() / 3,
+                worst * 1e3
+            );
+            if a.len() != b.len() {
+                println!("the files have different lengths");
+            }
+        }
         Some("compare") => {
             let read_lines = |p: &str| std::fs::read_to_string(p).expect("read a dump");
             let (a, b) = (read_lines(&args[1]), read_lines(&args[2]));
@@ -119,6 +166,8 @@ fn main() {
                 println!("the dumps have different lengths");
             }
         }
-        _ => eprintln!("usage: motion_profile compile N | sample N | dump OUT | compare A B"),
+        _ => eprintln!(
+            "usage: motion_profile compile N | sample N | dump OUT | compare A B | joints OUT | compare-joints A B"
+        ),
     }
 }

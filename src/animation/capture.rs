@@ -23,6 +23,7 @@ impl Animation {
         let dancer = DancerAnimation {
             path: PelvisPath::Simple(SimplePath::new(&plan, standing)),
             prints: crate::animation::prints::FootPrints::new(&plan.footprints),
+            arm_bows: Default::default(),
             plan,
             foot_geometry: foot_geometry(&skeleton),
             foot_angles: FootAngles::default(),

@@ -20,7 +20,7 @@ pub mod simple_path;
 use crate::motion::plan::DancerPlan;
 use crate::motion::rules::{Interpretation, MotionOptions, plan_score};
 use crate::pose::fk::Pose;
-use crate::pose::skeleton::{JointId, Proportions, Skeleton};
+use crate::pose::skeleton::{JointId, Proportions, Side, Skeleton};
 use crate::score::Score;
 use feet::{FootAngles, FootGeometry};
 use flight_keys::FlightKeys;
@@ -67,6 +67,9 @@ pub struct DancerAnimation {
     pub tilt_rule: TiltRule,
     /// `plan.footprints` split by foot (built by [`compile`] for the sampler's searches).
     pub prints: prints::FootPrints,
+    /// The outward bows of the left and right arm's moves (built by [`compile`]; empty tables
+    /// compute them while sampling).
+    pub arm_bows: [sample::ArmBows; 2],
 }
 
 impl DancerAnimation {
@@ -185,8 +188,14 @@ pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, 
             Err(e) => (PelvisPath::Simple(simple), Some(e.to_string())),
         }
     };
+    let arm_bows = [
+        (Side::Left, crate::motion::plan::LimbId::ArmLeft, JointId::ShoulderL),
+        (Side::Right, crate::motion::plan::LimbId::ArmRight, JointId::ShoulderR),
+    ]
+    .map(|(side, limb, shoulder)| sample::ArmBows::new(plan.limbs.get(&limb), side, skeleton.limits(shoulder)));
     let dancer = DancerAnimation {
         prints: prints::FootPrints::new(&plan.footprints),
+        arm_bows,
         plan,
         path,
         foot_geometry: geo,

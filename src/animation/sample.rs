@@ -9,7 +9,7 @@ use super::feet::{FootState, ramp};
 use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::motion::rules::MAX_SEGMENT_BEND_RAD;
-use crate::pose::fk::{Pose, joint_world};
+use crate::pose::fk::{Pose, child_world, joint_world};
 use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
@@ -18,7 +18,7 @@ mod arm_between;
 mod arm_bow;
 mod leg_gesture;
 use arm_between::{fold_lower_arm, solve_arm_between};
-use arm_bow::arm_bow;
+pub use arm_bow::ArmBows;
 
 /// What sampling one dancer noticed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -127,8 +127,9 @@ fn arm_at(
     t: f64,
     side: Side,
     limits: &crate::pose::limits::JointLimits,
+    bows: &ArmBows,
 ) -> (Aim, Option<(Aim, Aim, f32)>) {
-    limb_segment_at(track, t, -Vec3::Y, Some((side, limits)))
+    limb_segment_at(track, t, -Vec3::Y, Some((side, limits, bows)))
 }
 
 /// The aim of a limb track at `t` and, while it moves between two keys, the aims at the two ends
@@ -137,7 +138,7 @@ fn limb_segment_at(
     track: Option<&crate::motion::plan::Track<LimbTarget>>,
     t: f64,
     rest_dir: Vec3,
-    arm: Option<(Side, &crate::pose::limits::JointLimits)>,
+    arm: Option<(Side, &crate::pose::limits::JointLimits, &ArmBows)>,
 ) -> (Aim, Option<(Aim, Aim, f32)>) {
     let Some(track) = track else { return ((rest_dir, 0.0, 1.0, None), None) };
     let Some((from, to, s)) = track.segment_at(t) else {
@@ -159,14 +160,18 @@ fn limb_segment_at(
     let to_dir = dir_of(to.dir_in_body, from_dir);
     let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
     let moving = s > 0.0 && s < 1.0;
-    let bow = if moving { arm.map_or(0.0, |(side, limits)| arm_bow(from_dir, to_dir, side, limits)) } else { 0.0 };
+    let bow = if moving {
+        arm.map_or(0.0, |(side, limits, bows)| bows.bow(idx, from_dir, to_dir, side, limits))
+    } else {
+        0.0
+    };
     // A key whose segments are in line is a straight limb: a whole-limb key (its direction).
     let segs_of = |k: &LimbTarget| {
         k.upper_dir_in_body.zip(k.lower_dir_in_body).filter(|(u, l)| u.angle_between(*l) > 1f32.to_radians())
     };
     let aim = |s: f32| -> Aim {
         let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
-        if let Some((side, _)) = arm
+        if let Some((side, _, _)) = arm
             && bow > 0.0
             && s > 0.0
             && s < 1.0
@@ -405,6 +410,8 @@ impl DancerAnimation {
                 let mut clamped = false;
                 let mut within_limits = true;
                 let mut out_of_reach = false;
+                // The ankle's world rotation and position in the pose as each pass leaves it.
+                let mut ankle_world = (Quat::IDENTITY, Vec3::ZERO);
                 for _ in 0..6 {
                     // The knee points over the toes: the least-twist pole of a leg whose rest
                     // frame is the pelvis turned to the foot's heading.
@@ -428,16 +435,20 @@ impl DancerAnimation {
                     if let Some(blend) = gesture_point[side.index()] {
                         // From the foot's own rotation to pointing in line with the shin.
                         let knee = if *side == Side::Left { JointId::KneeL } else { JointId::KneeR };
-                        let shin = joint_world(skeleton, pose, knee).0;
+                        let knee_world = joint_world(skeleton, pose, knee);
+                        let shin = knee_world.0;
                         let pointed = shin * Quat::from_rotation_x(GESTURE_POINT_RAD);
                         let wanted = foot_rot_before_gesture[side.index()].slerp(pointed, blend);
                         let limits = skeleton.limits(ankle_joint);
                         pose.set_local(ankle_joint, limits.clamp(shin.inverse() * wanted));
+                        ankle_world = child_world(skeleton, pose, knee_world, ankle_joint);
+                    } else {
+                        ankle_world = joint_world(skeleton, pose, ankle_joint);
                     }
                     if !state.planted {
                         // In the air: if the foot the leg could reach dips below the floor, lift
                         // the target by that much and solve again.
-                        let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
+                        let (got_rot, got_pos) = ankle_world;
                         if roll_weight > 0.0
                             && let Some(want) = goal.end_rot_in_world
                             && got_rot.angle_between(want) >= 1e-4
@@ -468,7 +479,7 @@ impl DancerAnimation {
                         air_lift[side.index()] += 5e-4 - low;
                         continue;
                     }
-                    let (got_rot, _) = joint_world(skeleton, pose, ankle_joint);
+                    let got_rot = ankle_world.0;
                     let want = goal.end_rot_in_world.unwrap_or(got_rot);
                     if got_rot.angle_between(want) < 1e-4 {
                         break;
@@ -483,12 +494,14 @@ impl DancerAnimation {
                 let mut limited = !within_limits;
                 if !state.planted {
                     // Limits that move the foot by more than a millimetre count as out of reach.
-                    let before = joint_world(skeleton, pose, ankle_joint).1;
+                    let before = ankle_world.1;
                     let clamped_joints = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
                     clamped_legs += clamped_joints;
                     // (Nothing clamped: the pose and the ankle did not move.)
-                    let moved =
-                        clamped_joints > 0 && joint_world(skeleton, pose, ankle_joint).1.distance(before) > 1e-3;
+                    if clamped_joints > 0 {
+                        ankle_world = joint_world(skeleton, pose, ankle_joint);
+                    }
+                    let moved = clamped_joints > 0 && ankle_world.1.distance(before) > 1e-3;
                     clamped |= moved;
                     limited |= moved;
                 }
@@ -501,7 +514,7 @@ impl DancerAnimation {
                 report.legs_limited[i] = limited;
                 // Keep the toes on (or off) the floor for the pitch the foot actually took: in a
                 // flight the flight keys say; a foot well off the floor keeps its toes straight.
-                let (got_rot, got_pos) = joint_world(skeleton, pose, ankle_joint);
+                let (got_rot, got_pos) = ankle_world;
                 report.legs_miss_m[i] = got_pos.distance(goal.end_in_world);
                 report.feet_planted[i] = state.planted;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
@@ -535,7 +548,8 @@ impl DancerAnimation {
             let upper = skeleton.bone_length_m(elbow);
             let lower = skeleton.bone_length_m(wrist);
             let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
-            let (aim, ends) = arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder));
+            let (aim, ends) =
+                arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder), &self.arm_bows[side.index()]);
             let goal_of = |(dir, bend, reach_scale, segs): Aim| {
                 let goal = match segs {
                     Some((u, l)) => {

@@ -166,6 +166,7 @@ impl Walker {
         let path = PelvisPath::Simple(SimplePath::new(&plan, self.standing_pelvis_m));
         DancerAnimation {
             prints: crate::animation::prints::FootPrints::new(&plan.footprints),
+            arm_bows: Default::default(),
             plan,
             path,
             foot_geometry: self.foot_geometry,

@@ -121,6 +121,14 @@ pub fn joint_world(skeleton: &Skeleton, pose: &Pose, joint: JointId) -> (Quat, V
     (rot, pos)
 }
 
+/// World rotation and position of `joint` from its parent's: bit for bit what [`joint_world`]
+/// finds when `parent_world` is the parent's [`joint_world`] in the same pose.
+pub fn child_world(skeleton: &Skeleton, pose: &Pose, parent_world: (Quat, Vec3), joint: JointId) -> (Quat, Vec3) {
+    let (rot, pos) = parent_world;
+    let local = normalized_or_identity(pose.local(joint));
+    ((rot * local).normalize(), pos + rot * skeleton.rest_offset(joint))
+}
+
 /// World positions of the skeleton's end sites (same order as [`Skeleton::end_sites`]).
 pub fn end_site_positions(skeleton: &Skeleton, pose: &Pose) -> Vec<Vec3> {
     let (rot, pos) = world_rot_pos(skeleton, pose);

@@ -2,8 +2,58 @@
 //! shoulder's range.
 
 use super::{blend_dirs, local_from_body};
+use crate::motion::plan::{LimbTarget, Track};
+use crate::pose::limits::JointLimits;
 use crate::pose::skeleton::Side;
 use glam::{Quat, Vec3};
+
+/// The bows of one arm's moves, found once in `compile` (the bow depends only on the two keys):
+/// per key of the arm's track, the directions of the move that ends there and its bow. A move
+/// whose directions or limits differ from the table's (another skeleton, a changed plan) is
+/// computed afresh, so the answer is always that of [`arm_bow`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArmBows {
+    limits: Option<(Side, JointLimits)>,
+    moves: Vec<(Vec3, Vec3, f32)>,
+}
+
+impl ArmBows {
+    /// The table of the arm on `side` with shoulder `limits`, for `track` (keys in the order
+    /// [`super::limb_segment_at`] walks them: the move towards key `i` starts at key `i - 1`).
+    pub fn new(track: Option<&Track<LimbTarget>>, side: Side, limits: &JointLimits) -> Self {
+        let Some(track) = track else { return Self::default() };
+        let keys = &track.keys;
+        let dir_of = |v: Vec3, held: Vec3| if v.length_squared() < 1e-12 { held } else { v };
+        let moves = (0..keys.len())
+            .map(|idx| {
+                // As `Track::segment_at`: the last of the keys reached together is moved towards.
+                let to = keys[idx..].iter().take_while(|k| k.t_end_secs == keys[idx].t_end_secs).last();
+                let to = to.map_or(keys[idx].value, |k| k.value);
+                let from = keys[idx.saturating_sub(1)].value;
+                let held = keys[..idx.saturating_sub(1)]
+                    .iter()
+                    .rev()
+                    .map(|k| k.value.dir_in_body)
+                    .find(|d| d.length_squared() >= 1e-12)
+                    .unwrap_or(-Vec3::Y);
+                let from_dir = dir_of(from.dir_in_body, held);
+                let to_dir = dir_of(to.dir_in_body, from_dir);
+                (from_dir, to_dir, arm_bow(from_dir, to_dir, side, limits))
+            })
+            .collect();
+        Self { limits: Some((side, *limits)), moves }
+    }
+
+    /// [`arm_bow`] of the move from `a` to `b` towards key `idx`, from the table where it holds
+    /// that move.
+    pub(super) fn bow(&self, idx: usize, a: Vec3, b: Vec3, side: Side, limits: &JointLimits) -> f32 {
+        let same = |x: Vec3, y: Vec3| x.to_array().map(f32::to_bits) == y.to_array().map(f32::to_bits);
+        match self.moves.get(idx) {
+            Some(&(ta, tb, bow)) if same(ta, a) && same(tb, b) && self.limits == Some((side, *limits)) => bow,
+            _ => arm_bow(a, b, side, limits),
+        }
+    }
+}
 
 /// How far the shoulder would be outside `limits` with the arm pointing along `dir_in_body`
 /// (the swing from hanging, in the skeleton's local axes; mirrored limits for the right arm).
