@@ -97,28 +97,13 @@ pub fn joint_positions(skeleton: &Skeleton, pose: &Pose, out: &mut [Vec3]) -> Re
 
 /// World rotation and position of one joint, walking only its ancestors.
 pub fn joint_world(skeleton: &Skeleton, pose: &Pose, joint: JointId) -> (Quat, Vec3) {
-    // Collect the chain root → joint (at most JOINT_COUNT long).
-    let mut chain = [JointId::Pelvis; JOINT_COUNT];
-    let mut len = 0;
-    let mut cursor = Some(joint);
-    while let (Some(j), Some(slot)) = (cursor, chain.get_mut(len)) {
-        *slot = j;
-        len += 1;
-        cursor = j.parent();
-    }
-    let mut rot = Quat::IDENTITY;
-    let mut pos = Vec3::ZERO;
-    for &j in chain.iter().take(len).rev() {
-        let local = normalized_or_identity(pose.local(j));
-        if j.parent().is_some() {
-            pos += rot * skeleton.rest_offset(j);
-            rot = (rot * local).normalize();
-        } else {
-            pos = if pose.pelvis_in_world.is_finite() { pose.pelvis_in_world } else { Vec3::ZERO };
-            rot = local;
+    match joint.parent() {
+        Some(parent) => child_world(skeleton, pose, joint_world(skeleton, pose, parent), joint),
+        None => {
+            let pos = if pose.pelvis_in_world.is_finite() { pose.pelvis_in_world } else { Vec3::ZERO };
+            (normalized_or_identity(pose.local(joint)), pos)
         }
     }
-    (rot, pos)
 }
 
 /// World rotation and position of `joint` from its parent's: bit for bit what [`joint_world`]

@@ -24,6 +24,7 @@ impl ArmBows {
         let Some(track) = track else { return Self::default() };
         let keys = &track.keys;
         let dir_of = |v: Vec3, held: Vec3| if v.length_squared() < 1e-12 { held } else { v };
+        let mut found = std::collections::BTreeMap::new();
         let moves = (0..keys.len())
             .map(|idx| {
                 // As `Track::segment_at`: the last of the keys reached together is moved towards.
@@ -38,7 +39,11 @@ impl ArmBows {
                     .unwrap_or(-Vec3::Y);
                 let from_dir = dir_of(from.dir_in_body, held);
                 let to_dir = dir_of(to.dir_in_body, from_dir);
-                (from_dir, to_dir, arm_bow(from_dir, to_dir, side, limits))
+                // A score repeats its moves: each pair of directions is searched once.
+                let bow = *found
+                    .entry((bits(from_dir), bits(to_dir)))
+                    .or_insert_with(|| arm_bow(from_dir, to_dir, side, limits));
+                (from_dir, to_dir, bow)
             })
             .collect();
         Self { limits: Some((side, *limits)), moves }
@@ -47,7 +52,7 @@ impl ArmBows {
     /// [`arm_bow`] of the move from `a` to `b` towards key `idx`, from the table where it holds
     /// that move.
     pub(super) fn bow(&self, idx: usize, a: Vec3, b: Vec3, side: Side, limits: &JointLimits) -> f32 {
-        let same = |x: Vec3, y: Vec3| x.to_array().map(f32::to_bits) == y.to_array().map(f32::to_bits);
+        let same = |x: Vec3, y: Vec3| bits(x) == bits(y);
         match self.moves.get(idx) {
             Some(&(ta, tb, bow)) if same(ta, a) && same(tb, b) && self.limits == Some((side, *limits)) => bow,
             _ => arm_bow(a, b, side, limits),
@@ -63,6 +68,11 @@ fn shoulder_violation(dir_in_body: Vec3, limits: &crate::pose::limits::JointLimi
         return 0.0;
     }
     limits.violation_rad(Quat::from_rotation_arc(Vec3::NEG_Y, d))
+}
+
+/// The bits of a vector's components (a key for exact comparison).
+fn bits(v: Vec3) -> [u32; 3] {
+    v.to_array().map(f32::to_bits)
 }
 
 /// The outward bow (as a multiple of the body-frame outward direction, at mid-way) that keeps
