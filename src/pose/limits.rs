@@ -231,7 +231,7 @@ fn rough_atan2(y: f32, x: f32) -> f32 {
     use std::f32::consts::{FRAC_PI_2, PI};
     let (ax, ay) = (x.abs(), y.abs());
     let (lo, hi) = (ax.min(ay), ax.max(ay));
-    if !(hi > 0.0) {
+    if hi.is_nan() || hi <= 0.0 {
         // Both zero (or NaN).
         return y.atan2(x);
     }
