@@ -193,7 +193,7 @@ fn limb_segment_at(
                 // round the outside of the upper arm).
                 let l_blend = blend_dirs(fl, l, s).0;
                 let l_now = match arm {
-                    Some((side, _)) => fold_lower_arm(u_now, l_blend, MAX_SEGMENT_BEND_RAD, side),
+                    Some((side, _, _)) => fold_lower_arm(u_now, l_blend, MAX_SEGMENT_BEND_RAD, side),
                     None => crate::motion::rules::limit_bend(u_now, l_blend, MAX_SEGMENT_BEND_RAD),
                 };
                 Some((u_now, l_now))
