@@ -29,6 +29,7 @@ impl Animation {
             foot_angles: FootAngles::default(),
             flight_keys: FlightKeys::default(),
             tilt_rule: TiltRule::default(),
+            arm_swivels: Default::default(),
         };
         let report = &motion.report;
         let mut notes = vec![format!(

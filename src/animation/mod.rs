@@ -70,6 +70,8 @@ pub struct DancerAnimation {
     /// The outward bows of the left and right arm's moves (built by [`compile`]; empty tables
     /// compute them while sampling).
     pub arm_bows: [sample::ArmBows; 2],
+    /// Each arm move's swivel path (built by [`animate_plan`]; empty: the shortest turn).
+    pub arm_swivels: sample::ArmSwivels,
 }
 
 impl DancerAnimation {
@@ -193,9 +195,11 @@ pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, 
         (Side::Right, crate::motion::plan::LimbId::ArmRight, JointId::ShoulderR),
     ]
     .map(|(side, limb, shoulder)| sample::ArmBows::new(plan.limbs.get(&limb), side, skeleton.limits(shoulder)));
+    let arm_swivels = sample::ArmSwivels::new(&plan.limbs, skeleton, &arm_bows);
     let dancer = DancerAnimation {
         prints: prints::FootPrints::new(&plan.footprints),
         arm_bows,
+        arm_swivels,
         plan,
         path,
         foot_geometry: geo,

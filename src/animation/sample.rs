@@ -17,8 +17,10 @@ use glam::{Quat, Vec3};
 mod arm_between;
 mod arm_bow;
 mod leg_gesture;
+mod swivel_path;
 use arm_between::{fold_lower_arm, solve_arm_between};
 pub use arm_bow::ArmBows;
+pub use swivel_path::ArmSwivels;
 
 /// What sampling one dancer noticed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -128,7 +130,7 @@ fn arm_at(
     side: Side,
     limits: &crate::pose::limits::JointLimits,
     bows: &ArmBows,
-) -> (Aim, Option<(Aim, Aim, f32)>) {
+) -> (Aim, Option<(Aim, Aim, f32, bool)>) {
     limb_segment_at(track, t, -Vec3::Y, Some((side, limits, bows)))
 }
 
@@ -139,7 +141,7 @@ fn limb_segment_at(
     t: f64,
     rest_dir: Vec3,
     arm: Option<(Side, &crate::pose::limits::JointLimits, &ArmBows)>,
-) -> (Aim, Option<(Aim, Aim, f32)>) {
+) -> (Aim, Option<(Aim, Aim, f32, bool)>) {
     let Some(track) = track else { return ((rest_dir, 0.0, 1.0, None), None) };
     let Some((from, to, s)) = track.segment_at(t) else {
         return ((rest_dir, 0.0, 1.0, None), None);
@@ -204,8 +206,10 @@ fn limb_segment_at(
     // Where the score gives both segments of the arm at both ends of a move (the elbow placed by
     // the notation, which the swivel search of the blended goal would flip from side to side),
     // the swivel is the keys' own, turned from one to the other (see `solve_arm_between`).
+    // Elsewhere the ends come with `false`: the caller turns the swivel along the move's compiled
+    // swivel path where there is one (see `swivel_path`).
     let pick = segs_of(&from).is_some() && segs_of(&to).is_some();
-    let ends = (pick && moving && from != to).then(|| (aim(0.0), aim(1.0), s));
+    let ends = (moving && from != to).then(|| (aim(0.0), aim(1.0), s, pick));
     (aim(s), ends)
 }
 
@@ -589,9 +593,20 @@ impl DancerAnimation {
             };
             let goal = goal_of(aim);
             // A straight arm's target lies on the edge of its reach: out of reach means missed.
+            // The compiled swivel path of a whole-arm move (of the key it ends at).
+            let path = |s: f32| {
+                let track = self.plan.limbs.get(&limb)?;
+                let key = track.keys.partition_point(|k| k.t_end_secs <= t);
+                self.arm_swivels.path(side, key).map(|p| p.at(s))
+            };
             let solved = match ends {
-                Some((from, to, s)) => solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s),
-                None => solve_arm(skeleton, pose, side, &goal),
+                Some((from, to, s, true)) => {
+                    solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s, None)
+                }
+                Some((from, to, s, false)) if let Some(path) = path(s) => {
+                    solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s, Some(path))
+                }
+                _ => solve_arm(skeleton, pose, side, &goal),
             };
             let (mut clamped, out_of_reach, within_limits) = match solved {
                 // Out of reach: the target's distance from the shoulder is one the arm cannot take.

@@ -173,6 +173,7 @@ impl Walker {
             foot_angles: FootAngles::default(),
             flight_keys: FlightKeys::default(),
             tilt_rule: TiltRule::default(),
+            arm_swivels: Default::default(),
         }
     }
 }

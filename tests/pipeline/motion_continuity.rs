@@ -52,7 +52,7 @@ const POP_RATIO: f32 = 4.0;
 /// out-of-reach hand ranks its swivels by their refined answers and turns from the one side's to
 /// the other's continuously (twists.lbn: 4 → 0, the hand flickered between two answers 90° of
 /// twist apart).
-const MAX_POPS: usize = 12;
+const MAX_POPS: usize = 3;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;

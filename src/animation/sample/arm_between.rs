@@ -7,13 +7,58 @@ use crate::pose::limits::{from_swing_twist_angles, swing_twist_angles};
 use crate::pose::skeleton::{Limb, Side, Skeleton};
 use glam::{Quat, Vec3};
 
+/// The swivel of an arm solved towards `goal`, measured from the least-twist pole of an arm at
+/// rest pointing out to the side (continuous everywhere but straight across the chest, where no
+/// arm goes), and its upper arm's twist (inside the shoulder's range). With `near_rad` the IK
+/// takes the in-range swivel nearest that one, else the one it chooses for the goal on its own.
+pub(super) fn arm_swivel(
+    skeleton: &Skeleton,
+    pose: &Pose,
+    side: Side,
+    goal: &LimbGoal,
+    near_rad: Option<f32>,
+) -> Result<(f32, f32), IkError> {
+    let limb = Limb::arm(side);
+    let mut job = limb_job(skeleton, pose, limb, goal);
+    let axis = swivel_axis(&job, goal);
+    let reference = swivel_reference(&job, axis);
+    if let Some(phi) = near_rad {
+        job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * reference);
+    }
+    let sol = solve_limb(&job)?;
+    // The side the elbow sticks out to (⟂ the hinge and the shoulder → wrist axis).
+    let pole = axis.cross(job.parent_rot_in_world * sol.root_local * job.hinge_axis_in_local);
+    let limits = skeleton.limits(limb.root);
+    let twist = swing_twist_angles(sol.root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
+    Ok((axis.dot(reference.cross(pole)).atan2(reference.dot(pole)), twist))
+}
+
+/// The shoulder → wrist axis of `goal`, world space.
+fn swivel_axis(job: &crate::pose::ik::LimbIkJob, goal: &LimbGoal) -> Vec3 {
+    let down = job.parent_rot_in_world * Vec3::NEG_Y;
+    (goal.end_in_world - job.root_in_world).normalize_or(down)
+}
+
+/// Where swivel 0 puts the elbow for an arm along `axis` (see [`arm_swivel`]).
+fn swivel_reference(job: &crate::pose::ik::LimbIkJob, axis: Vec3) -> Vec3 {
+    let out = job.outward_in_world.normalize_or(job.parent_rot_in_world * Vec3::X);
+    let down = job.parent_rot_in_world * Vec3::NEG_Y;
+    least_twist_pole(out, down, axis).normalize_or(down)
+}
+
+/// The shortest turn from `a` to `b`, radians in [−π, π).
+pub(super) fn wrap_turn(a: f32, b: f32) -> f32 {
+    (b - a + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI
+}
+
 /// Solves an arm moving from the key goal `from` to the key goal `to` (blend `s`), towards `goal`:
-/// each key's swivel is the one the IK chooses for that key on its own (the limit-respecting
-/// swivel nearest the pole), and on the way the swivel turns from the one to the other, so it is
-/// a continuous function of time even where the nearest limit-respecting swivel of the blended
-/// goal would jump from one side to the other. Swivels are measured from the least-twist pole of
-/// an arm at rest pointing out to the side, which is continuous everywhere but straight across
-/// the chest (where no arm goes).
+/// each key's swivel is the one the IK chooses for that key on its own, and on the way the swivel
+/// turns from the one to the other, so it is a continuous function of time even where the
+/// nearest limit-respecting swivel of the blended goal would jump from one side to the other.
+/// With a compiled `path` (`(swivel at the first key, swivel now)` of the move, see
+/// [`super::swivel_path`]) the swivel follows it through the shoulder's range, offset so it
+/// starts and ends at the keys' own; without one it turns the shortest way.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve_arm_between(
     skeleton: &Skeleton,
     pose: &mut Pose,
@@ -22,40 +67,38 @@ pub(super) fn solve_arm_between(
     from: &LimbGoal,
     to: &LimbGoal,
     s: f32,
+    path: Option<(f32, f32, f32)>,
 ) -> Result<LimbIkSolution, IkError> {
     let limb = Limb::arm(side);
     let mut job = limb_job(skeleton, pose, limb, goal);
-    let out = job.outward_in_world.normalize_or(job.parent_rot_in_world * Vec3::X);
-    let down = job.parent_rot_in_world * Vec3::NEG_Y;
-    let reference = |axis: Vec3| least_twist_pole(out, down, axis).normalize_or(down);
-    let axis_to = |g: &LimbGoal| (g.end_in_world - job.root_in_world).normalize_or(down);
-    let limits = skeleton.limits(limb.root);
-    let key_swivel = |g: &LimbGoal| {
-        let key_job = limb_job(skeleton, pose, limb, g);
-        solve_limb(&key_job).map(|sol| {
-            let axis = axis_to(g);
-            // The side the elbow sticks out to (⟂ the hinge and the shoulder → wrist axis).
-            let pole = axis.cross(key_job.parent_rot_in_world * sol.root_local * key_job.hinge_axis_in_local);
-            let r = reference(axis);
-            let twist = swing_twist_angles(sol.root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
-            (axis.dot(r.cross(pole)).atan2(r.dot(pole)), twist)
-        })
+    let ((phi_from, twist_from), (phi_to, twist_to)) =
+        (arm_swivel(skeleton, pose, side, from, None)?, arm_swivel(skeleton, pose, side, to, None)?);
+    let phi = match path {
+        // (path at s = 0, at s = 1, now): the path, moved so its ends are the keys' swivels.
+        Some((path_from, path_to, path_now)) => {
+            let (off_from, off_to) = (wrap_turn(path_from, phi_from), wrap_turn(path_to, phi_to));
+            path_now + off_from + (off_to - off_from) * s
+        }
+        None => phi_from + wrap_turn(phi_from, phi_to) * s,
     };
-    let ((phi_from, twist_from), (phi_to, twist_to)) = (key_swivel(from)?, key_swivel(to)?);
-    let turn = (phi_to - phi_from + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI;
-    let phi = phi_from + turn * s;
-    let axis = axis_to(goal);
-    job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * reference(axis));
+    let axis = swivel_axis(&job, goal);
+    job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * swivel_reference(&job, axis));
     job.search_swivel = false;
     let solution = solve_limb(&job)?;
+    pose.set_local(limb.mid, solution.mid_local);
+    if path.is_some() && TWIST_FROM_PATH {
+        pose.set_local(limb.root, solution.root_local);
+        return Ok(solution);
+    }
     // The upper arm turns about itself from the one key's twist to the other's (both inside the
     // shoulder's range), never through the half turn where the nearest limit would flip sides.
     let mut angles = swing_twist_angles(solution.root_local);
     angles.y = twist_from + (twist_to - twist_from) * s;
     pose.set_local(limb.root, from_swing_twist_angles(angles));
-    pose.set_local(limb.mid, solution.mid_local);
     Ok(solution)
 }
+
+const TWIST_FROM_PATH: bool = true;
 
 /// `lower` turned towards `upper` so the two make at most `max_bend_rad`, like
 /// [`crate::motion::rules::limit_bend`], but leaning out to the arm's side as well as to the

@@ -1,0 +1,244 @@
+//! Swivel paths: once per arm move, at compile time, the elbow's swivel stepped through the move,
+//! each step the in-range swivel nearest the previous one, so the sampler turns the elbow through
+//! the shoulder's range (a small table per move) instead of the shortest way across its limits.
+
+use super::arm_between::{arm_swivel, wrap_turn};
+use super::{Aim, ArmBows, arm_at, reach_for};
+use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
+use crate::pose::fk::{Pose, joint_world};
+use crate::pose::ik::LimbGoal;
+use crate::pose::skeleton::{JointId, Side, Skeleton};
+use glam::Vec3;
+
+/// Steps of a move's swivel path.
+const PATH_STEPS: usize = 32;
+
+/// Half the part of a move (in blend) over which a path changes from following the first key's
+/// swivel to following the last key's, where the two lie on different sides of the range.
+const HANDOVER_S: f32 = 0.15;
+
+/// A turn of the IK's own swivel from one step to the next that counts as a jump, radians.
+const OWN_JUMP_RAD: f32 = 0.35;
+
+/// One move's swivel path: the swivel (radians, unwrapped) at blends `s` 0, …, 1 (the blend of
+/// the time through the move, eased as the track eases it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SwivelPath {
+    s: [f32; PATH_STEPS + 1],
+    phi_rad: [f32; PATH_STEPS + 1],
+}
+
+impl SwivelPath {
+    /// (swivel at the first key, at the last key, at blend `s`), radians.
+    pub(super) fn at(&self, s: f32) -> (f32, f32, f32) {
+        let k = self.s.partition_point(|&x| x <= s).clamp(1, PATH_STEPS);
+        let (s0, s1) = (self.s[k - 1], self.s[k]);
+        let w = if s1 > s0 { ((s - s0) / (s1 - s0)).clamp(0.0, 1.0) } else { 1.0 };
+        let now = self.phi_rad[k - 1] + (self.phi_rad[k] - self.phi_rad[k - 1]) * w;
+        (self.phi_rad[0], self.phi_rad[PATH_STEPS], now)
+    }
+}
+
+/// The swivel paths of both arms, per key of the arm's track (the move that ends at that key;
+/// `None` where the arm does not move, or its elbow is given by segments).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ArmSwivels {
+    paths: [Vec<Option<SwivelPath>>; 2],
+}
+
+impl ArmSwivels {
+    /// Paths for the arm tracks of `limbs`, solved on `skeleton` at rest (facing +Z).
+    pub fn new(
+        limbs: &std::collections::BTreeMap<LimbId, Track<LimbTarget>>,
+        skeleton: &Skeleton,
+        bows: &[ArmBows; 2],
+    ) -> Self {
+        let mut paths: [Vec<Option<SwivelPath>>; 2] = Default::default();
+        for (side, limb) in [(Side::Left, LimbId::ArmLeft), (Side::Right, LimbId::ArmRight)] {
+            if let Some(track) = limbs.get(&limb) {
+                paths[side.index()] =
+                    (0..track.keys.len()).map(|i| move_path(track, i, side, skeleton, &bows[side.index()])).collect();
+            }
+        }
+        ArmSwivels { paths }
+    }
+
+    /// The path of the move of `side`'s arm that ends at key `key`.
+    pub(super) fn path(&self, side: Side, key: usize) -> Option<&SwivelPath> {
+        self.paths[side.index()].get(key)?.as_ref()
+    }
+}
+
+/// The swivel path of the move that ends at key `i` of `track`.
+fn move_path(
+    track: &Track<LimbTarget>,
+    i: usize,
+    side: Side,
+    skeleton: &Skeleton,
+    bows: &ArmBows,
+) -> Option<SwivelPath> {
+    let key = track.keys[i];
+    let start = key.t_start_secs.max(if i == 0 { f64::NEG_INFINITY } else { track.keys[i - 1].t_end_secs });
+    if !start.is_finite() || key.t_end_secs <= start {
+        return None;
+    }
+    let (shoulder, elbow, wrist) = match side {
+        Side::Left => (JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
+        Side::Right => (JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
+    };
+    let pose = Pose::rest(skeleton);
+    let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
+    let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
+    let goal_of = |(dir, bend, reach_scale, _): Aim| {
+        let dir_w = world_from_body(dir, 0.0).normalize_or(-Vec3::Y);
+        let reach = reach_for(upper, lower, bend) * reach_scale;
+        LimbGoal { end_in_world: shoulder_pos + dir_w * reach.max(0.12), pole_in_world: None, end_rot_in_world: None }
+    };
+    let limits = skeleton.limits(shoulder);
+    let mut steps = Vec::with_capacity(PATH_STEPS + 1);
+    for k in 0..=PATH_STEPS {
+        let x = k as f64 / PATH_STEPS as f64;
+        // (The keys themselves from just inside the move: at its ends the track is not moving.)
+        let t = start + (key.t_end_secs - start) * x.clamp(0.01, 0.99);
+        let (aim, ends) = arm_at(Some(track), t, side, limits, bows);
+        let (from, to, _, _) = ends?;
+        // Segments (an elbow given by the score) at either key: no path.
+        if aim.3.is_some() || from.3.is_some() || to.3.is_some() {
+            return None;
+        }
+        let aim = match k {
+            0 => from,
+            PATH_STEPS => to,
+            _ => aim,
+        };
+        steps.push((smoothstep(x as f32), goal_of(aim)));
+    }
+    // A key the shoulder cannot take (no swivel keeps it in range): no path into its range.
+    for k in [0, PATH_STEPS] {
+        let sol = crate::pose::ik::solve_arm(skeleton, &mut pose.clone(), side, &steps[k].1).ok()?;
+        if !sol.within_limits {
+            return None;
+        }
+    }
+    // The IK's own swivel at each step: where it turns continuously, the sampler's own solve
+    // (no path) is what the arm does.
+    let mut own = [0.0f32; PATH_STEPS + 1];
+    for k in 0..=PATH_STEPS {
+        own[k] = arm_swivel(skeleton, &pose, side, &steps[k].1, None).ok()?.0;
+    }
+    let jumps = own.windows(2).any(|w| wrap_turn(w[0], w[1]).abs() > OWN_JUMP_RAD);
+    if !jumps {
+        return None;
+    }
+    // Forward from the first key's own swivel, backward from the last key's.
+    let walk = |order: &mut dyn Iterator<Item = usize>| -> Option<[f32; PATH_STEPS + 1]> {
+        let mut phi = [0.0f32; PATH_STEPS + 1];
+        let mut prev: Option<f32> = None;
+        for k in order {
+            let (now, _) = arm_swivel(skeleton, &pose, side, &steps[k].1, prev).ok()?;
+            let now = prev.map_or(now, |p| p + wrap_turn(p, now));
+            phi[k] = now;
+            prev = Some(now);
+        }
+        Some(phi)
+    };
+    let forward = walk(&mut (0..=PATH_STEPS))?;
+    let backward = walk(&mut (0..=PATH_STEPS).rev())?;
+    // Where the two differ, hand over from the one to the other where that moves the elbow
+    // least: where they are closest, weighed by how far the elbow stands off the shoulder →
+    // wrist line (a straight arm's swivel only turns it about itself); ties nearest the middle.
+    let gap = |k: usize| wrap_turn(forward[k], backward[k]);
+    let off_axis = |k: usize| {
+        let d = steps[k].1.end_in_world.distance(shoulder_pos).clamp(1e-3, upper + lower);
+        let cos = ((upper * upper + d * d - lower * lower) / (2.0 * upper * d)).clamp(-1.0, 1.0);
+        upper * (1.0 - cos * cos).max(0.0).sqrt()
+    };
+    let cost = |k: usize| gap(k).abs() * off_axis(k);
+    let least = (0..=PATH_STEPS).map(cost).fold(f32::INFINITY, f32::min);
+    let handover = (0..=PATH_STEPS)
+        .filter(|&k| cost(k) <= least + 1e-3)
+        .min_by(|&a, &b| (steps[a].0 - 0.5).abs().total_cmp(&(steps[b].0 - 0.5).abs()))
+        .map_or(0.5, |k| steps[k].0)
+        .clamp(HANDOVER_S, 1.0 - HANDOVER_S);
+    // Both walks are continuous, so their difference is: taken whole turns off where they meet.
+    let at = (0..=PATH_STEPS).min_by(|&a, &b| (steps[a].0 - handover).abs().total_cmp(&(steps[b].0 - handover).abs()));
+    let raw = |k: usize| backward[k] - forward[k];
+    let whole = at.map_or(0.0, |h| (raw(h) / std::f32::consts::TAU).round() * std::f32::consts::TAU);
+    let mut phi_rad = [0.0f32; PATH_STEPS + 1];
+    for k in 0..=PATH_STEPS {
+        let w = smoothstep(((steps[k].0 - handover) / (2.0 * HANDOVER_S) + 0.5).clamp(0.0, 1.0));
+        phi_rad[k] = forward[k] + (raw(k) - whole) * w;
+    }
+    let s = std::array::from_fn(|k| steps[k].0);
+    Some(SwivelPath { s, phi_rad })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::motion::plan::{DancerPlan, Key};
+    use crate::pose::skeleton::Proportions;
+
+    /// Both arms (straight) forward low, up, then out to the side low (as in bow_trial.lbn): on
+    /// the way down from "up" the nearest in-range swivel of the blended goal flips the elbow
+    /// (14 cm in one frame); along the compiled path it turns on continuously.
+    #[test]
+    fn an_arm_coming_down_from_up_to_the_side_keeps_its_elbow_continuous() {
+        let skeleton = Skeleton::new(&Proportions::default());
+        let straight = |dir: Vec3| LimbTarget {
+            dir_in_body: dir,
+            bend_rad: 0.0,
+            upper_dir_in_body: None,
+            lower_dir_in_body: None,
+        };
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let mut plan = DancerPlan { end_secs: 3.5, ..DancerPlan::default() };
+        for (limb, out) in [(LimbId::ArmLeft, -1.0), (LimbId::ArmRight, 1.0)] {
+            let keys =
+                [(0.0, 1.0, Vec3::new(0.0, -h, h)), (1.0, 2.0, Vec3::Y), (2.0, 3.0, Vec3::new(out * h, -h, 0.0))];
+            let keys =
+                keys.map(|(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: straight(dir) });
+            plan.limbs.insert(limb, Track { keys: keys.to_vec() });
+        }
+        let (with_paths, _) = crate::animation::animate_plan(plan, &skeleton);
+        let without = crate::animation::DancerAnimation { arm_swivels: ArmSwivels::default(), ..with_paths.clone() };
+        // The largest elbow step that is over 3 cm and over 4 times both neighbouring steps.
+        let worst_jump = |anim: &crate::animation::DancerAnimation| {
+            let mut pose = Pose::rest(&skeleton);
+            let track: Vec<[Vec3; 2]> = (0..=210)
+                .map(|f| {
+                    anim.sample_into(&skeleton, f64::from(f) / 60.0, &mut pose);
+                    [JointId::ElbowL, JointId::ElbowR].map(|j| joint_world(&skeleton, &pose, j).1)
+                })
+                .collect();
+            let mut worst = 0.0f32;
+            for side in 0..2 {
+                let steps: Vec<f32> = track.windows(2).map(|w| w[0][side].distance(w[1][side])).collect();
+                for i in 0..steps.len() {
+                    let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
+                    if steps[i] > 0.03 && steps[i] > 4.0 * around {
+                        worst = worst.max(steps[i]);
+                    }
+                }
+            }
+            worst
+        };
+        assert!(worst_jump(&without) > 0.1, "the shortest turn should flip the elbow (test no longer tests)");
+        let jump = worst_jump(&with_paths);
+        assert!(jump == 0.0, "the elbow jumped {:.1} cm", jump * 100.0);
+        // At the keys the arms point as written (facing +Z).
+        let mut pose = Pose::rest(&skeleton);
+        for (t, dir) in [(1.0, Vec3::new(0.0, -h, h)), (2.0, Vec3::Y), (3.1, Vec3::new(h, -h, 0.0))] {
+            with_paths.sample_into(&skeleton, t, &mut pose);
+            for (shoulder, wrist, out) in
+                [(JointId::ShoulderL, JointId::WristL, -1.0), (JointId::ShoulderR, JointId::WristR, 1.0)]
+            {
+                // The right arm's body direction, mirrored for the left; world right = −X.
+                let want = Vec3::new(-out * dir.x, dir.y, dir.z);
+                let got = joint_world(&skeleton, &pose, wrist).1 - joint_world(&skeleton, &pose, shoulder).1;
+                let off = got.angle_between(want).to_degrees();
+                assert!(off < 5.0, "t={t} {shoulder:?}: the arm is {off:.1}° off {want}");
+            }
+        }
+    }
+}
