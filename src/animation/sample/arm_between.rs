@@ -86,7 +86,9 @@ pub(super) fn solve_arm_between(
     job.search_swivel = false;
     let solution = solve_limb(&job)?;
     pose.set_local(limb.mid, solution.mid_local);
-    if path.is_some() && TWIST_FROM_PATH {
+    // Following a swivel path, the upper arm's twist is the solve's own (interpolating it
+    // between the keys as below made more pops).
+    if path.is_some() {
         pose.set_local(limb.root, solution.root_local);
         return Ok(solution);
     }
@@ -97,8 +99,6 @@ pub(super) fn solve_arm_between(
     pose.set_local(limb.root, from_swing_twist_angles(angles));
     Ok(solution)
 }
-
-const TWIST_FROM_PATH: bool = true;
 
 /// `lower` turned towards `upper` so the two make at most `max_bend_rad`, like
 /// [`crate::motion::rules::limit_bend`], but leaning out to the arm's side as well as to the
