@@ -51,8 +51,9 @@ const POP_RATIO: f32 = 4.0;
 /// shoulder's limits, the hand's swivel twists a straight upper arm about itself, and an
 /// out-of-reach hand ranks its swivels by their refined answers and turns from the one side's to
 /// the other's continuously (twists.lbn: 4 → 0, the hand flickered between two answers 90° of
-/// twist apart).
-const MAX_POPS: usize = 3;
+/// twist apart); 3 with the whole-arm swivel paths; 2 once a path hands over elsewhere where the
+/// walk back from the last key runs out of range early (laban4.lbn frame 213: 1 → 0).
+const MAX_POPS: usize = 2;
 
 fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
     let doc = read(bytes, Some(ext)).ok()?;

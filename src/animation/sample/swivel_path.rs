@@ -17,6 +17,10 @@ const PATH_STEPS: usize = 32;
 /// swivel to following the last key's, where the two lie on different sides of the range.
 const HANDOVER_S: f32 = 0.15;
 
+/// The most the elbow may move in one step of a path handed over elsewhere than where the walks
+/// differ least (metres): another handover is taken only where it leaves no jump.
+const CALM_STEP_M: f32 = 0.1;
+
 /// A turn of the IK's own swivel from one step to the next that counts as a jump, radians.
 const OWN_JUMP_RAD: f32 = 0.35;
 
@@ -155,19 +159,38 @@ fn move_path(
     };
     let cost = |k: usize| gap(k).abs() * off_axis(k);
     let least = (0..=PATH_STEPS).map(cost).fold(f32::INFINITY, f32::min);
-    let handover = (0..=PATH_STEPS)
+    let preferred = (0..=PATH_STEPS)
         .filter(|&k| cost(k) <= least + 1e-3)
         .min_by(|&a, &b| (steps[a].0 - 0.5).abs().total_cmp(&(steps[b].0 - 0.5).abs()))
-        .map_or(0.5, |k| steps[k].0)
-        .clamp(HANDOVER_S, 1.0 - HANDOVER_S);
-    // Both walks are continuous, so their difference is: taken whole turns off where they meet.
-    let at = (0..=PATH_STEPS).min_by(|&a, &b| (steps[a].0 - handover).abs().total_cmp(&(steps[b].0 - handover).abs()));
-    let raw = |k: usize| backward[k] - forward[k];
-    let whole = at.map_or(0.0, |h| (raw(h) / std::f32::consts::TAU).round() * std::f32::consts::TAU);
-    let mut phi_rad = [0.0f32; PATH_STEPS + 1];
-    for k in 0..=PATH_STEPS {
-        let w = smoothstep(((steps[k].0 - handover) / (2.0 * HANDOVER_S) + 0.5).clamp(0.0, 1.0));
-        phi_rad[k] = forward[k] + (raw(k) - whole) * w;
+        .map_or(0.5, |k| steps[k].0);
+    // The path handed over at blend `handover`. Both walks are continuous where the range is, so
+    // their difference is: taken whole turns off where they meet.
+    let handed_over = |handover: f32| -> [f32; PATH_STEPS + 1] {
+        let handover = handover.clamp(HANDOVER_S, 1.0 - HANDOVER_S);
+        let at =
+            (0..=PATH_STEPS).min_by(|&a, &b| (steps[a].0 - handover).abs().total_cmp(&(steps[b].0 - handover).abs()));
+        let raw = |k: usize| backward[k] - forward[k];
+        let whole = at.map_or(0.0, |h| (raw(h) / std::f32::consts::TAU).round() * std::f32::consts::TAU);
+        std::array::from_fn(|k| {
+            let w = smoothstep(((steps[k].0 - handover) / (2.0 * HANDOVER_S) + 0.5).clamp(0.0, 1.0));
+            forward[k] + (raw(k) - whole) * w
+        })
+    };
+    // A walk may itself jump (where the in-range swivel nearest the last one runs out): the
+    // largest step of the elbow inside the move, and the handover that keeps it least (the
+    // preferred one unless another moves the elbow over a centimetre less in its worst step and
+    // leaves no step over `CALM_STEP_M`).
+    let worst_step_m = |phi: &[f32; PATH_STEPS + 1]| {
+        (1..PATH_STEPS - 1).map(|k| (phi[k + 1] - phi[k]).abs() * off_axis(k).max(off_axis(k + 1))).fold(0.0, f32::max)
+    };
+    let mut phi_rad = handed_over(preferred);
+    let mut worst = worst_step_m(&phi_rad);
+    for step in &steps {
+        let other = handed_over(step.0);
+        let other_worst = worst_step_m(&other);
+        if other_worst < worst - 0.01 && other_worst <= CALM_STEP_M {
+            (phi_rad, worst) = (other, other_worst);
+        }
     }
     let s = std::array::from_fn(|k| steps[k].0);
     Some(SwivelPath { s, phi_rad })
@@ -239,6 +262,45 @@ mod tests {
                 let off = got.angle_between(want).to_degrees();
                 assert!(off < 5.0, "t={t} {shoulder:?}: the arm is {off:.1}° off {want}");
             }
+        }
+    }
+
+    /// The right arm (straight) from back to forward across the body (as in laban4.lbn's 3.25 s):
+    /// the walk back from the last key runs out of range early, so a handover where the two walks
+    /// differ least turned the elbow 23 cm in one frame; the path now hands over past that.
+    #[test]
+    fn an_arm_swinging_from_back_to_forward_across_keeps_its_elbow_continuous() {
+        let skeleton = Skeleton::new(&Proportions::default());
+        let straight = |dir: Vec3| LimbTarget {
+            dir_in_body: dir,
+            bend_rad: 0.0,
+            upper_dir_in_body: Some(dir),
+            lower_dir_in_body: Some(dir),
+        };
+        let across = Vec3::new(-0.573_576_4, 0.0, 0.819_152_04);
+        let mut plan = DancerPlan { end_secs: 3.5, ..DancerPlan::default() };
+        let keys = [(1.0, 1.75, -Vec3::Z), (2.0, 2.75, across)];
+        let keys = keys.map(|(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: straight(dir) });
+        plan.limbs.insert(LimbId::ArmRight, Track { keys: keys.to_vec() });
+        let (anim, _) = crate::animation::animate_plan(plan, &skeleton);
+        assert!(anim.arm_swivels.path(Side::Right, 1).is_some(), "no path for the swing (test no longer tests)");
+        let mut pose = Pose::rest(&skeleton);
+        let elbow: Vec<Vec3> = (0..=210)
+            .map(|f| {
+                anim.sample_into(&skeleton, f64::from(f) / 60.0, &mut pose);
+                joint_world(&skeleton, &pose, JointId::ElbowR).1
+            })
+            .collect();
+        let steps: Vec<f32> = elbow.windows(2).map(|w| w[0].distance(w[1])).collect();
+        for i in 0..steps.len() {
+            let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
+            assert!(
+                steps[i] <= 0.03 || steps[i] <= 4.0 * around,
+                "frame {}: the elbow jumped {:.1} cm (around {:.1} cm)",
+                i + 1,
+                steps[i] * 100.0,
+                around * 100.0
+            );
         }
     }
 }
