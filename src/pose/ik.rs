@@ -337,12 +337,12 @@ fn violation(job: &LimbIkJob, cand: &Candidate) -> f32 {
 /// to a half turn for the last bit of a swing limit that float noise in the hinge angle decides.
 /// So that fallback fades in with the bend ([`straight_weight`]): a straight limb keeps the pole's
 /// twist, a continuous function of the goal, and the bend brings the fallback in continuously.
-fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>) -> f64 {
+/// `at_pole` is the candidate at swivel 0, whose limits the caller found broken.
+fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>, at_pole: &Candidate) -> f64 {
     let score_at = |phi: f64| SwivelScore::of(job, geo, &geo.candidate(phi, end_rot));
-    let at_pole = score_at(0.0);
-    if at_pole.feasible() || !job.search_swivel {
-        return 0.0;
-    }
+    // Only the violation decides feasibility; the tie-break terms are not needed for it.
+    let feasible_at = |phi: f64| violation(job, &geo.candidate(phi, end_rot)) <= VIOLATION_EPS_RAD;
+    let at_pole = SwivelScore::of(job, geo, at_pole);
     let step = std::f64::consts::PI / f64::from(SWIVEL_STEPS);
     let mut best = (at_pole, 0.0);
     for k in 1..=SWIVEL_STEPS {
@@ -369,7 +369,7 @@ fn choose_swivel(job: &LimbIkJob, geo: &Geometry, end_rot: Option<DQuat>) -> f64
             let (mut bad, mut good) = (sign * step * f64::from(k - 1), sign * step * f64::from(k));
             for _ in 0..BISECT_STEPS {
                 let mid = 0.5 * (bad + good);
-                if score_at(mid).feasible() {
+                if feasible_at(mid) {
                     good = mid;
                 } else {
                     bad = mid;
@@ -436,11 +436,25 @@ pub fn solve_limb(job: &LimbIkJob) -> Result<LimbIkSolution, IkError> {
     job.validate()?;
     let geo = Geometry::new(job);
     let end_rot = job.end_rot_in_world.map(|q| q.as_dquat().normalize());
-    let swivel = choose_swivel(job, &geo, end_rot);
-    let cand = geo.candidate(swivel, end_rot);
-    let root_ok = job.root_limits.violation_rad(cand.root_local) <= VIOLATION_EPS_RAD;
+    // Most solves keep the pole: its candidate and violations then serve the answer as well.
+    let at_pole = geo.candidate(0.0, end_rot);
+    let limit_violations = |cand: &Candidate| {
+        let root = job.root_limits.violation_rad(cand.root_local);
+        (root, cand.end_local.map_or(0.0, |q| job.end_limits.violation_rad(q)))
+    };
+    let pole_violations = limit_violations(&at_pole);
+    let (swivel, cand, (root_violation, end_violation)) =
+        if pole_violations.0 + pole_violations.1 <= VIOLATION_EPS_RAD || !job.search_swivel {
+            (0.0, at_pole, pole_violations)
+        } else {
+            let swivel = choose_swivel(job, &geo, end_rot, &at_pole);
+            let cand = geo.candidate(swivel, end_rot);
+            let violations = limit_violations(&cand);
+            (swivel, cand, violations)
+        };
+    let root_ok = root_violation <= VIOLATION_EPS_RAD;
     let (end_local, end_rot_reached) = match cand.end_local {
-        Some(q) if job.end_limits.violation_rad(q) > VIOLATION_EPS_RAD => (Some(job.end_limits.clamp(q)), false),
+        Some(q) if end_violation > VIOLATION_EPS_RAD => (Some(job.end_limits.clamp(q)), false),
         other => (other, true),
     };
     // Positions as forward kinematics will see them (from the f32 rotations).
