@@ -7,7 +7,7 @@ use super::{Aim, ArmBows, arm_at, reach_for};
 use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::LimbGoal;
-use crate::pose::skeleton::{JointId, Side, Skeleton};
+use crate::pose::skeleton::{Limb, Side, Skeleton};
 use glam::Vec3;
 
 /// Steps of a move's swivel path.
@@ -86,10 +86,7 @@ fn move_path(
     if !start.is_finite() || key.t_end_secs <= start {
         return None;
     }
-    let (shoulder, elbow, wrist) = match side {
-        Side::Left => (JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
-        Side::Right => (JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
-    };
+    let Limb { root: shoulder, mid: elbow, end: wrist, .. } = Limb::arm(side);
     let pose = Pose::rest(skeleton);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
@@ -200,7 +197,7 @@ fn move_path(
 mod tests {
     use super::*;
     use crate::motion::plan::{DancerPlan, Key};
-    use crate::pose::skeleton::Proportions;
+    use crate::pose::skeleton::{JointId, Proportions};
 
     /// Both arms (straight) forward low, up, then out to the side low (as in bow_trial.lbn): on
     /// the way down from "up" the nearest in-range swivel of the blended goal flips the elbow
