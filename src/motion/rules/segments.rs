@@ -114,12 +114,18 @@ pub(super) fn segment_target(previous: Option<LimbTarget>, lower: bool, dir_in_b
 /// Puts the pending segment keys on their limbs' tracks, earliest first, each after the key
 /// that precedes it in time on that track. Where `stood_between(limb, previous end, start)` (the
 /// foot landed as that key ended or after it), the limb starts from natural standing instead.
+/// A lower segment the bend limit folded (a forearm "place high" under a hanging upper arm)
+/// keeps its written direction for the keys after it, each folded anew: once the upper segment
+/// moves so the bend allows it, the lower one is where the score puts it (up), not where the
+/// first fold left it.
 pub(super) fn resolve(
     tracks: &mut std::collections::BTreeMap<LimbId, crate::motion::plan::Track<LimbTarget>>,
     mut pending: Vec<Pending>,
     stood_between: impl Fn(LimbId, f64, f64) -> bool,
 ) {
     pending.sort_by(|a, b| a.t_end_secs.total_cmp(&b.t_end_secs).then(a.t_start_secs.total_cmp(&b.t_start_secs)));
+    // Per limb, the last lower segment direction a symbol gave (unfolded).
+    let mut written: std::collections::BTreeMap<LimbId, Vec3> = std::collections::BTreeMap::new();
     for p in pending {
         let track = tracks.entry(p.limb).or_default();
         let previous = track
@@ -128,7 +134,17 @@ pub(super) fn resolve(
             .rev()
             .find(|k| k.t_end_secs <= p.t_end_secs + 1e-9)
             .filter(|k| !stood_between(p.limb, k.t_end_secs, p.t_start_secs))
-            .map(|k| k.value);
+            .map(|k| k.value)
+            // The previous key's lower segment, where it is the written one folded, as written.
+            .map(|k| match (written.get(&p.limb), k.upper_dir_in_body, k.lower_dir_in_body) {
+                (Some(&w), Some(u), Some(l)) if limit_bend(u, w, MAX_SEGMENT_BEND_RAD).dot(l) > 1.0 - 1e-6 => {
+                    LimbTarget { lower_dir_in_body: Some(w), ..k }
+                }
+                _ => k,
+            });
+        if p.lower && p.dir_in_body.length_squared() > 1e-12 {
+            written.insert(p.limb, p.dir_in_body.normalize());
+        }
         let value = segment_target(previous, p.lower, p.dir_in_body);
         track.push(Key { t_start_secs: p.t_start_secs, t_end_secs: p.t_end_secs, value });
     }
@@ -159,5 +175,30 @@ mod tests {
         // From natural standing the upper segment hangs.
         let s = segment_target(None, true, Vec3::Z);
         assert_eq!(s.upper_dir_in_body, Some(-Vec3::Y));
+    }
+
+    #[test]
+    fn a_folded_lower_segment_is_where_written_once_the_upper_one_lets_it() {
+        // Lower arm place high under the hanging upper arm (folded 145°, in front), then the
+        // upper arm forward: the forearm points up, as the wrist column says, not where the fold
+        // left it; then the upper arm down again folds it as at first.
+        let pending = |lower: bool, dir: Vec3, t: f64| Pending {
+            limb: LimbId::ArmRight,
+            lower,
+            dir_in_body: dir,
+            t_start_secs: t,
+            t_end_secs: t + 0.5,
+            span: Span::default(),
+            place: String::new(),
+        };
+        let mut tracks = std::collections::BTreeMap::new();
+        let keys = vec![pending(true, Vec3::Y, 0.0), pending(false, Vec3::Z, 1.0), pending(false, -Vec3::Y, 2.0)];
+        resolve(&mut tracks, keys, |_, _, _| false);
+        let lower: Vec<Vec3> =
+            tracks[&LimbId::ArmRight].keys.iter().map(|k| k.value.lower_dir_in_body.unwrap()).collect();
+        let folded = limit_bend(-Vec3::Y, Vec3::Y, MAX_SEGMENT_BEND_RAD);
+        assert!(lower[0].angle_between(folded) < 1e-4 && folded.z > 0.5, "{lower:?}");
+        assert!(lower[1].angle_between(Vec3::Y) < 1e-4, "{lower:?}");
+        assert!(lower[2].angle_between(folded) < 1e-4, "{lower:?}");
     }
 }
