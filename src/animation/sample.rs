@@ -16,6 +16,7 @@ use glam::{Quat, Vec3};
 
 mod arm_between;
 mod arm_bow;
+mod arm_segments;
 mod leg_gesture;
 mod swivel_path;
 use arm_between::{fold_lower_arm, solve_arm_between};
@@ -39,6 +40,12 @@ pub struct SampleReport {
     pub arms_limited: [bool; 2],
     /// Per arm: how far the wrist ended from its target, metres.
     pub arms_miss_m: [f32; 2],
+    /// Per arm: how far the shoulder's range held the upper arm from the direction the score
+    /// gives it (an elbow pre-sign), radians; the wrist target is then the held one.
+    pub arms_upper_held_rad: [f32; 2],
+    /// Per arm: how far the elbow's hinge and the upper arm's twist held the lower arm from the
+    /// direction the score gives it (a wrist pre-sign), radians.
+    pub arms_lower_held_rad: [f32; 2],
     /// Per leg (left, right): the target lay beyond the leg's reach.
     pub legs_out_of_reach: [bool; 2],
     /// Per leg: the joint limits stopped it.
@@ -554,11 +561,19 @@ impl DancerAnimation {
             let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
             let (aim, ends) =
                 arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder), &self.arm_bows[side.index()]);
+            // Segments the score gives, as near as the shoulder lets both be (the upper arm's
+            // direction first), world space.
+            let clavicle_rot = joint_world(skeleton, pose, crate::pose::skeleton::Limb::arm(side).parent).0;
+            let held = |(u, l): (Vec3, Vec3)| {
+                let (u, l) = (world_from_body(u, yaw), world_from_body(l, yaw));
+                (arm_segments::held_segments(skeleton.limits(shoulder), clavicle_rot, side, u, l), u, l)
+            };
             let goal_of = |(dir, bend, reach_scale, segs): Aim| {
                 let goal = match segs {
-                    Some((u, l)) => {
-                        let elbow_pos = shoulder_pos + world_from_body(u, yaw) * upper;
-                        let wrist_pos = elbow_pos + world_from_body(l, yaw) * lower;
+                    Some(segs) => {
+                        let held = held(segs).0;
+                        let elbow_pos = shoulder_pos + held.upper * upper;
+                        let wrist_pos = elbow_pos + held.lower * lower;
                         LimbGoal {
                             end_in_world: wrist_pos,
                             pole_in_world: Some(elbow_pos - shoulder_pos),
@@ -628,6 +643,10 @@ impl DancerAnimation {
             report.arms_out_of_reach[i] = out_of_reach;
             report.arms_limited[i] = moved || !within_limits;
             report.arms_miss_m[i] = after.distance(goal.end_in_world);
+            if let Some((h, u, l)) = aim.3.map(held) {
+                report.arms_upper_held_rad[i] = h.upper.angle_between(u);
+                report.arms_lower_held_rad[i] = h.lower.angle_between(l);
+            }
             report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
             if let Some(f) = &floor {
                 self.floor_hand(skeleton, pose, side, f, yaw);

@@ -1,7 +1,7 @@
 //! The motion report: every place where the engine had to compromise while it moved the body
 //! through a score — targets out of reach, joint limits, planted feet that missed the floor, the
-//! pelvis lowered, gestures that did not arrive, knees, hands or the seat that could not stay on
-//! the floor — as time ranges per dancer and body part.
+//! pelvis lowered, gestures that did not arrive, arm segments held off their directions, knees,
+//! hands or the seat that could not stay on the floor — as time ranges per dancer and body part.
 //!
 //! Found by sampling the compiled [`Animation`] at a fixed rate and reading each
 //! [`SampleReport`](crate::animation::SampleReport); consecutive flagged frames make one episode.
@@ -26,6 +26,8 @@ const FOOT_MISS_M: f32 = 0.005;
 const DROP_M: f32 = 0.01;
 /// A gesture farther than this from its notated direction at the end of its symbol is late.
 const LATE_DEG: f32 = 10.0;
+/// An arm segment held farther than this from its notated direction is reported, degrees.
+const HELD_DEG: f32 = 10.0;
 
 /// What kind of compromise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,6 +48,11 @@ pub enum Compromise {
     HandOffFloor,
     /// The seat of a sitting body could not stay on the floor.
     SeatOffFloor,
+    /// The shoulder's range held the upper arm off the direction its elbow pre-sign gives.
+    UpperArmHeld,
+    /// The elbow's hinge and the upper arm's twist held the lower arm off the direction its
+    /// wrist pre-sign gives (the upper arm kept its own).
+    LowerArmHeld,
 }
 
 impl Compromise {
@@ -60,6 +67,10 @@ impl Compromise {
             Compromise::KneeOffFloor => "kneeling knee could not stay on the floor",
             Compromise::HandOffFloor => "supporting hand could not stay on the floor",
             Compromise::SeatOffFloor => "seat could not stay on the floor",
+            Compromise::UpperArmHeld => "upper arm not at its notated direction (the shoulder's range)",
+            Compromise::LowerArmHeld => {
+                "lower arm not at its notated direction (the elbow's hinge and the upper arm's twist)"
+            }
         }
     }
 }
@@ -105,7 +116,8 @@ pub struct Episode {
     pub t_start_secs: f64,
     /// Last flagged time, seconds.
     pub t_end_secs: f64,
-    /// The worst amount over the episode: metres (reach, limits, floor, pelvis) or degrees (late).
+    /// The worst amount over the episode: metres (reach, limits, floor, pelvis) or degrees (late,
+    /// arm segments held).
     pub worst: f32,
     /// For a late gesture: how long after its symbol ended it arrived (`None`: it never did).
     pub late_by_secs: Option<f64>,
@@ -151,7 +163,7 @@ pub fn compromises(anim: &Animation) -> Vec<Episode> {
     out
 }
 
-/// The compromises one sample shows: (kind, part, amount in metres).
+/// The compromises one sample shows: (kind, part, amount in metres, or degrees for arm segments).
 pub fn classify(r: &SampleReport) -> Vec<(Compromise, Part, f32)> {
     let mut flagged = Vec::new();
     for i in 0..2 {
@@ -159,6 +171,13 @@ pub fn classify(r: &SampleReport) -> Vec<(Compromise, Part, f32)> {
         if r.arms_miss_m[i] > MISS_M {
             let kind = if r.arms_out_of_reach[i] { Compromise::OutOfReach } else { Compromise::JointLimits };
             flagged.push((kind, arm, r.arms_miss_m[i]));
+        }
+        for (kind, held_rad) in
+            [(Compromise::UpperArmHeld, r.arms_upper_held_rad[i]), (Compromise::LowerArmHeld, r.arms_lower_held_rad[i])]
+        {
+            if held_rad.to_degrees() > HELD_DEG {
+                flagged.push((kind, arm, held_rad.to_degrees()));
+            }
         }
         if r.legs_miss_m[i] > if r.feet_planted[i] { FOOT_MISS_M } else { MISS_M } {
             let kind = if r.feet_planted[i] {
@@ -250,6 +269,7 @@ pub fn render(file: &str, score: &Score, episodes: &[Episode]) -> String {
                 format!("{:.0}° off when its symbol ends, there {late:.2} s later", e.worst)
             }
             (Compromise::GestureLate, None) => format!("{:.0}° off when its symbol ends, never arrives", e.worst),
+            (Compromise::UpperArmHeld | Compromise::LowerArmHeld, _) => format!("up to {:.0}° off", e.worst),
             _ => format!("up to {:.1} cm", e.worst * 100.0),
         };
         let _ = writeln!(

@@ -1,12 +1,14 @@
 //! An arm between two keys, from a hand-made score: the upper arm (elbow pre-sign) swings from
 //! hanging to back and down again while the lower arm (wrist pre-sign) keeps pointing up, as in
 //! elbow_swing.lbn. The elbow and wrist move continuously on the way (the forearm used to flip
-//! through the upper arm's line, 60 cm), and the hanging keys are as written.
+//! through the upper arm's line, 60 cm), the hanging keys are as written, and at the back keys
+//! the upper arm is as written while the forearm gives (the motion report says so).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use glam::{Quat, Vec3};
 use labanplay::animation::{Animation, compile};
 use labanplay::motion::rules::MotionOptions;
+use labanplay::motion_report::{Compromise, Part, compromises};
 use labanplay::pose::fk::{Pose, joint_world};
 use labanplay::pose::skeleton::{JointId, Proportions};
 use labanplay::read::read;
@@ -87,4 +89,32 @@ fn an_upper_arm_swinging_past_a_held_forearm_never_jumps() {
             assert!(!jump, "frame {}: the {name} jumped {:.1} cm", i + 1, steps[i] * 100.0);
         }
     }
+}
+
+#[test]
+fn at_the_back_keys_the_upper_arm_is_as_written_and_the_forearm_gives() {
+    let anim = animation();
+    let mut pose = Pose::rest(&anim.skeleton);
+    let deg = |a: Vec3, b: Vec3| a.angle_between(b).to_degrees();
+    // "Back middle" is the shoulder's full extension (90°), inside its range, so the upper arm
+    // is there. A forearm pointing up from an upper arm straight back would need the upper arm
+    // twisted by half a turn; the shoulder twists it a quarter turn at most, so every forearm
+    // the elbow's hinge can give lies at or below the horizontal: 90° from "up" is the nearest.
+    for t in [1.0, 3.0] {
+        anim.dancers[0].sample_into(&anim.skeleton, t, &mut pose);
+        let (upper, lower) = segments(&anim, &pose, t);
+        let back = Vec3::new(0.0, 0.0, -1.0);
+        assert!(deg(upper, back) < 3.0, "t={t}: upper arm {upper} is {:.1}° off back", deg(upper, back));
+        let off = deg(lower, Vec3::Y);
+        assert!((90.0..93.0).contains(&off), "t={t}: lower arm {lower} is {off:.1}° off up");
+    }
+    // The report names the compromise at both back keys: the lower arm held off, the upper not.
+    let episodes = compromises(&anim);
+    let held: Vec<_> =
+        episodes.iter().filter(|e| e.kind == Compromise::LowerArmHeld && e.part == Part::RightArm).collect();
+    for t in [1.0, 3.0] {
+        let e = held.iter().find(|e| e.t_start_secs <= t && t <= e.t_end_secs);
+        assert!(e.is_some_and(|e| e.worst > 85.0), "t={t}: {episodes:?}");
+    }
+    assert!(!episodes.iter().any(|e| e.kind == Compromise::UpperArmHeld), "{episodes:?}");
 }
