@@ -122,6 +122,8 @@ pub struct FootAngles {
     pub pivot_rad: f32,
     /// Ball-first landing.
     pub ball_landing_rad: f32,
+    /// Toes lifted while the foot swivels on its heel.
+    pub heel_swivel_rad: f32,
 }
 
 impl Default for FootAngles {
@@ -132,6 +134,7 @@ impl Default for FootAngles {
             releve_rad: 35f32.to_radians(),
             pivot_rad: 12f32.to_radians(),
             ball_landing_rad: 20f32.to_radians(),
+            heel_swivel_rad: 6f32.to_radians(),
         }
     }
 }
@@ -189,6 +192,16 @@ pub fn contact_point(geo: &FootGeometry, state: &FootState) -> Vec3 {
     state.ankle_in_world + state.rot_in_world() * pivot
 }
 
+/// Where the flat foot of `fp` stands at `t_secs` (ground under the ankle, heading) for
+/// [`ankle_for`]: where it landed, or after a pivot on the heel where that pivot left it (a
+/// pivot on the ball is measured from the landing throughout).
+fn flat_stance(fp: &Footprint, t_secs: f64) -> (Vec3, f32) {
+    match fp.pivot_secs {
+        Some((_, b)) if fp.pivot_on_heel && t_secs >= b => (fp.position_end_in_world, fp.yaw_end_rad),
+        _ => (fp.position_in_world, fp.yaw_start_rad),
+    }
+}
+
 /// State of a planted foot on footprint `fp` at `t_secs` (`t_land ≤ t ≤ t_lift`).
 /// `rolls_off`: the foot leaves the floor at `t_lift` (it is not the end of the score).
 pub fn planted_state(
@@ -208,7 +221,11 @@ pub fn planted_state(
     }
     if let Some((a, b)) = fp.pivot_secs {
         let w = ramp(t_secs, a - 0.08, a).min(1.0 - ramp(t_secs, b, b + 0.08));
-        base = base.max(angles.pivot_rad * w);
+        if fp.pivot_on_heel {
+            base -= angles.heel_swivel_rad * w;
+        } else {
+            base = base.max(angles.pivot_rad * w);
+        }
     }
     let mut pitch = base;
     if tau > 0.0 && t_secs < fp.t_land_secs + tau && fp.t_land_secs > 0.0 {
@@ -225,7 +242,8 @@ pub fn planted_state(
         let end = base.max(angles.heel_off_rad);
         pitch = pitch + (end - pitch) * s;
     }
-    let ankle = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, yaw, pitch);
+    let (ground, yaw_flat) = flat_stance(fp, t_secs);
+    let ankle = ankle_for(geo, ground, yaw_flat, yaw, pitch);
     FootState {
         ankle_in_world: ankle,
         yaw_rad: yaw,
@@ -253,7 +271,8 @@ pub fn planted_state_handing_over(
         let end = planted_state(geo, angles, fp, fp.t_lift_secs, false).pitch_rad;
         let s = smoothstep(ramp(t_secs, fp.t_lift_secs - tau, fp.t_lift_secs));
         state.pitch_rad += (next_pitch_rad - end) * s;
-        state.ankle_in_world = ankle_for(geo, fp.position_in_world, fp.yaw_start_rad, state.yaw_rad, state.pitch_rad);
+        let (ground, yaw_flat) = flat_stance(fp, t_secs);
+        state.ankle_in_world = ankle_for(geo, ground, yaw_flat, state.yaw_rad, state.pitch_rad);
         state.toe_bend_rad = geo.toe_bend_for(state.pitch_rad);
     }
     state

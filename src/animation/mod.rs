@@ -134,7 +134,9 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
     let mut opts = opts.clone();
     opts.height_m = proportions.height_m.min(hip.y / STEP_LEG_FRACTION);
     opts.leg_length_m = hip.y;
-    opts.ball_forward_m = foot_geometry(&skeleton).ball_in_ankle.z;
+    let foot = foot_geometry(&skeleton);
+    opts.ball_forward_m = foot.ball_in_ankle.z;
+    opts.heel_back_m = -foot.heel_in_ankle.z;
     let (plans, mut interpretation) = plan_score(score, &opts);
     let (contacts, contact_warnings) = crate::contact::timed_contacts(score, &plans);
     interpretation.interpreted += contacts.len();

@@ -94,6 +94,7 @@ mod tests {
             yaw_start_rad: 0.0,
             yaw_end_rad: 0.0,
             pivot_secs: None,
+            pivot_on_heel: false,
             t_step_start_secs: t_land_secs,
             t_land_secs,
             t_lift_secs,

@@ -142,6 +142,7 @@ mod tests {
             yaw_start_rad: 0.0,
             yaw_end_rad: 0.0,
             pivot_secs: None,
+            pivot_on_heel: false,
             t_step_start_secs: land,
             t_land_secs: land,
             t_lift_secs: lift,

@@ -85,6 +85,7 @@ pub fn walk_plan(job: &WalkJob<'_>) -> DancerPlan {
             yaw_start_rad: yaw,
             yaw_end_rad: yaw,
             pivot_secs: None,
+            pivot_on_heel: false,
             t_step_start_secs: step_start,
             t_land_secs: land,
             t_lift_secs: lift,

@@ -80,6 +80,10 @@ pub struct Footprint {
     pub yaw_end_rad: f32,
     /// Pivot interval (seconds) during which the heading turns, on the ball of the foot.
     pub pivot_secs: Option<(f64, f64)>,
+    /// The pivot turns the foot on its heel with the toes lifted (a standing leg's rotation),
+    /// not on its ball: the ankle keeps its height, and after the pivot the foot stands at
+    /// `position_end_in_world`, `yaw_end_rad`.
+    pub pivot_on_heel: bool,
     /// When the step that lands here starts (the swing begins); equals `t_land_secs` for
     /// landings from the air and for feet that were already there.
     pub t_step_start_secs: f64,

@@ -70,26 +70,73 @@ fn the_chest_twists_right_by_its_pin_holds_and_untwists_with_the_composite_sign(
     assert_no_jumps(&anim, 0.02);
 }
 
-/// Standing on both feet; the right leg column rotates right (outward) by ¼ (pin right), which
-/// the hip allows only to 45°: the supporting foot swivels on its ball; then the composite sign
-/// turns it back.
+/// Standing on both feet; the right leg column rotates right (outward) by ¼ (pin right), more
+/// than a standing foot swivels (35°): the supporting foot turns out on its heel as far as it goes
+/// (a warning says so), stays turned out, and the composite sign turns it back.
 const SWIVEL_LBN: &str = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
 Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n\
 Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
 Rotn 2 159 97 4 10 23 M\nPins 3 156 100 1 18 18 L\nRotn 7 159 145 4 10 23 M\n";
 
+/// How far a foot's toes point outward from the pelvis's facing, degrees (to the dancer's left
+/// for the left foot, to the right for the right foot).
+fn toes_out_deg(anim: &Animation, pose: &Pose, foot: Foot) -> f32 {
+    let sk = &anim.skeleton;
+    let (ankle, ball) = match foot {
+        Foot::Left => (JointId::AnkleL, JointId::BallL),
+        Foot::Right => (JointId::AnkleR, JointId::BallR),
+    };
+    let toes = joint_world(sk, pose, ball).1 - joint_world(sk, pose, ankle).1;
+    let facing = joint_world(sk, pose, JointId::Pelvis).0 * Vec3::Z;
+    let counter_clockwise = yaw_between_deg(facing, toes);
+    if foot == Foot::Left { counter_clockwise } else { -counter_clockwise }
+}
+
+/// The heel of `foot` (its contact point behind the ankle) in the sampled pose.
+fn heel(anim: &Animation, pose: &Pose, foot: Foot) -> Vec3 {
+    let j = if foot == Foot::Left { JointId::AnkleL } else { JointId::AnkleR };
+    let (rot, pos) = joint_world(&anim.skeleton, pose, j);
+    pos + rot * anim.skeleton.heel_in_ankle()
+}
+
 #[test]
-fn a_supporting_leg_rotation_is_reported_and_the_planted_foot_stays() {
+fn a_supporting_leg_rotation_swivels_the_planted_foot_out_and_back() {
     let anim = animation(SWIVEL_LBN.as_bytes());
     let skipped: Vec<&str> = anim.interpretation.skipped.iter().map(|d| d.message.as_str()).collect();
-    assert!(skipped.iter().any(|m| m.contains("supporting leg") && m.contains("does not swivel")), "{skipped:?}");
+    assert!(
+        skipped
+            .iter()
+            .any(|m| m.starts_with("staff 1, measure 1, beat 1.00, column 2")
+                && m.contains("swivels at most 35°; 35° used")),
+        "{skipped:?}"
+    );
+    assert!(!skipped.iter().any(|m| m.contains("not animated")), "{skipped:?}");
     let d = &anim.dancers[0];
     let sk = &anim.skeleton;
+    // 120 bpm: the rotation over beat 1 (0–0.5 s), held, the composite sign over beat 3 (1–1.5 s).
+    let before = toes_out_deg(&anim, &pose_at(&anim, 0.0), Foot::Right);
+    let left_before = toes_out_deg(&anim, &pose_at(&anim, 0.0), Foot::Left);
+    for (t, out) in [(0.5, 35.0), (0.9, 35.0), (1.5, 0.0), (1.9, 0.0)] {
+        let pose = pose_at(&anim, t);
+        let turned = toes_out_deg(&anim, &pose, Foot::Right) - before;
+        assert!((turned - out).abs() < 1.5, "t={t}: right toes turned out {turned:.1}°, written {out}°");
+        let left = toes_out_deg(&anim, &pose, Foot::Left) - left_before;
+        assert!(left.abs() < 0.5, "t={t}: the left foot turned {left:.1}°");
+    }
+    // Planted throughout, the heel on the floor and in one place while the foot turns on it (the
+    // toes lifted a little, so the standing leg stays as long); the body faces front.
     let body = d.yaw_at(0.0).to_degrees();
+    let heel_at_start = heel(&anim, &pose_at(&anim, 0.0), Foot::Right);
     let mut t = 0.0;
     while t <= 2.0 {
         let s = d.foot_state(sk, Foot::Right, t);
-        assert!(s.planted && (s.yaw_rad.to_degrees() - body).abs() < 0.5, "t={t}");
+        assert!(s.planted && (d.yaw_at(t).to_degrees() - body).abs() < 0.5, "t={t}");
+        let now = heel(&anim, &pose_at(&anim, t), Foot::Right);
+        assert!(
+            now.distance(heel_at_start) < 0.001,
+            "t={t}: the heel moved {:.1} mm",
+            now.distance(heel_at_start) * 1000.0
+        );
         t += 0.05;
     }
     // The rotation track holds the (hip-limited) amount for when the leg gestures.
@@ -153,14 +200,21 @@ fn real_twists_score_twists_the_chest_by_its_pins() {
 }
 
 /// `knee_rotate.lbn`: thigh and lower-leg pre-signs (`Limb 12/17`, `13/18`) with rotation signs
-/// in the leg columns, both feet standing: the columns are read (no "column … not animated"), the
-/// standing legs' rotations are reported (feet do not swivel yet), and the motion is continuous.
+/// in the leg columns, both feet standing: measure 1 turns both thighs out (left leg to the
+/// left, right leg to the right) over beat 2 and in over beat 3, without pins; the standing feet
+/// swivel with them, mirrored, and the motion is continuous.
 #[test]
-fn real_knee_rotate_score_reads_its_rotation_columns() {
+fn real_knee_rotate_score_swivels_its_standing_feet() {
     let Some(anim) = real("knee_rotate.lbn") else { return };
     let texts: Vec<String> = anim.interpretation.skipped.iter().map(|d| d.message.clone()).collect();
-    assert!(!texts.iter().any(|m| m.contains("not animated yet") || m.contains("rotation of a limb")), "{texts:?}");
-    assert!(texts.iter().any(|m| m.contains("does not swivel")), "{texts:?}");
+    assert!(!texts.iter().any(|m| m.contains("not animated") || m.contains("rotation of a limb")), "{texts:?}");
+    // 120 bpm, 3/4: measure 1 is 0–1.5 s, its beats 2 and 3 end at 1.0 and 1.5 s.
+    let out =
+        |t: f64, foot| toes_out_deg(&anim, &pose_at(&anim, t), foot) - toes_out_deg(&anim, &pose_at(&anim, 0.0), foot);
+    for foot in [Foot::Left, Foot::Right] {
+        assert!((out(1.0, foot) - 35.0).abs() < 2.0, "{foot:?} toes out {:.1}° at the end of beat 2", out(1.0, foot));
+        assert!((out(1.5, foot) + 35.0).abs() < 2.0, "{foot:?} toes out {:.1}° at the end of beat 3", out(1.5, foot));
+    }
     assert_no_jumps(&anim, 0.05);
 }
 

@@ -48,6 +48,9 @@ pub struct MotionOptions {
     /// Distance from the ankle to the ball of the foot along the foot, metres (pivots turn
     /// about the ball).
     pub ball_forward_m: f32,
+    /// Distance from the ankle back to the heel's contact, metres (a standing leg's rotation
+    /// turns the foot about the heel).
+    pub heel_back_m: f32,
     /// After the stepping foot touches down, the other foot lets go this fraction of the step's
     /// duration later (it cannot stay down while the weight travels a whole step length).
     pub release_after_touch_fraction: f64,
@@ -66,6 +69,7 @@ impl Default for MotionOptions {
             swing_fraction: 0.45,
             release_after_touch_fraction: 0.15,
             ball_forward_m: 0.14,
+            heel_back_m: 0.05,
         }
     }
 }
@@ -241,6 +245,7 @@ impl Walker<'_> {
             yaw_start_rad: self.yaw,
             yaw_end_rad: self.yaw,
             pivot_secs: None,
+            pivot_on_heel: false,
             t_step_start_secs: t_step_start.min(t_secs),
             t_land_secs: t_secs,
             t_lift_secs: f64::INFINITY,
@@ -451,7 +456,7 @@ fn plan_staff<'a>(
     for e in fronts {
         check_front(&w, staff.index, e, report);
     }
-    rotations::report_supporting_rotations(&mut w, report);
+    rotations::swivel_supporting_feet(&mut w, report);
     let leg_segments = segments::drop_supporting(&mut w.plan, leg_segments, report);
     let footprints = &w.plan.footprints;
     let landed_between = |limb: LimbId, a: f64, b: f64| {

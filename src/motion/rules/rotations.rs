@@ -59,6 +59,9 @@ fn signed_amount(e: &Entry) -> Option<(f64, bool)> {
 /// Largest swivel of a supporting foot, radians (35°).
 const MAX_SWIVEL_RAD: f32 = 35.0 * std::f32::consts::PI / 180.0;
 
+/// A swivel that starts this soon after its foot lands turns the landing footprint itself, seconds.
+const LANDS_WITH_SWIVEL_SECS: f64 = 0.05;
+
 /// A supporting leg's rotation, kept until the footprints exist.
 #[derive(Clone, Debug)]
 pub(super) struct LegSwivel {
@@ -67,8 +70,10 @@ pub(super) struct LegSwivel {
     t1: f64,
     /// Rotation to reach, radians, right positive (from the untwisted foot).
     target_rad: f32,
-    /// The sign, for the warning when its foot stands.
-    warning: Diagnostic,
+    /// The warning when the foot pivots through the sign (the swivel is not animated then).
+    pivoting: Diagnostic,
+    /// The warning when a pin asks for more than a standing foot swivels.
+    clamped: Option<Diagnostic>,
 }
 
 /// The rotation rule: a key on the part's rotation track (reached at the top of the symbol, held
@@ -110,36 +115,59 @@ pub(super) fn rotation(
     track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
     if let Rotated::Leg(s) | Rotated::Thigh(s) | Rotated::LowerLeg(s) = part {
         let foot = if s == Side::Left { Foot::Left } else { Foot::Right };
-        let warning = Diagnostic::warning(
+        let pivoting = Diagnostic::warning(
             e.span,
-            place(e, staff, "rotation of a supporting leg: the foot does not swivel on the floor yet"),
+            place(
+                e,
+                staff,
+                "rotation of a supporting leg while its foot pivots: the foot does not swivel; not animated",
+            ),
         );
-        w.swivels.push(LegSwivel { foot, t0, t1: t1.max(t0 + 1e-3), target_rad: value, warning });
+        let clamped = (!defaulted).then(|| {
+            Diagnostic::warning(
+                e.span,
+                place(
+                    e,
+                    staff,
+                    &format!(
+                        "rotation of a supporting leg by {:.0}°: a standing foot swivels at most {:.0}°; {:.0}° used",
+                        used.abs(),
+                        MAX_SWIVEL_RAD.to_degrees(),
+                        MAX_SWIVEL_RAD.to_degrees()
+                    ),
+                ),
+            )
+        });
+        w.swivels.push(LegSwivel { foot, t0, t1: t1.max(t0 + 1e-3), target_rad: value, pivoting, clamped });
     }
     report.interpreted += 1;
 }
 
-/// Leg rotations of a foot that stands on the floor turn the foot there (on its ball, like a
-/// pivot, the body's facing unchanged); the foot keeps the new heading until it steps.
-/// Not used yet: swivelling planted feet this way lets the contact point slide (the pivot turns
-/// about the ball while the foot's anchor is its flat contact) and pushes the hip past its range;
-/// a standing leg's rotation is reported instead (see [`report_supporting_rotations`]).
-#[allow(dead_code)]
-pub(super) fn swivel_supporting_feet(w: &mut Walker) {
-    let ball_forward = w.opts.ball_forward_m;
+/// Leg rotations of a foot that stands on the floor turn the foot there (it rises onto its ball
+/// and swivels, the body's facing unchanged, at most 35° from the untwisted foot); the foot keeps
+/// the new heading until it steps. A rotation while the foot pivots is reported, not animated.
+pub(super) fn swivel_supporting_feet(w: &mut Walker, report: &mut Interpretation) {
     let swivels = std::mem::take(&mut w.swivels);
     let mut sorted: Vec<&LegSwivel> = swivels.iter().collect();
     sorted.sort_by(|a, b| a.t0.total_cmp(&b.t0).then(a.foot.cmp(&b.foot)));
     // Footprints this rule made, with the heading of the step they continue: (foot, landing, yaw).
     let mut made: Vec<(Foot, f64, f32)> = Vec::new();
     for sw in sorted {
-        let standing = w.plan.footprints.iter().enumerate().rev().find(|(_, f)| {
-            f.foot == sw.foot
-                && f.t_land_secs <= sw.t0 + 1e-9
-                && f.t_lift_secs > sw.t1 - 1e-9
-                && f.pivot_secs.is_none_or(|(_, b)| b <= sw.t0 + 1e-9)
-        });
-        let Some((i, fp)) = standing.map(|(i, f)| (i, f.clone())) else { continue };
+        let stands = |f: &Footprint| f.foot == sw.foot && f.t_land_secs <= sw.t0 + 1e-9 && f.t_lift_secs > sw.t1 - 1e-9;
+        let standing = w
+            .plan
+            .footprints
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, f)| stands(f) && f.pivot_secs.is_none_or(|(_, b)| b <= sw.t0 + 1e-9));
+        let Some((i, fp)) = standing.map(|(i, f)| (i, f.clone())) else {
+            if sw.target_rad != 0.0 && w.plan.footprints.iter().any(stands) {
+                report.interpreted = report.interpreted.saturating_sub(1);
+                report.skipped.push(sw.pivoting.clone());
+            }
+            continue;
+        };
         // The rotation is measured from the heading of the step that put the foot there.
         let untwisted = made
             .iter()
@@ -147,21 +175,34 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
             .map_or(fp.yaw_end_rad, |m| m.2);
         // The leg above a planted foot turns in the hip, which the IK must keep inside its range
         // with the knee over the toes: the foot swivels at most 35° either way.
+        if let Some(clamped) = sw.clamped.as_ref().filter(|_| sw.target_rad.abs() > MAX_SWIVEL_RAD + 1e-4) {
+            report.skipped.push(clamped.clone());
+        }
         let yaw_end = untwisted - sw.target_rad.clamp(-MAX_SWIVEL_RAD, MAX_SWIVEL_RAD);
         if (yaw_end - fp.yaw_end_rad).abs() < 1e-4 {
             continue;
         }
-        let ball = fp.position_end_in_world + forward_of(fp.yaw_end_rad) * ball_forward;
-        let end = ball - forward_of(yaw_end) * ball_forward;
-        // The heel comes up over the first moment (planted_state raises it over 0.08 s before
-        // a pivot), then the foot turns.
+        // A flat foot turns on its heel, the toes lifted a little (the ankle keeps its height,
+        // so the standing knee stays straight); one on half-toe, or rising or sinking, turns on its
+        // ball. The toes lift (or the heel rises) over 0.08 s before the pivot, then the foot turns.
+        let on_heel = !fp.releve && fp.releve_ramp_secs.is_none();
+        let end = pivot_end(
+            fp.position_end_in_world,
+            fp.yaw_end_rad,
+            yaw_end,
+            on_heel,
+            w.opts.ball_forward_m,
+            w.opts.heel_back_m,
+        );
         // A foot that lands (or rises) in the same instant settles first.
         let settle = (fp.t_land_secs + 0.15).max(sw.t0);
         let pivot = ((settle + 0.08).min(sw.t0 + 0.5 * (sw.t1 - sw.t0)).max(sw.t0), sw.t1);
-        if fp.pivot_secs.is_none() {
-            // The footprint's first turn: it pivots where it stands (no new contact).
+        // (The starting position's feet stand from −∞: a swivel at the very start turns them.)
+        if sw.t0 - fp.t_land_secs.max(0.0) < LANDS_WITH_SWIVEL_SECS && fp.pivot_secs.is_none() {
+            // The foot lands as the leg rotates: it swivels as it arrives (no new contact).
             if let Some(f) = w.plan.footprints.get_mut(i) {
                 f.pivot_secs = Some(pivot);
+                f.pivot_on_heel = on_heel;
                 f.yaw_end_rad = yaw_end;
                 f.position_end_in_world = end;
             }
@@ -169,6 +210,8 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
             follow_in_place(w, i, (fp.position_end_in_world, fp.yaw_end_rad), &mut made);
             continue;
         }
+        // Otherwise the foot rises onto its ball where it stands and turns there: a new contact,
+        // so the flat foot before and after the swivel each keep their own place.
         if let Some(f) = w.plan.footprints.get_mut(i) {
             f.t_lift_secs = sw.t0;
         }
@@ -181,11 +224,13 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
                 yaw_start_rad: fp.yaw_end_rad,
                 yaw_end_rad: yaw_end,
                 pivot_secs: Some(pivot),
+                pivot_on_heel: on_heel,
                 t_step_start_secs: sw.t0,
                 t_land_secs: sw.t0,
                 t_lift_secs: fp.t_lift_secs,
-                // On the ball, as the footprint before it rolls off onto it.
-                contact: Contact::Ball,
+                // Flat for a turn on the heel; on the ball, as the footprint before it rolls off
+                // onto it, for a turn on the ball.
+                contact: if on_heel { Contact::Flat } else { Contact::Ball },
                 releve: fp.releve,
                 // A rise or fall still running goes on through the swivel.
                 releve_ramp_secs: fp.releve_ramp_secs,
@@ -199,21 +244,20 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker) {
     w.planted.clear();
 }
 
-/// A rotation of a leg whose foot stands on the floor over the whole sign is reported: the foot
-/// should swivel, which is not animated yet (a gesturing leg twists at the hip in the sampler).
-pub(super) fn report_supporting_rotations(w: &mut Walker, report: &mut Interpretation) {
-    let swivels = std::mem::take(&mut w.swivels);
-    for sw in swivels {
-        let standing = w
-            .plan
-            .footprints
-            .iter()
-            .any(|f| f.foot == sw.foot && f.t_land_secs <= sw.t0 + 1e-9 && f.t_lift_secs > sw.t1 - 1e-9);
-        if standing && sw.target_rad != 0.0 {
-            report.interpreted = report.interpreted.saturating_sub(1);
-            report.skipped.push(sw.warning);
-        }
-    }
+/// Where the ankle stands (on the floor) after a foot standing at `ground` turns from heading
+/// `yaw_start` to `yaw_end` about its heel (`heel_back_m` behind the ankle) or its ball
+/// (`ball_forward_m` ahead).
+fn pivot_end(
+    ground: glam::Vec3,
+    yaw_start: f32,
+    yaw_end: f32,
+    on_heel: bool,
+    ball_forward_m: f32,
+    heel_back_m: f32,
+) -> glam::Vec3 {
+    let reach = if on_heel { -heel_back_m } else { ball_forward_m };
+    let about = ground + forward_of(yaw_start) * reach;
+    about - forward_of(yaw_end) * reach
 }
 
 /// Equal times, the starting position's −∞ included.
@@ -225,7 +269,7 @@ fn same_time(a: f64, b: f64) -> bool {
 /// its foot that continue it in place (rises, pivots: no swing) start from its new end instead,
 /// and keep their own turn on top of it.
 fn follow_in_place(w: &mut Walker, i: usize, old_end: (glam::Vec3, f32), made: &mut Vec<(Foot, f64, f32)>) {
-    let ball_forward = w.opts.ball_forward_m;
+    let (ball_forward, heel_back) = (w.opts.ball_forward_m, w.opts.heel_back_m);
     let Some(first) = w.plan.footprints.get(i) else { return };
     let foot = first.foot;
     let (mut old_pos, mut old_yaw) = old_end;
@@ -246,8 +290,7 @@ fn follow_in_place(w: &mut Walker, i: usize, old_end: (glam::Vec3, f32), made: &
         f.yaw_start_rad += delta;
         f.yaw_end_rad += delta;
         f.position_end_in_world = if f.pivot_secs.is_some() {
-            let ball = new_pos + forward_of(f.yaw_start_rad) * ball_forward;
-            ball - forward_of(f.yaw_end_rad) * ball_forward
+            pivot_end(new_pos, f.yaw_start_rad, f.yaw_end_rad, f.pivot_on_heel, ball_forward, heel_back)
         } else {
             new_pos
         };
