@@ -135,6 +135,31 @@ fn main() {
             if a.len() != b.len() {
                 println!("the files have different lengths");
             }
+            // Which scores differ: their parts of the files, in the order `joints` writes them.
+            let mut at = 0usize;
+            let mut scores = vec![("generated solo".to_string(), solo_score())];
+            for path in score_files() {
+                let Ok(file) = std::fs::read(&path) else { continue };
+                let ext = path.extension().and_then(|e| e.to_str());
+                let Ok(doc) = read(&file, ext) else { continue };
+                scores.push((path.display().to_string(), Score::from_document(&doc)));
+            }
+            for (name, score) in &scores {
+                let anim = compile(score, &opts, &props);
+                let frames = (anim.duration_secs * 60.0).ceil() as usize + 1;
+                let len = 3 * frames * anim.dancers.len() * labanplay::pose::skeleton::JOINT_COUNT;
+                let (pa, pb) = (a.get(at..at + len).unwrap_or(&[]), b.get(at..at + len).unwrap_or(&[]));
+                let differ = pa.iter().zip(pb).filter(|(x, y)| x.to_bits() != y.to_bits()).count();
+                if differ > 0 {
+                    let worst = pa
+                        .chunks_exact(3)
+                        .zip(pb.chunks_exact(3))
+                        .map(|(p, q)| (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f32>().sqrt())
+                        .fold(0.0f32, f32::max);
+                    println!("  {name}: {differ} coordinates differ, largest {:.3} mm", worst * 1e3);
+                }
+                at += len;
+            }
         }
         Some("compare") => {
             let read_lines = |p: &str| std::fs::read_to_string(p).expect("read a dump");

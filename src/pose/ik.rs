@@ -562,3 +562,19 @@ pub fn solve_arm(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGo
 pub fn solve_leg(skeleton: &Skeleton, pose: &mut Pose, side: Side, goal: &LimbGoal) -> Result<LimbIkSolution, IkError> {
     solve_limb_in_pose(skeleton, pose, Limb::leg(side), goal)
 }
+
+/// The limb of `job` at each swivel of `swivels_rad` (radians from the job's pole about the root
+/// → target axis, as [`LimbIkSolution::swivel_rad`]), with no search: the root's limit violation
+/// (radians, as the solve weighs it) and the hinge joint's position (world space, metres), into
+/// `out` (cleared first). One geometry for all, so a sweep of the swivel costs little per sample.
+pub fn swivel_sweep(job: &LimbIkJob, swivels_rad: &[f32], out: &mut Vec<(f32, Vec3)>) -> Result<(), IkError> {
+    job.validate()?;
+    let geo = Geometry::new(job);
+    out.clear();
+    out.extend(swivels_rad.iter().map(|&phi| {
+        let cand = geo.candidate(f64::from(phi), None);
+        let mid = geo.root + geo.parent_rot * cand.root_local.as_dquat() * (geo.upper * geo.rest_dir);
+        (job.root_limits.violation_rad(cand.root_local), mid.as_vec3())
+    }));
+    Ok(())
+}

@@ -34,13 +34,13 @@ pub(super) fn arm_swivel(
 }
 
 /// The shoulder → wrist axis of `goal`, world space.
-fn swivel_axis(job: &crate::pose::ik::LimbIkJob, goal: &LimbGoal) -> Vec3 {
+pub(super) fn swivel_axis(job: &crate::pose::ik::LimbIkJob, goal: &LimbGoal) -> Vec3 {
     let down = job.parent_rot_in_world * Vec3::NEG_Y;
     (goal.end_in_world - job.root_in_world).normalize_or(down)
 }
 
 /// Where swivel 0 puts the elbow for an arm along `axis` (see [`arm_swivel`]).
-fn swivel_reference(job: &crate::pose::ik::LimbIkJob, axis: Vec3) -> Vec3 {
+pub(super) fn swivel_reference(job: &crate::pose::ik::LimbIkJob, axis: Vec3) -> Vec3 {
     let out = job.outward_in_world.normalize_or(job.parent_rot_in_world * Vec3::X);
     let down = job.parent_rot_in_world * Vec3::NEG_Y;
     least_twist_pole(out, down, axis).normalize_or(down)

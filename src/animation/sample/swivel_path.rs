@@ -2,11 +2,11 @@
 //! each step the in-range swivel nearest the previous one, so the sampler turns the elbow through
 //! the shoulder's range (a small table per move) instead of the shortest way across its limits.
 
-use super::arm_between::{arm_swivel, wrap_turn};
+use super::arm_between::{arm_swivel, swivel_axis, swivel_reference, wrap_turn};
 use super::{Aim, ArmBows, arm_at, reach_for};
 use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
-use crate::pose::ik::LimbGoal;
+use crate::pose::ik::{LimbGoal, limb_job, swivel_sweep};
 use crate::pose::skeleton::{Limb, Side, Skeleton};
 use glam::Vec3;
 
@@ -23,6 +23,34 @@ const CALM_STEP_M: f32 = 0.1;
 
 /// A turn of the IK's own swivel from one step to the next that counts as a jump, radians.
 const OWN_JUMP_RAD: f32 = 0.35;
+
+/// How far the elbow must stand off the shoulder → wrist line where both walks jump (a share of
+/// the upper arm) for a route to be looked for.
+const ROUTE_BENT: f32 = 0.5;
+
+/// Swivels a route may take at each step (evenly round the turn: every 5°).
+const ROUTE_SWIVELS: usize = 72;
+
+/// The most a route turns the swivel in one step, radians (a quarter turn).
+const ROUTE_REACH_RAD: f32 = std::f32::consts::FRAC_PI_2 + 1e-3;
+
+/// Weight of the shoulder's limit violation (radians) against the elbow's steps, metres per
+/// radian: 3° out of range weighs as much as a 5 cm step.
+const VIOLATION_WEIGHT_M: f32 = 1.0;
+
+/// How far past the least worst violation of a calm route (no elbow step over [`CALM_STEP_M`])
+/// a route may go at any step, radians.
+const ROUTE_SLACK_RAD: f32 = 1e-4;
+
+/// Weight of the swivel's own turn (the upper arm about itself) against the elbow's steps,
+/// metres per radian.
+const TWIST_WEIGHT_M: f32 = 0.02;
+
+/// Steps either side over which a route is smoothed.
+const ROUTE_SMOOTH: usize = 2;
+
+/// Bisection steps towards the route where its smoothed swivel leaves the range.
+const ROUTE_BISECT_STEPS: usize = 8;
 
 /// One move's swivel path: the swivel (radians, unwrapped) at blends `s` 0, …, 1 (the blend of
 /// the time through the move, eased as the track eases it).
@@ -73,14 +101,15 @@ impl ArmSwivels {
     }
 }
 
-/// The swivel path of the move that ends at key `i` of `track`.
-fn move_path(
+/// The goals of the move that ends at key `i` of `track`, at the steps of its path, with their
+/// blends (at rest, facing +Z); `None` where it has no path (no move, or segments at either key).
+fn move_steps(
     track: &Track<LimbTarget>,
     i: usize,
     side: Side,
     skeleton: &Skeleton,
     bows: &ArmBows,
-) -> Option<SwivelPath> {
+) -> Option<Vec<(f32, LimbGoal)>> {
     let key = track.keys[i];
     let start = key.t_start_secs.max(if i == 0 { f64::NEG_INFINITY } else { track.keys[i - 1].t_end_secs });
     if !start.is_finite() || key.t_end_secs <= start {
@@ -114,6 +143,22 @@ fn move_path(
         };
         steps.push((smoothstep(x as f32), goal_of(aim)));
     }
+    Some(steps)
+}
+
+/// The swivel path of the move that ends at key `i` of `track`.
+fn move_path(
+    track: &Track<LimbTarget>,
+    i: usize,
+    side: Side,
+    skeleton: &Skeleton,
+    bows: &ArmBows,
+) -> Option<SwivelPath> {
+    let steps = move_steps(track, i, side, skeleton, bows)?;
+    let Limb { root: shoulder, mid: elbow, end: wrist, .. } = Limb::arm(side);
+    let pose = Pose::rest(skeleton);
+    let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
+    let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
     // A key the shoulder cannot take (no swivel keeps it in range): no path into its range.
     for k in [0, PATH_STEPS] {
         let sol = crate::pose::ik::solve_arm(skeleton, &mut pose.clone(), side, &steps[k].1).ok()?;
@@ -177,8 +222,11 @@ fn move_path(
     // largest step of the elbow inside the move, and the handover that keeps it least (the
     // preferred one unless another moves the elbow over a centimetre less in its worst step and
     // leaves no step over `CALM_STEP_M`).
-    let worst_step_m = |phi: &[f32; PATH_STEPS + 1]| {
-        (1..PATH_STEPS - 1).map(|k| (phi[k + 1] - phi[k]).abs() * off_axis(k).max(off_axis(k + 1))).fold(0.0, f32::max)
+    let step_m = |phi: &[f32; PATH_STEPS + 1], k: usize| (phi[k + 1] - phi[k]).abs() * off_axis(k).max(off_axis(k + 1));
+    let worst_step_m = |phi: &[f32; PATH_STEPS + 1]| (1..PATH_STEPS - 1).map(|k| step_m(phi, k)).fold(0.0, f32::max);
+    // The step where a walk jumps most, and by how much.
+    let jump_of = |phi: &[f32; PATH_STEPS + 1]| {
+        (1..PATH_STEPS - 1).map(|k| (k, step_m(phi, k))).fold((0, 0.0f32), |a, b| if b.1 > a.1 { b } else { a })
     };
     let mut phi_rad = handed_over(preferred);
     let mut worst = worst_step_m(&phi_rad);
@@ -189,8 +237,170 @@ fn move_path(
             (phi_rad, worst) = (other, other_worst);
         }
     }
+    // Both walks may jump at the same step of a bent arm (the in-range swivels themselves jump
+    // there): then the route through all the steps' swivels that moves the elbow least, if it
+    // jumps less. (A nearly straight arm's jump is mostly its upper arm's twist, which a route
+    // would turn into the twist's limits.)
+    let (forward_jump, backward_jump) = (jump_of(&forward), jump_of(&backward));
+    if worst > CALM_STEP_M
+        && forward_jump.1 > CALM_STEP_M
+        && backward_jump.1 > CALM_STEP_M
+        && forward_jump.0 == backward_jump.0
+        && off_axis(forward_jump.0).min(off_axis(forward_jump.0 + 1)) > ROUTE_BENT * upper
+        && let Some(route) = least_step_route(skeleton, &pose, side, &steps, (forward[0], backward[PATH_STEPS]))
+        && worst_step_m(&route) < worst - 0.01
+    {
+        phi_rad = route;
+    }
     let s = std::array::from_fn(|k| steps[k].0);
     Some(SwivelPath { s, phi_rad })
+}
+
+/// The route of the swivel from `ends.0` at the first step of `steps` to `ends.1` at the last
+/// that moves the elbow least: of the swivels every [`ROUTE_SWIVELS`]th of a turn at each step,
+/// the sequence least in the sum of the squared elbow steps (plus a little for the swivel's own
+/// turn, the upper arm about itself; each over the blend the step moves the track, so the turn
+/// eases in and out with the arm) and of the squared limit violations (weighed by
+/// [`VIOLATION_WEIGHT_M`]): it goes round the other way, or leaves the range a little, where the
+/// nearest in-range swivel would jump. Then smoothed over a few steps (the grid's corners)
+/// wherever that keeps the route's violation, and unwrapped.
+fn least_step_route(
+    skeleton: &Skeleton,
+    pose: &Pose,
+    side: Side,
+    steps: &[(f32, LimbGoal)],
+    ends: (f32, f32),
+) -> Option<[f32; PATH_STEPS + 1]> {
+    use std::f32::consts::{PI, TAU};
+    let cell = TAU / ROUTE_SWIVELS as f32;
+    let grid: [f32; ROUTE_SWIVELS] = std::array::from_fn(|j| -PI + cell * j as f32);
+    // Each step's job, posed so swivel 0 is the reference of `arm_swivel`, and its candidates:
+    // (swivel, violation, elbow); the ends only their own swivel.
+    let mut jobs = Vec::with_capacity(PATH_STEPS + 1);
+    let mut nodes: Vec<Vec<(f32, f32, Vec3)>> = Vec::with_capacity(PATH_STEPS + 1);
+    let mut swept = Vec::with_capacity(ROUTE_SWIVELS);
+    for (k, (_, goal)) in steps.iter().enumerate() {
+        let mut job = limb_job(skeleton, pose, Limb::arm(side), goal);
+        job.pole_in_world = Some(swivel_reference(&job, swivel_axis(&job, goal)));
+        let phis: &[f32] = match k {
+            0 => &[ends.0],
+            PATH_STEPS => &[ends.1],
+            _ => &grid,
+        };
+        swivel_sweep(&job, phis, &mut swept).ok()?;
+        nodes.push(phis.iter().zip(&swept).map(|(&phi, &(v, elbow))| (phi, v, elbow)).collect());
+        jobs.push(job);
+    }
+    // Each link into candidate `j` of step `k`: (candidate `i` of the step before, the swivel's
+    // turn, the elbow's step), within a quarter turn.
+    let reach = (ROUTE_REACH_RAD / cell) as isize;
+    let links = |k: usize, j: usize, f: &mut dyn FnMut(usize, f32, f32)| {
+        let (prev, now) = (&nodes[k - 1], &nodes[k][j]);
+        let mut link = |i: usize, turn: f32| f(i, turn, prev[i].2.distance(now.2));
+        if prev.len() == ROUTE_SWIVELS && nodes[k].len() == ROUTE_SWIVELS {
+            for o in -reach..=reach {
+                link((j as isize + o).rem_euclid(ROUTE_SWIVELS as isize) as usize, -(o as f32) * cell);
+            }
+        } else {
+            for (i, p) in prev.iter().enumerate() {
+                let turn = wrap_turn(p.0, now.0);
+                if turn.abs() <= ROUTE_REACH_RAD {
+                    link(i, turn);
+                }
+            }
+        }
+    };
+    // First the least worst violation of a route that never moves the elbow more than
+    // `CALM_STEP_M` in a step; then of those that keep to it (or of all, where none is calm) the
+    // route least in the weighed sum.
+    let mut worst: Vec<f32> = nodes[0].iter().map(|n| n.1).collect();
+    for k in 1..=PATH_STEPS {
+        worst = (0..nodes[k].len())
+            .map(|j| {
+                let mut best = f32::INFINITY;
+                links(k, j, &mut |i, _, step| {
+                    if step <= CALM_STEP_M {
+                        best = best.min(worst[i]);
+                    }
+                });
+                best.max(nodes[k][j].1)
+            })
+            .collect();
+    }
+    let bound = worst[0] + ROUTE_SLACK_RAD;
+    let calm = bound.is_finite();
+    let node_cost = |v: f32| {
+        if calm && v > bound { f32::INFINITY } else { (VIOLATION_WEIGHT_M * v).powi(2) }
+    };
+    let mut cost: Vec<f32> = nodes[0].iter().map(|n| node_cost(n.1)).collect();
+    let mut before: Vec<Vec<usize>> = vec![Vec::new(); PATH_STEPS + 1];
+    for k in 1..=PATH_STEPS {
+        // A step weighs by how far the track moves in it (the steps are even in time, the blend
+        // eased): the elbow's turn follows the arm's ease in and out.
+        let per_blend = 1.0 / ((steps[k].0 - steps[k - 1].0) * PATH_STEPS as f32).max(1e-3);
+        let mut next = vec![f32::INFINITY; nodes[k].len()];
+        before[k] = vec![0; nodes[k].len()];
+        for j in 0..nodes[k].len() {
+            let here = node_cost(nodes[k][j].1);
+            if !here.is_finite() {
+                continue;
+            }
+            links(k, j, &mut |i, turn, step| {
+                if calm && step > CALM_STEP_M {
+                    return;
+                }
+                let c = cost[i] + (step * step + (TWIST_WEIGHT_M * turn).powi(2)) * per_blend;
+                if c < next[j] {
+                    (next[j], before[k][j]) = (c, i);
+                }
+            });
+            next[j] += here;
+        }
+        cost = next;
+    }
+    if !cost[0].is_finite() {
+        return None;
+    }
+    // Back from the last key, unwrapped forward.
+    let mut at = [0usize; PATH_STEPS + 1];
+    for k in (1..=PATH_STEPS).rev() {
+        at[k - 1] = before[k][at[k]];
+    }
+    let mut route = [0.0f32; PATH_STEPS + 1];
+    let mut violation = [0.0f32; PATH_STEPS + 1];
+    for k in 0..=PATH_STEPS {
+        let (phi, v, _) = nodes[k][at[k]];
+        route[k] = if k == 0 { phi } else { route[k - 1] + wrap_turn(route[k - 1], phi) };
+        violation[k] = v;
+    }
+    // Smoothed over ±`ROUTE_SMOOTH` steps; where that leaves the range (more than the route did),
+    // the swivel between the two nearest the smooth one that does not.
+    let mut smooth = route;
+    let mut one = Vec::with_capacity(1);
+    let mut violation_at = |k: usize, phi: f32| -> Option<f32> {
+        swivel_sweep(&jobs[k], &[phi], &mut one).ok()?;
+        Some(one[0].0)
+    };
+    for k in 1..PATH_STEPS {
+        let span = ROUTE_SMOOTH.min(k).min(PATH_STEPS - k);
+        let mean = route[k - span..=k + span].iter().sum::<f32>() / (2 * span + 1) as f32;
+        let keeps = |v: f32| v <= violation[k] + 1e-4;
+        if keeps(violation_at(k, mean)?) {
+            smooth[k] = mean;
+            continue;
+        }
+        let (mut good, mut bad) = (route[k], mean);
+        for _ in 0..ROUTE_BISECT_STEPS {
+            let mid = 0.5 * (good + bad);
+            if keeps(violation_at(k, mid)?) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        smooth[k] = good;
+    }
+    Some(smooth)
 }
 
 #[cfg(test)]
@@ -299,5 +509,60 @@ mod tests {
                 around * 100.0
             );
         }
+    }
+
+    /// The right arm out to the side, to "place" (folded there), then straight up (as in
+    /// palm1.lbn's 4.5 s): half way up the in-range swivels jump (both walks, from either key, and
+    /// the path handed over between them jumped the elbow 28 cm in one frame); the route through
+    /// all the steps' swivels turns it round continuously, inside the shoulder's range.
+    #[test]
+    fn an_arm_unfolding_from_place_to_up_keeps_its_elbow_continuous() {
+        let skeleton = Skeleton::new(&Proportions::default());
+        let target = |dir: Vec3| LimbTarget {
+            dir_in_body: dir,
+            bend_rad: 0.0,
+            upper_dir_in_body: None,
+            lower_dir_in_body: None,
+        };
+        let mut plan = DancerPlan { end_secs: 3.5, ..DancerPlan::default() };
+        let keys = [(0.5, 1.0, Vec3::X), (1.5, 2.0, Vec3::ZERO), (2.0, 2.5, Vec3::Y)];
+        let keys = keys.map(|(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: target(dir) });
+        plan.limbs.insert(LimbId::ArmRight, Track { keys: keys.to_vec() });
+        let (with_paths, _) = crate::animation::animate_plan(plan, &skeleton);
+        assert!(with_paths.arm_swivels.path(Side::Right, 2).is_some(), "no path for the move (test no longer tests)");
+        let without = crate::animation::DancerAnimation { arm_swivels: ArmSwivels::default(), ..with_paths.clone() };
+        // Elbow steps frame by frame, and whether the shoulder's limits held at every frame.
+        let track = |anim: &crate::animation::DancerAnimation| {
+            let mut pose = Pose::rest(&skeleton);
+            let mut limited = false;
+            let elbow: Vec<Vec3> = (0..=180)
+                .map(|f| {
+                    limited |= anim.sample_into(&skeleton, f64::from(f) / 60.0, &mut pose).arms_limited[1];
+                    joint_world(&skeleton, &pose, JointId::ElbowR).1
+                })
+                .collect();
+            let steps: Vec<f32> = elbow.windows(2).map(|w| w[0].distance(w[1])).collect();
+            (steps, limited)
+        };
+        let (steps, _) = track(&without);
+        assert!(steps.iter().any(|&d| d > 0.1), "the IK's own swivel should jump the elbow (test no longer tests)");
+        let (steps, limited) = track(&with_paths);
+        for i in 0..steps.len() {
+            let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
+            assert!(
+                steps[i] <= 0.03 || steps[i] <= 4.0 * around,
+                "frame {}: the elbow jumped {:.1} cm (around {:.1} cm)",
+                i + 1,
+                steps[i] * 100.0,
+                around * 100.0
+            );
+        }
+        assert!(!limited, "the route left the shoulder's range");
+        // At the last key the arm points up.
+        let mut pose = Pose::rest(&skeleton);
+        with_paths.sample_into(&skeleton, 2.6, &mut pose);
+        let arm =
+            joint_world(&skeleton, &pose, JointId::WristR).1 - joint_world(&skeleton, &pose, JointId::ShoulderR).1;
+        assert!(arm.angle_between(Vec3::Y).to_degrees() < 5.0, "the arm is not up: {arm}");
     }
 }
