@@ -5,6 +5,7 @@
 //! ```sh
 //! cargo run --release --example motion_profile -- compile 5         # compile the solo 5 times
 //! valgrind --tool=callgrind target/release/examples/motion_profile sample 10000
+//! valgrind --tool=callgrind target/release/examples/motion_profile fk 10000     # the yardstick
 //! cargo run --release --example motion_profile -- dump before.txt   # pelvis paths, demos + corpus
 //! cargo run --release --example motion_profile -- compare before.txt after.txt
 //! cargo run --release --example motion_profile -- joints before.bin   # every joint at 60 fps
@@ -65,6 +66,19 @@ fn main() {
                 anim.dancers[0].sample_into(&anim.skeleton, black_box(t), &mut pose);
             }
             black_box(&pose);
+        }
+        Some("fk") => {
+            // The benchmark's yardstick: FK of the solo's skeleton posed as in benches/motion.rs.
+            let anim = compile(&solo_score(), &opts, &props);
+            let mut posed = Pose::rest(&anim.skeleton);
+            for (i, q) in posed.local_rot.iter_mut().enumerate() {
+                *q = glam::Quat::from_scaled_axis(glam::Vec3::new(0.1, 0.2, -0.1) * i as f32);
+            }
+            let mut out = [glam::Mat4::IDENTITY; labanplay::pose::JOINT_COUNT];
+            for _ in 0..count(1) {
+                labanplay::pose::fk::local_to_world(&anim.skeleton, black_box(&posed), black_box(&mut out)).unwrap();
+            }
+            black_box(&out);
         }
         Some("dump") => {
             let out = args.get(1).expect("dump OUT.txt");

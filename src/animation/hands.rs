@@ -5,7 +5,7 @@
 
 use super::DancerAnimation;
 use crate::motion::plan::{Key, LimbId, LimbTarget, Track, smoothstep, world_from_body};
-use crate::pose::fk::{Pose, joint_world};
+use crate::pose::fk::{Pose, child_world};
 use crate::pose::limits::{JointLimits, from_swing_twist_angles, normalized_or_identity, swing_twist_angles};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Mat3, Quat, Vec3};
@@ -181,15 +181,16 @@ struct ArmFrame {
 }
 
 impl ArmFrame {
-    fn new(skeleton: &Skeleton, pose: &Pose, side: Side) -> ArmFrame {
-        let (clavicle, shoulder, elbow, wrist) = match side {
-            Side::Left => (JointId::ClavicleL, JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
-            Side::Right => (JointId::ClavicleR, JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
+    /// `clavicle_world`: the clavicle's world rotation and position in `pose`.
+    fn new(skeleton: &Skeleton, pose: &Pose, side: Side, clavicle_world: (Quat, Vec3)) -> ArmFrame {
+        let (shoulder, elbow, wrist) = match side {
+            Side::Left => (JointId::ShoulderL, JointId::ElbowL, JointId::WristL),
+            Side::Right => (JointId::ShoulderR, JointId::ElbowR, JointId::WristR),
         };
-        let (parent_rot, _) = joint_world(skeleton, pose, clavicle);
-        let (shoulder_world, shoulder_pos) = joint_world(skeleton, pose, shoulder);
-        let (forearm_world, elbow_pos) = joint_world(skeleton, pose, elbow);
-        let (_, wrist_pos) = joint_world(skeleton, pose, wrist);
+        let (parent_rot, _) = clavicle_world;
+        let (shoulder_world, shoulder_pos) = child_world(skeleton, pose, clavicle_world, shoulder);
+        let (forearm_world, elbow_pos) = child_world(skeleton, pose, (shoulder_world, shoulder_pos), elbow);
+        let (_, wrist_pos) = child_world(skeleton, pose, (forearm_world, elbow_pos), wrist);
         let hinge_rad = crate::pose::limits::rotation_angle_between(pose.local(elbow), Quat::IDENTITY);
         // A bent arm swivelling swings the elbow about: allow less of it.
         let straightness = (1.0 - hinge_rad / 60f32.to_radians()).clamp(0.25, 1.0);
@@ -426,11 +427,20 @@ fn hand_parts(side: Side) -> (JointId, LimbId, LimbId) {
 impl DancerAnimation {
     /// Turns the wrist (swivelling the arm about the shoulder → wrist axis when the wrist alone
     /// cannot) and curls the fingers of the hand on `side` towards the hand and palm keys at `t`.
-    /// The arm must already be placed; `yaw` is the dancer's facing. Leaves the hand at rest when
+    /// The arm must already be placed; `clavicle_world` is the clavicle's world rotation and
+    /// position in `pose`; `yaw` is the dancer's facing. Leaves the hand at rest when
     /// the score has no hand or palm sign for it. Each key's answer is solved on its own and the
     /// wrist slerps between them over the symbol. Returns 1 when the limits stopped the hand
     /// short of the notated direction.
-    pub(super) fn pose_hand(&self, skeleton: &Skeleton, pose: &mut Pose, side: Side, t: f64, yaw: f32) -> u8 {
+    pub(super) fn pose_hand(
+        &self,
+        skeleton: &Skeleton,
+        pose: &mut Pose,
+        clavicle_world: (Quat, Vec3),
+        side: Side,
+        t: f64,
+        yaw: f32,
+    ) -> u8 {
         let (knuckles, hand_id, palm_id) = hand_parts(side);
         let hand = self.plan.limbs.get(&hand_id).and_then(|tr| segment_from_rest(tr, t));
         let palm = self.plan.limbs.get(&palm_id).and_then(|tr| segment_from_rest(tr, t));
@@ -453,7 +463,7 @@ impl DancerAnimation {
         // A notated hand direction wins over the palm; a palm sign alone may bend the wrist,
         // though it would rather keep the hand in line.
         let weights = if hand.is_some() { (1.0, 0.5) } else { (0.3, 1.0) };
-        let arm = ArmFrame::new(skeleton, pose, side);
+        let arm = ArmFrame::new(skeleton, pose, side, clavicle_world);
         let (swivel_to, q_to, clamped_to) = solve_hand(skeleton, &arm, side, &to, weights);
         let (swivel, wrist_local, clamped) = if s >= 1.0 || from == to {
             (swivel_to, q_to, clamped_to)

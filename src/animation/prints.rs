@@ -49,6 +49,19 @@ impl FootPrints {
         &prints[prints.partition_point(|f| f.t_land_secs <= t_secs)..]
     }
 
+    /// The footprints of `foot` in landing order without the first ones that landed at or before
+    /// `t_secs` and lifted at least `fade_secs` before it (`lift + fade_secs <= t_secs`; none left
+    /// out when the lifts are not sorted): those that lifted long enough ago for a fade after the
+    /// lift to be over.
+    pub fn fading_after(&self, foot: Foot, t_secs: f64, fade_secs: f64) -> &[Footprint] {
+        let prints = self.of(foot);
+        if !self.lifts_sorted[index(foot)] {
+            return prints;
+        }
+        // Landings and lifts both sorted: the prints left out are a prefix.
+        &prints[prints.partition_point(|f| f.t_land_secs <= t_secs && f.t_lift_secs + fade_secs <= t_secs)..]
+    }
+
     /// The last footprint of `foot` landed at or before `t_secs` before the first that lands
     /// after it, and that one: (previous, next), as a scan in landing order finds them.
     pub fn around(&self, foot: Foot, t_secs: f64) -> (Option<&Footprint>, Option<&Footprint>) {

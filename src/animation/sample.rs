@@ -10,7 +10,7 @@ use super::pelvis_tilt::{pelvis_tilt_for_gesture, spine_counter};
 use crate::motion::plan::{Foot, LimbId, LimbTarget, smoothstep, world_from_body};
 use crate::motion::rules::MAX_SEGMENT_BEND_RAD;
 use crate::pose::fk::{Pose, child_world, joint_world};
-use crate::pose::ik::{LimbGoal, least_twist_pole, solve_arm};
+use crate::pose::ik::{LimbGoal, least_twist_pole, solve_limb_in_pose_from};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -253,6 +253,7 @@ impl DancerAnimation {
         let yaw = self.yaw_at(t);
         let yaw_rot = Quat::from_rotation_y(yaw);
         let mut pelvis = self.pelvis_at(t);
+        let flying = self.in_flight(t);
         let feet: [(Side, FootState); 2] = [
             (Side::Left, self.foot_state(skeleton, Foot::Left, t)),
             (Side::Right, self.foot_state(skeleton, Foot::Right, t)),
@@ -476,11 +477,8 @@ impl DancerAnimation {
                         // the foot is lifted until they clear with it, so that bend never has to
                         // give way to another (a pointed foot hanging to the floor would flicker
                         // between the wanted bend and toes curled up).
-                        let toes = if self.in_flight(t) {
-                            state.toe_bend_rad
-                        } else {
-                            geo.toe_bend_for(actual.pitch_rad.max(0.0))
-                        };
+                        let toes =
+                            if flying { state.toe_bend_rad } else { geo.toe_bend_for(actual.pitch_rad.max(0.0)) };
                         let probe = FootState { toe_bend_rad: toes, ..actual };
                         let low = geo.lowest_sole_y_turned(&probe, got_rot);
                         if low >= 4e-4 {
@@ -506,7 +504,8 @@ impl DancerAnimation {
                 if !state.planted {
                     // Limits that move the foot by more than a millimetre count as out of reach.
                     let before = ankle_world.1;
-                    let clamped_joints = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side));
+                    let clamped_joints =
+                        clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side), false);
                     clamped_legs += clamped_joints;
                     // (Nothing clamped: the pose and the ankle did not move.)
                     if clamped_joints > 0 {
@@ -558,12 +557,20 @@ impl DancerAnimation {
             };
             let upper = skeleton.bone_length_m(elbow);
             let lower = skeleton.bone_length_m(wrist);
-            let (_, shoulder_pos) = joint_world(skeleton, pose, shoulder);
+            // Nothing here turns the clavicle or the joints above it: its world frame serves every
+            // solve of this arm and each walk down to the wrist.
+            let arm_limb = crate::pose::skeleton::Limb::arm(side);
+            let clavicle_world = joint_world(skeleton, pose, arm_limb.parent);
+            let wrist_world = |pose: &Pose| {
+                let shoulder_world = child_world(skeleton, pose, clavicle_world, shoulder);
+                child_world(skeleton, pose, child_world(skeleton, pose, shoulder_world, elbow), wrist)
+            };
+            let (_, shoulder_pos) = child_world(skeleton, pose, clavicle_world, shoulder);
             let (aim, ends) =
                 arm_at(self.plan.limbs.get(&limb), t, side, skeleton.limits(shoulder), &self.arm_bows[side.index()]);
             // Segments the score gives, as near as the shoulder lets both be (the upper arm's
             // direction first), world space.
-            let clavicle_rot = joint_world(skeleton, pose, crate::pose::skeleton::Limb::arm(side).parent).0;
+            let clavicle_rot = clavicle_world.0;
             let held = |(u, l): (Vec3, Vec3)| {
                 let (u, l) = (world_from_body(u, yaw), world_from_body(l, yaw));
                 (arm_segments::held_segments(skeleton.limits(shoulder), clavicle_rot, side, u, l), u, l)
@@ -614,14 +621,33 @@ impl DancerAnimation {
                 let key = track.keys.partition_point(|k| k.t_end_secs <= t);
                 self.arm_swivels.path(side, key).map(|p| p.at(s))
             };
+            // Every solve but the one between two keys' own swivels (which sets the upper arm's
+            // twist itself) leaves the shoulder as the IK solved it.
+            let shoulder_as_solved = !matches!(ends, Some((_, _, _, true)));
             let solved = match ends {
-                Some((from, to, s, true)) => {
-                    solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s, None)
-                }
-                Some((from, to, s, false)) if let Some(path) = path(s) => {
-                    solve_arm_between(skeleton, pose, side, &goal, &goal_of(from), &goal_of(to), s, Some(path))
-                }
-                _ => solve_arm(skeleton, pose, side, &goal),
+                Some((from, to, s, true)) => solve_arm_between(
+                    skeleton,
+                    pose,
+                    clavicle_world,
+                    side,
+                    &goal,
+                    &goal_of(from),
+                    &goal_of(to),
+                    s,
+                    None,
+                ),
+                Some((from, to, s, false)) if let Some(path) = path(s) => solve_arm_between(
+                    skeleton,
+                    pose,
+                    clavicle_world,
+                    side,
+                    &goal,
+                    &goal_of(from),
+                    &goal_of(to),
+                    s,
+                    Some(path),
+                ),
+                _ => solve_limb_in_pose_from(skeleton, pose, arm_limb, &goal, clavicle_world),
             };
             let (mut clamped, out_of_reach, within_limits) = match solved {
                 // Out of reach: the target's distance from the shoulder is one the arm cannot take.
@@ -632,9 +658,10 @@ impl DancerAnimation {
                 Err(_) => (true, true, false),
             };
             // Limits that move the hand by more than a millimetre count as out of reach.
-            let before = joint_world(skeleton, pose, wrist).1;
-            let limited = clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::arm(side));
-            let after = if limited > 0 { joint_world(skeleton, pose, wrist).1 } else { before };
+            let before = wrist_world(pose).1;
+            // (A shoulder the IK left within its limits needs no second look.)
+            let limited = clamp_to_limits(skeleton, pose, arm_limb, shoulder_as_solved && within_limits);
+            let after = if limited > 0 { wrist_world(pose).1 } else { before };
             let moved = after.distance(before) > 1e-3;
             clamped |= moved;
             report.clamped_limbs += u8::from(clamped) + limited;
@@ -647,7 +674,7 @@ impl DancerAnimation {
                 report.arms_upper_held_rad[i] = h.upper.angle_between(u);
                 report.arms_lower_held_rad[i] = h.lower.angle_between(l);
             }
-            report.clamped_limbs += self.pose_hand(skeleton, pose, side, t, yaw);
+            report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, yaw);
             if let Some(f) = &floor {
                 self.floor_hand(skeleton, pose, side, f, yaw);
             }
@@ -683,10 +710,13 @@ fn solve_leg_at_pole(
 }
 
 /// Brings a limb's root and hinge inside their joint limits (the target was not reachable
-/// within them); returns 1 when something had to move.
-fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skeleton::Limb) -> u8 {
+/// within them); returns 1 when something had to move. `root_within`: the root is the IK's own
+/// answer and within its limits (by its 1e-5 rad, inside the 1e-4 here), so only the hinge is
+/// looked at.
+fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skeleton::Limb, root_within: bool) -> u8 {
     let mut moved = 0;
-    for j in [limb.root, limb.mid] {
+    let joints = [limb.root, limb.mid];
+    for &j in &joints[usize::from(root_within)..] {
         let limits = skeleton.limits(j);
         let q = pose.local(j);
         if limits.violation_rad(q) > 1e-4 {

@@ -6,7 +6,7 @@
 //! chosen near a pole hint inside the range where the joint limits hold, and an optional end
 //! orientation sets the wrist/ankle. [`solve_arm`] and [`solve_leg`] apply it to a [`Pose`].
 
-use glam::{DMat3, DQuat, DVec3, Quat, Vec3};
+use glam::{DMat3, DQuat, DVec3, Quat, Vec3, Vec4};
 
 use super::fk::{Pose, joint_world};
 use super::limits::{JointLimits, normalized_or_identity, rotation_angle_between};
@@ -150,44 +150,8 @@ impl LimbIkJob {
 
     /// Checks the rules listed on [`LimbIkJob`].
     pub fn validate(&self) -> Result<(), IkError> {
-        let vectors = [
-            ("root_in_world", self.root_in_world),
-            ("rest_dir_in_local", self.rest_dir_in_local),
-            ("hinge_axis_in_local", self.hinge_axis_in_local),
-            ("target_in_world", self.target_in_world),
-            ("pole_in_world", self.pole_in_world.unwrap_or(Vec3::ZERO)),
-            ("outward_in_world", self.outward_in_world),
-        ];
-        for (name, v) in vectors {
-            if !v.is_finite() {
-                return Err(IkError::NonFinite(name));
-            }
-        }
-        let quats =
-            [("parent_rot_in_world", Some(self.parent_rot_in_world)), ("end_rot_in_world", self.end_rot_in_world)];
-        for (name, q) in quats {
-            if q.is_some_and(|q| !q.is_finite() || q.length_squared() < 1e-12) {
-                return Err(IkError::NonFinite(name));
-            }
-        }
-        let scalars = [
-            ("upper_len_m", self.upper_len_m),
-            ("lower_len_m", self.lower_len_m),
-            ("hinge_min_rad", self.hinge_min_rad),
-            ("hinge_max_rad", self.hinge_max_rad),
-            ("reach_tolerance_m", self.reach_tolerance_m),
-        ];
-        for (name, x) in scalars {
-            if !x.is_finite() {
-                return Err(IkError::NonFinite(name));
-            }
-        }
-        if !(self.root_limits.min_rad.is_finite()
-            && self.root_limits.max_rad.is_finite()
-            && self.end_limits.min_rad.is_finite()
-            && self.end_limits.max_rad.is_finite())
-        {
-            return Err(IkError::NonFinite("limits"));
+        if !self.all_finite() {
+            return Err(self.first_non_finite());
         }
         if self.upper_len_m <= 0.0 || self.lower_len_m <= 0.0 {
             return Err(IkError::BadLength { upper_len_m: self.upper_len_m, lower_len_m: self.lower_len_m });
@@ -210,6 +174,72 @@ impl LimbIkJob {
             return Err(IkError::NonFinite("reach_tolerance_m"));
         }
         Ok(())
+    }
+
+    /// Every number finite and each rotation non-zero (what [`Self::first_non_finite`] looks for,
+    /// in one test: solves ask this of every job). A finite number times zero is zero and any
+    /// other gives NaN, so one sum of such products tells (zeros never overflow).
+    fn all_finite(&self) -> bool {
+        let z3 = |v: Vec3| v * 0.0;
+        let z4 = |q: Quat| Vec4::from(q) * 0.0;
+        let vectors = z3(self.root_in_world)
+            + z3(self.rest_dir_in_local)
+            + z3(self.hinge_axis_in_local)
+            + z3(self.target_in_world)
+            + self.pole_in_world.map_or(Vec3::ZERO, z3)
+            + z3(self.outward_in_world)
+            + z3(self.root_limits.min_rad)
+            + z3(self.root_limits.max_rad)
+            + z3(self.end_limits.min_rad)
+            + z3(self.end_limits.max_rad);
+        let quats = z4(self.parent_rot_in_world) + self.end_rot_in_world.map_or(Vec4::ZERO, z4);
+        let scalars = self.upper_len_m * 0.0
+            + self.lower_len_m * 0.0
+            + self.hinge_min_rad * 0.0
+            + self.hinge_max_rad * 0.0
+            + self.reach_tolerance_m * 0.0;
+        vectors.element_sum() + quats.element_sum() + scalars == 0.0
+            && self.parent_rot_in_world.length_squared() >= 1e-12
+            && self.end_rot_in_world.is_none_or(|q| q.length_squared() >= 1e-12)
+    }
+
+    /// The first input that is not finite (or a zero rotation), for a job that fails
+    /// [`Self::all_finite`].
+    fn first_non_finite(&self) -> IkError {
+        let vectors = [
+            ("root_in_world", self.root_in_world),
+            ("rest_dir_in_local", self.rest_dir_in_local),
+            ("hinge_axis_in_local", self.hinge_axis_in_local),
+            ("target_in_world", self.target_in_world),
+            ("pole_in_world", self.pole_in_world.unwrap_or(Vec3::ZERO)),
+            ("outward_in_world", self.outward_in_world),
+        ];
+        for (name, v) in vectors {
+            if !v.is_finite() {
+                return IkError::NonFinite(name);
+            }
+        }
+        let quats =
+            [("parent_rot_in_world", Some(self.parent_rot_in_world)), ("end_rot_in_world", self.end_rot_in_world)];
+        for (name, q) in quats {
+            if q.is_some_and(|q| !q.is_finite() || q.length_squared() < 1e-12) {
+                return IkError::NonFinite(name);
+            }
+        }
+        let scalars = [
+            ("upper_len_m", self.upper_len_m),
+            ("lower_len_m", self.lower_len_m),
+            ("hinge_min_rad", self.hinge_min_rad),
+            ("hinge_max_rad", self.hinge_max_rad),
+            ("reach_tolerance_m", self.reach_tolerance_m),
+        ];
+        for (name, x) in scalars {
+            if !x.is_finite() {
+                return IkError::NonFinite(name);
+            }
+        }
+        // Everything above is finite: the limits are not.
+        IkError::NonFinite("limits")
     }
 }
 
@@ -508,7 +538,14 @@ pub struct LimbGoal {
 /// The job that moves `limb` of `pose` towards `goal`, with the skeleton's lengths and limits.
 /// The hinge axis is ±X, whichever side of zero the hinge joint's x range lies on.
 pub fn limb_job(skeleton: &Skeleton, pose: &Pose, limb: Limb, goal: &LimbGoal) -> LimbIkJob {
-    let (parent_rot, parent_pos) = joint_world(skeleton, pose, limb.parent);
+    limb_job_from(skeleton, limb, goal, joint_world(skeleton, pose, limb.parent))
+}
+
+/// [`limb_job`] from the world rotation and position of the limb's parent joint (the clavicle or
+/// the pelvis): the same job, bit for bit, when `parent_world` is that joint's
+/// [`joint_world`] in the pose (callers that solve a limb more than once keep it).
+pub fn limb_job_from(skeleton: &Skeleton, limb: Limb, goal: &LimbGoal, parent_world: (Quat, Vec3)) -> LimbIkJob {
+    let (parent_rot, parent_pos) = parent_world;
     let root_in_world = parent_pos + parent_rot * skeleton.rest_offset(limb.root);
     let upper = skeleton.rest_offset(limb.mid);
     let lower = skeleton.rest_offset(limb.end);
@@ -542,7 +579,19 @@ pub fn solve_limb_in_pose(
     limb: Limb,
     goal: &LimbGoal,
 ) -> Result<LimbIkSolution, IkError> {
-    let solution = solve_limb(&limb_job(skeleton, pose, limb, goal))?;
+    solve_limb_in_pose_from(skeleton, pose, limb, goal, joint_world(skeleton, pose, limb.parent))
+}
+
+/// [`solve_limb_in_pose`] with the world rotation and position of the limb's parent joint in
+/// `pose` given (see [`limb_job_from`]).
+pub fn solve_limb_in_pose_from(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    limb: Limb,
+    goal: &LimbGoal,
+    parent_world: (Quat, Vec3),
+) -> Result<LimbIkSolution, IkError> {
+    let solution = solve_limb(&limb_job_from(skeleton, limb, goal, parent_world))?;
     pose.set_local(limb.root, solution.root_local);
     pose.set_local(limb.mid, solution.mid_local);
     if let Some(end_local) = solution.end_local {

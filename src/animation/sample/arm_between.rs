@@ -2,7 +2,7 @@
 //! key's to the other's, and a forearm folded past its limit round the outside of the upper arm.
 
 use crate::pose::fk::Pose;
-use crate::pose::ik::{IkError, LimbGoal, LimbIkSolution, least_twist_pole, limb_job, solve_limb};
+use crate::pose::ik::{IkError, LimbGoal, LimbIkSolution, least_twist_pole, limb_job_from, solve_limb};
 use crate::pose::limits::{from_swing_twist_angles, swing_twist_angles};
 use crate::pose::skeleton::{Limb, Side, Skeleton};
 use glam::{Quat, Vec3};
@@ -11,15 +11,16 @@ use glam::{Quat, Vec3};
 /// rest pointing out to the side (continuous everywhere but straight across the chest, where no
 /// arm goes), and its upper arm's twist (inside the shoulder's range). With `near_rad` the IK
 /// takes the in-range swivel nearest that one, else the one it chooses for the goal on its own.
+/// `clavicle_world` is the clavicle's world rotation and position in the pose.
 pub(super) fn arm_swivel(
     skeleton: &Skeleton,
-    pose: &Pose,
+    clavicle_world: (Quat, Vec3),
     side: Side,
     goal: &LimbGoal,
     near_rad: Option<f32>,
 ) -> Result<(f32, f32), IkError> {
     let limb = Limb::arm(side);
-    let mut job = limb_job(skeleton, pose, limb, goal);
+    let mut job = limb_job_from(skeleton, limb, goal, clavicle_world);
     let axis = swivel_axis(&job, goal);
     let reference = swivel_reference(&job, axis);
     if let Some(phi) = near_rad {
@@ -57,11 +58,13 @@ pub(super) fn wrap_turn(a: f32, b: f32) -> f32 {
 /// nearest limit-respecting swivel of the blended goal would jump from one side to the other.
 /// With a compiled `path` (`(swivel at the first key, swivel now)` of the move, see
 /// [`super::swivel_path`]) the swivel follows it through the shoulder's range, offset so it
-/// starts and ends at the keys' own; without one it turns the shortest way.
+/// starts and ends at the keys' own; without one it turns the shortest way. `clavicle_world` is
+/// the clavicle's world rotation and position in `pose`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_arm_between(
     skeleton: &Skeleton,
     pose: &mut Pose,
+    clavicle_world: (Quat, Vec3),
     side: Side,
     goal: &LimbGoal,
     from: &LimbGoal,
@@ -70,9 +73,11 @@ pub(super) fn solve_arm_between(
     path: Option<(f32, f32, f32)>,
 ) -> Result<LimbIkSolution, IkError> {
     let limb = Limb::arm(side);
-    let mut job = limb_job(skeleton, pose, limb, goal);
-    let ((phi_from, twist_from), (phi_to, twist_to)) =
-        (arm_swivel(skeleton, pose, side, from, None)?, arm_swivel(skeleton, pose, side, to, None)?);
+    let mut job = limb_job_from(skeleton, limb, goal, clavicle_world);
+    let ((phi_from, twist_from), (phi_to, twist_to)) = (
+        arm_swivel(skeleton, clavicle_world, side, from, None)?,
+        arm_swivel(skeleton, clavicle_world, side, to, None)?,
+    );
     let phi = match path {
         // (path at s = 0, at s = 1, now): the path, moved so its ends are the keys' swivels.
         Some((path_from, path_to, path_now)) => {

@@ -10,7 +10,8 @@ impl DancerAnimation {
     /// lift (smoothly, so the drop has no corner).
     pub(super) fn floor_reach_weight(&self, foot: Foot, t: f64) -> f32 {
         let mut weight = 0.0f32;
-        for f in self.prints(foot) {
+        // A print landed and lifted a whole fade ago adds 0 (its ramp is 1): those are skipped.
+        for f in self.prints.fading_after(foot, t, REACH_FADE_SECS) {
             if f.t_land_secs > t {
                 weight = weight.max(smoothstep(ramp(t, f.t_land_secs - REACH_FADE_SECS, f.t_land_secs)));
                 break;

@@ -117,6 +117,7 @@ fn move_steps(
     }
     let Limb { root: shoulder, mid: elbow, end: wrist, .. } = Limb::arm(side);
     let pose = Pose::rest(skeleton);
+    let clavicle_world = joint_world(skeleton, &pose, Limb::arm(side).parent);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
     let goal_of = |(dir, bend, reach_scale, _): Aim| {
@@ -170,7 +171,7 @@ fn move_path(
     // (no path) is what the arm does.
     let mut own = [0.0f32; PATH_STEPS + 1];
     for k in 0..=PATH_STEPS {
-        own[k] = arm_swivel(skeleton, &pose, side, &steps[k].1, None).ok()?.0;
+        own[k] = arm_swivel(skeleton, clavicle_world, side, &steps[k].1, None).ok()?.0;
     }
     let jumps = own.windows(2).any(|w| wrap_turn(w[0], w[1]).abs() > OWN_JUMP_RAD);
     if !jumps {
@@ -181,7 +182,7 @@ fn move_path(
         let mut phi = [0.0f32; PATH_STEPS + 1];
         let mut prev: Option<f32> = None;
         for k in order {
-            let (now, _) = arm_swivel(skeleton, &pose, side, &steps[k].1, prev).ok()?;
+            let (now, _) = arm_swivel(skeleton, clavicle_world, side, &steps[k].1, prev).ok()?;
             let now = prev.map_or(now, |p| p + wrap_turn(p, now));
             phi[k] = now;
             prev = Some(now);
