@@ -117,7 +117,6 @@ fn move_steps(
     }
     let Limb { root: shoulder, mid: elbow, end: wrist, .. } = Limb::arm(side);
     let pose = Pose::rest(skeleton);
-    let clavicle_world = joint_world(skeleton, &pose, Limb::arm(side).parent);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
     let goal_of = |(dir, bend, reach_scale, _): Aim| {
@@ -158,6 +157,7 @@ fn move_path(
     let steps = move_steps(track, i, side, skeleton, bows)?;
     let Limb { root: shoulder, mid: elbow, end: wrist, .. } = Limb::arm(side);
     let pose = Pose::rest(skeleton);
+    let clavicle_world = joint_world(skeleton, &pose, Limb::arm(side).parent);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
     // A key the shoulder cannot take (no swivel keeps it in range): no path into its range.
