@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! cargo run --release --example motion_profile -- compile 5         # compile the solo 5 times
+//! cargo run --release --example motion_profile -- compile-corpus 1  # compile the real lbn scores
 //! valgrind --tool=callgrind target/release/examples/motion_profile sample 10000
 //! valgrind --tool=callgrind target/release/examples/motion_profile fk 10000     # the yardstick
 //! cargo run --release --example motion_profile -- dump before.txt   # pelvis paths, demos + corpus
@@ -39,6 +40,11 @@ fn score_files() -> Vec<PathBuf> {
     files
 }
 
+/// The real corpus folder.
+fn root_real() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/scores/real")
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let count = |i: usize| args.get(i).and_then(|s| s.parse::<usize>().ok()).unwrap_or(1);
@@ -56,6 +62,28 @@ fn main() {
             if let PelvisPath::Optimised(p) = &anim.dancers[0].path {
                 println!("{:?}", p.stats());
             }
+        }
+        Some("compile-corpus") => {
+            // Every real `.lbn` score, as the `compile motion, real corpus` benchmark compiles them.
+            let scores: Vec<Score> = score_files()
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "lbn") && p.starts_with(root_real()))
+                .filter_map(|p| std::fs::read(&p).ok())
+                .filter_map(|b| read(&b, Some("lbn")).ok())
+                .map(|d| Score::from_document(&d))
+                .collect();
+            for _ in 0..count(1) {
+                black_box(scores.iter().map(|s| compile(black_box(s), &opts, &props).dancers.len()).sum::<usize>());
+            }
+            let iterations: usize = scores
+                .iter()
+                .flat_map(|s| compile(s, &opts, &props).dancers)
+                .filter_map(|d| match &d.path {
+                    PelvisPath::Optimised(p) => Some(p.stats().iterations),
+                    PelvisPath::Simple(_) => None,
+                })
+                .sum();
+            println!("{} scores, {iterations} optimiser iterations", scores.len());
         }
         Some("sample") => {
             let anim = compile(&solo_score(), &opts, &props);
@@ -206,7 +234,7 @@ fn main() {
             }
         }
         _ => eprintln!(
-            "usage: motion_profile compile N | sample N | dump OUT | compare A B | joints OUT | compare-joints A B"
+            "usage: motion_profile compile N | compile-corpus N | sample N | dump OUT | compare A B | joints OUT | compare-joints A B"
         ),
     }
 }

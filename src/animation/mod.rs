@@ -184,20 +184,29 @@ pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, 
         ankle_height_m: geo.ankle_height_m as f64,
     };
     let simple = SimplePath::new(&plan, standing);
-    let (path, refused) = if plan.footprints.is_empty() {
-        (PelvisPath::Simple(simple), None)
-    } else {
-        match crate::motion::com::solve_com_path(&com_job::com_job(&plan, &simple, sizes)) {
-            Ok(p) => (PelvisPath::Optimised(p), None),
-            Err(e) => (PelvisPath::Simple(simple), Some(e.to_string())),
-        }
-    };
     let arm_bows = [
         (Side::Left, crate::motion::plan::LimbId::ArmLeft, JointId::ShoulderL),
         (Side::Right, crate::motion::plan::LimbId::ArmRight, JointId::ShoulderR),
     ]
     .map(|(side, limb, shoulder)| sample::ArmBows::new(plan.limbs.get(&limb), side, skeleton.limits(shoulder)));
-    let arm_swivels = sample::ArmSwivels::new(&plan.limbs, skeleton, &arm_bows);
+    // The swivel paths (solved on the rest pose) do not need the pelvis path: on a dancer with
+    // enough arm moves they are compiled on a thread of their own while the optimiser runs.
+    let swivels = || sample::ArmSwivels::new(&plan.limbs, skeleton, &arm_bows);
+    let ((path, refused), arm_swivels) = if plan.footprints.is_empty() {
+        ((PelvisPath::Simple(simple), None), swivels())
+    } else {
+        let job = com_job::com_job(&plan, &simple, sizes);
+        let optimised = move || match crate::motion::com::solve_com_path(&job) {
+            Ok(p) => (PelvisPath::Optimised(p), None),
+            Err(e) => (PelvisPath::Simple(simple), Some(e.to_string())),
+        };
+        let arm_keys: usize = [crate::motion::plan::LimbId::ArmLeft, crate::motion::plan::LimbId::ArmRight]
+            .iter()
+            .filter_map(|l| plan.limbs.get(l))
+            .map(|t| t.keys.len())
+            .sum();
+        if arm_keys >= MIN_ARM_KEYS_PER_THREAD { both(optimised, swivels) } else { (optimised(), swivels()) }
+    };
     let dancer = DancerAnimation {
         prints: prints::FootPrints::new(&plan.footprints),
         arm_bows,
@@ -210,6 +219,27 @@ pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, 
         tilt_rule: TiltRule::default(),
     };
     (dancer, refused)
+}
+
+/// Fewer arm keys than this are not worth a thread for their swivel paths (a move's path costs
+/// about 20 µs to compile, starting a thread about 30 µs).
+const MIN_ARM_KEYS_PER_THREAD: usize = 8;
+
+/// `a()` and `b()`, `b` on a thread of its own while `a` runs here (both here if no thread can
+/// be started). Both are pure, so the result is the one of `(a(), b())`.
+fn both<A, B: Send>(a: impl FnOnce() -> A, b: impl Fn() -> B + Sync) -> (A, B) {
+    std::thread::scope(|scope| {
+        let b = &b;
+        let spawned = std::thread::Builder::new().name("arm-swivels".into()).spawn_scoped(scope, b);
+        let a = a();
+        match spawned {
+            Ok(handle) => match handle.join() {
+                Ok(b) => (a, b),
+                Err(panic) => std::panic::resume_unwind(panic),
+            },
+            Err(_) => (a, b()),
+        }
+    })
 }
 
 impl Animation {

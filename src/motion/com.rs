@@ -82,14 +82,14 @@ pub use path::{ComPath, ComSolveStats, ComState};
 /// The most threads one job's segments are solved on.
 const MAX_THREADS: usize = 8;
 /// Fewer spline spans than this per thread are not worth a thread (a span costs about 3 µs
-/// to optimise; starting a thread about 30 µs).
-const MIN_SPANS_PER_THREAD: usize = 400;
+/// to optimise, starting a thread about 30 µs: a tenth of this many spans).
+const MIN_SPANS_PER_THREAD: usize = 100;
 
 /// Solves `job`: checks it, optimises each independent segment, and returns the pelvis path.
 ///
 /// Segments are independent problems: a long job solves them on up to [`MAX_THREADS`] threads
-/// (as many as the machine offers), each thread a contiguous run of segments, and the result
-/// is bit-identical to a solve on one thread.
+/// (as many as the machine offers), each thread taking the next unsolved segment, and the
+/// result is bit-identical to a solve on one thread.
 ///
 /// Errors: any [`ComError`] from checking the job (no contacts, NaN, overlapping contacts of
 /// one foot, a fixed point outside the span or in a flight, …). Never panics and never
@@ -105,50 +105,38 @@ fn solve_on_threads(job: &ComJob, threads: usize) -> Result<ComPath, ComError> {
     let spans: Vec<usize> = timeline.segments.iter().map(|p| p.runs.iter().map(|r| r.spans).sum()).collect();
     let total: usize = spans.iter().sum();
     let threads = threads.min(MAX_THREADS).min(total / MIN_SPANS_PER_THREAD).clamp(1, spans.len().max(1));
-    // Contiguous chunks of about equal span counts, in order.
-    let mut chunks = Vec::with_capacity(threads);
-    let (mut start, mut sum) = (0usize, 0usize);
-    for (i, n) in spans.iter().enumerate() {
-        sum += n;
-        if sum * threads >= total * (chunks.len() + 1) && chunks.len() + 1 < threads {
-            chunks.push(start..i + 1);
-            start = i + 1;
+    // Each thread takes the next unsolved segment until none is left (so a thread that drew
+    // slow segments does not hold up the others); the answers are put back in segment order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || -> Vec<(usize, Result<Solved, ComError>)> {
+        let mut solved = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(plan) = timeline.segments.get(i) else { return solved };
+            solved.push((i, solve_one(&timeline, plan, job)));
         }
-    }
-    chunks.push(start..spans.len());
-    let solve_chunk = |range: std::ops::Range<usize>| -> Vec<Result<Solved, ComError>> {
-        timeline.segments.get(range).unwrap_or(&[]).iter().map(|plan| solve_one(&timeline, plan, job)).collect()
     };
-    let solved: Vec<Result<Solved, ComError>> = std::thread::scope(|scope| {
-        let mut rest = chunks.into_iter();
-        let first = rest.next().unwrap_or(0..0);
-        // A thread that cannot be started leaves its chunk to this one.
-        let others: Vec<_> = rest
-            .map(|range| {
-                std::thread::Builder::new()
-                    .name("com-segments".into())
-                    .spawn_scoped(scope, {
-                        let range = range.clone();
-                        move || solve_chunk(range)
-                    })
-                    .map_err(|_| range)
-            })
+    let mut solved: Vec<(usize, Result<Solved, ComError>)> = std::thread::scope(|scope| {
+        // A thread that cannot be started leaves its share to the others.
+        let others: Vec<_> = (1..threads)
+            .filter_map(|_| std::thread::Builder::new().name("com-segments".into()).spawn_scoped(scope, work).ok())
             .collect();
-        let mut solved = solve_chunk(first);
+        let mut solved = work();
         for other in others {
-            match other {
-                Ok(handle) => match handle.join() {
-                    Ok(part) => solved.extend(part),
-                    Err(_) => solved.push(Err(ComError::NumericalFailure)),
-                },
-                Err(range) => solved.extend(solve_chunk(range)),
+            match other.join() {
+                Ok(part) => solved.extend(part),
+                Err(_) => solved.push((usize::MAX, Err(ComError::NumericalFailure))),
             }
         }
         solved
     });
+    solved.sort_by_key(|(i, _)| *i);
+    if solved.len() != timeline.segments.len() {
+        return Err(ComError::NumericalFailure);
+    }
     let mut pieces = Vec::new();
     let mut stats = ComSolveStats { converged: true, ..ComSolveStats::default() };
-    for one in solved {
+    for (_, one) in solved {
         let one = one?;
         stats.segments += 1;
         stats.unknowns += one.unknowns;
