@@ -315,16 +315,18 @@ fn least_step_route(
     // `CALM_STEP_M` in a step; then of those that keep to it (or of all, where none is calm) the
     // route least in the weighed sum.
     let mut worst: Vec<f32> = nodes[0].iter().map(|n| n.1).collect();
-    for k in 1..=PATH_STEPS {
-        worst = (0..nodes[k].len())
-            .map(|j| {
+    for (k, layer) in nodes.iter().enumerate().skip(1) {
+        worst = layer
+            .iter()
+            .enumerate()
+            .map(|(j, node)| {
                 let mut best = f32::INFINITY;
                 links(k, j, &mut |i, _, step| {
                     if step <= CALM_STEP_M {
                         best = best.min(worst[i]);
                     }
                 });
-                best.max(nodes[k][j].1)
+                best.max(node.1)
             })
             .collect();
     }
