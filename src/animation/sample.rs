@@ -624,8 +624,14 @@ impl DancerAnimation {
             // Every solve but the one between two keys' own swivels (which sets the upper arm's
             // twist itself) leaves the shoulder as the IK solved it.
             let shoulder_as_solved = !matches!(ends, Some((_, _, _, true)));
-            let solved = match ends {
-                Some((from, to, s, true)) => solve_arm_between(
+            // Between two keys: their own swivels blended (the flag), or the move's swivel path.
+            let between = match ends {
+                Some((from, to, s, true)) => Some((from, to, s, None)),
+                Some((from, to, s, false)) => path(s).map(|p| (from, to, s, Some(p))),
+                None => None,
+            };
+            let solved = match between {
+                Some((from, to, s, path)) => solve_arm_between(
                     skeleton,
                     pose,
                     clavicle_world,
@@ -634,20 +640,9 @@ impl DancerAnimation {
                     &goal_of(from),
                     &goal_of(to),
                     s,
-                    None,
+                    path,
                 ),
-                Some((from, to, s, false)) if let Some(path) = path(s) => solve_arm_between(
-                    skeleton,
-                    pose,
-                    clavicle_world,
-                    side,
-                    &goal,
-                    &goal_of(from),
-                    &goal_of(to),
-                    s,
-                    Some(path),
-                ),
-                _ => solve_limb_in_pose_from(skeleton, pose, arm_limb, &goal, clavicle_world),
+                None => solve_limb_in_pose_from(skeleton, pose, arm_limb, &goal, clavicle_world),
             };
             let (mut clamped, out_of_reach, within_limits) = match solved {
                 // Out of reach: the target's distance from the shoulder is one the arm cannot take.
