@@ -412,26 +412,30 @@ mod tests {
     use crate::motion::plan::{DancerPlan, Key};
     use crate::pose::skeleton::{JointId, Proportions};
 
+    /// Whole-arm keys (start, end seconds, direction in the body frame), no bend, no segments.
+    fn whole_arm_track(keys: &[(f64, f64, Vec3)]) -> Track<LimbTarget> {
+        let target =
+            |dir_in_body| LimbTarget { dir_in_body, bend_rad: 0.0, upper_dir_in_body: None, lower_dir_in_body: None };
+        Track {
+            keys: keys
+                .iter()
+                .map(|&(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: target(dir) })
+                .collect(),
+        }
+    }
+
     /// Both arms (straight) forward low, up, then out to the side low (as in bow_trial.lbn): on
     /// the way down from "up" the nearest in-range swivel of the blended goal flips the elbow
     /// (14 cm in one frame); along the compiled path it turns on continuously.
     #[test]
     fn an_arm_coming_down_from_up_to_the_side_keeps_its_elbow_continuous() {
         let skeleton = Skeleton::new(&Proportions::default());
-        let straight = |dir: Vec3| LimbTarget {
-            dir_in_body: dir,
-            bend_rad: 0.0,
-            upper_dir_in_body: None,
-            lower_dir_in_body: None,
-        };
         let h = std::f32::consts::FRAC_1_SQRT_2;
         let mut plan = DancerPlan { end_secs: 3.5, ..DancerPlan::default() };
         for (limb, out) in [(LimbId::ArmLeft, -1.0), (LimbId::ArmRight, 1.0)] {
             let keys =
                 [(0.0, 1.0, Vec3::new(0.0, -h, h)), (1.0, 2.0, Vec3::Y), (2.0, 3.0, Vec3::new(out * h, -h, 0.0))];
-            let keys =
-                keys.map(|(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: straight(dir) });
-            plan.limbs.insert(limb, Track { keys: keys.to_vec() });
+            plan.limbs.insert(limb, whole_arm_track(&keys));
         }
         let (with_paths, _) = crate::animation::animate_plan(plan, &skeleton);
         let without = crate::animation::DancerAnimation { arm_swivels: ArmSwivels::default(), ..with_paths.clone() };
@@ -521,16 +525,9 @@ mod tests {
     #[test]
     fn an_arm_unfolding_from_place_to_up_keeps_its_elbow_continuous() {
         let skeleton = Skeleton::new(&Proportions::default());
-        let target = |dir: Vec3| LimbTarget {
-            dir_in_body: dir,
-            bend_rad: 0.0,
-            upper_dir_in_body: None,
-            lower_dir_in_body: None,
-        };
         let mut plan = DancerPlan { end_secs: 3.5, ..DancerPlan::default() };
         let keys = [(0.5, 1.0, Vec3::X), (1.5, 2.0, Vec3::ZERO), (2.0, 2.5, Vec3::Y)];
-        let keys = keys.map(|(t_start_secs, t_end_secs, dir)| Key { t_start_secs, t_end_secs, value: target(dir) });
-        plan.limbs.insert(LimbId::ArmRight, Track { keys: keys.to_vec() });
+        plan.limbs.insert(LimbId::ArmRight, whole_arm_track(&keys));
         let (with_paths, _) = crate::animation::animate_plan(plan, &skeleton);
         assert!(with_paths.arm_swivels.path(Side::Right, 2).is_some(), "no path for the move (test no longer tests)");
         let without = crate::animation::DancerAnimation { arm_swivels: ArmSwivels::default(), ..with_paths.clone() };
