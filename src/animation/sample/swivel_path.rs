@@ -412,6 +412,21 @@ mod tests {
     use crate::motion::plan::{DancerPlan, Key};
     use crate::pose::skeleton::{JointId, Proportions};
 
+    /// No elbow step (metres a frame) over 3 cm and over 4 times both neighbouring steps.
+    #[track_caller]
+    fn assert_no_elbow_pop(steps: &[f32]) {
+        for i in 0..steps.len() {
+            let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
+            assert!(
+                steps[i] <= 0.03 || steps[i] <= 4.0 * around,
+                "frame {}: the elbow jumped {:.1} cm (around {:.1} cm)",
+                i + 1,
+                steps[i] * 100.0,
+                around * 100.0
+            );
+        }
+    }
+
     /// Whole-arm keys (start, end seconds, direction in the body frame), no bend, no segments.
     fn whole_arm_track(keys: &[(f64, f64, Vec3)]) -> Track<LimbTarget> {
         let target =
@@ -506,16 +521,7 @@ mod tests {
             })
             .collect();
         let steps: Vec<f32> = elbow.windows(2).map(|w| w[0].distance(w[1])).collect();
-        for i in 0..steps.len() {
-            let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
-            assert!(
-                steps[i] <= 0.03 || steps[i] <= 4.0 * around,
-                "frame {}: the elbow jumped {:.1} cm (around {:.1} cm)",
-                i + 1,
-                steps[i] * 100.0,
-                around * 100.0
-            );
-        }
+        assert_no_elbow_pop(&steps);
     }
 
     /// The right arm out to the side, to "place" (folded there), then straight up (as in
@@ -547,16 +553,7 @@ mod tests {
         let (steps, _) = track(&without);
         assert!(steps.iter().any(|&d| d > 0.1), "the IK's own swivel should jump the elbow (test no longer tests)");
         let (steps, limited) = track(&with_paths);
-        for i in 0..steps.len() {
-            let around = steps[i.saturating_sub(1)].max(steps.get(i + 1).copied().unwrap_or(0.0));
-            assert!(
-                steps[i] <= 0.03 || steps[i] <= 4.0 * around,
-                "frame {}: the elbow jumped {:.1} cm (around {:.1} cm)",
-                i + 1,
-                steps[i] * 100.0,
-                around * 100.0
-            );
-        }
+        assert_no_elbow_pop(&steps);
         assert!(!limited, "the route left the shoulder's range");
         // At the last key the arm points up.
         let mut pose = Pose::rest(&skeleton);
