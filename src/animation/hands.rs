@@ -213,7 +213,7 @@ impl ArmFrame {
     fn swivel_allowed(&self, skeleton: &Skeleton, swivel_rad: f32) -> bool {
         swivel_rad.abs() <= self.max_swivel_rad + 1e-6
             && skeleton.limits(self.shoulder).violation_rad(self.shoulder_local(swivel_rad))
-                <= self.shoulder_violation_rad.max(1e-5)
+                <= self.shoulder_violation_rad + SWIVEL_LIMIT_SLACK_RAD
     }
 
     fn wrist_job(
@@ -249,6 +249,13 @@ fn swivel_axis(shoulder: Vec3, elbow: Vec3, wrist: Vec3, hinge_rad: f32) -> Vec3
     let x = ((hinge_rad - STRAIGHT_ARM_RAD) / (BENT_ARM_RAD - STRAIGHT_ARM_RAD)).clamp(0.0, 1.0);
     upper.lerp(to_wrist, x * x * (3.0 - 2.0 * x)).try_normalize().unwrap_or(to_wrist)
 }
+
+/// How far a swivel may push the shoulder past its limits (beyond where the arm's solve left
+/// it) and still count as allowed; the shoulder is clamped back after (1°). An arm the solve
+/// left on a limit face (a twist at its end of range) would otherwise be allowed to swivel only
+/// the way that leaves the face, and which way that is can flip from one sample to the next with
+/// hundredths of a degree of the limit (palm1.lbn frame 286: the elbow jumped 21 cm).
+const SWIVEL_LIMIT_SLACK_RAD: f32 = 0.017_453_292;
 
 /// Elbow bend below which the hand's swivel twists the upper arm about itself (1°), radians.
 const STRAIGHT_ARM_RAD: f32 = 0.017_453_292;
@@ -320,8 +327,9 @@ const SWIVEL_STEPS: i32 = 18;
 const TIE_COST: f32 = 1e-4;
 
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
-/// the goal; else the smallest swivel that lets it; else the closest allowed answer (continuous
-/// where the best answers on the two sides trade places). Both
+/// the goal; else the smallest swivel that lets it; else the closest allowed answer (the two
+/// sides' answers blended where they are about equally good, so it turns continuously as they
+/// trade places). Both
 /// searches try the side that hands the wrist's twist beyond its range over to the arm first
 /// (for a palm turned nearly over, the side that supinates: [`twist_excess`]), and keep the
 /// first of equally good answers, so the pick does not flip with the float noise from sample to
@@ -399,22 +407,38 @@ fn solve_hand(
         (swivel, q, cost(&job, swing_twist_angles(q)) + 1e-3 * swivel * swivel, solution.clamped)
     });
     let [a, b] = refined;
-    // The first side's answer unless the other's is better; from a tie on, over SIDE_BLEND_COST,
-    // the other's.
-    let x = ((a.2 - b.2 - TIE_COST) / SIDE_BLEND_COST).clamp(0.0, 1.0);
-    let w = if b.2.is_finite() { x * x * (3.0 - 2.0 * x) } else { 0.0 };
+    // The two sides' answers weighed by how much better one is than the other relative to how
+    // poor both are: the better one alone from 40 % better, blended in between, halfway at a
+    // tie. Two compromises about equally poor trade places fast as the arm moves (palm1.lbn
+    // frame 286: the costs crossed at 0.5 a frame, and a blend over a fixed cost difference of
+    // 0.01 swung the elbow 21 cm in one frame). The wrist answers are blended in swing–twist
+    // components, which stay inside the wrist's limit box and, unlike a slerp, do not flip
+    // hemisphere where two answers far apart tie (a symmetric goal, ±swivel).
+    let w = match (a.2.is_finite(), b.2.is_finite()) {
+        (true, true) => {
+            let relative = (a.2 - b.2) / (a.2 + b.2).max(1e-6);
+            let x = ((relative + SIDE_BLEND_RELATIVE) / (2.0 * SIDE_BLEND_RELATIVE)).clamp(0.0, 1.0);
+            x * x * (3.0 - 2.0 * x)
+        }
+        (false, true) => 1.0,
+        _ => 0.0,
+    };
     if w <= 0.0 {
         return (a.0, a.1, a.3);
     }
-    (a.0 + (b.0 - a.0) * w, a.1.slerp(b.1, w), a.3 || b.3)
+    if w >= 1.0 {
+        return (b.0, b.1, b.3);
+    }
+    let wrist = from_swing_twist_angles(swing_twist_angles(a.1).lerp(swing_twist_angles(b.1), w));
+    (a.0 + (b.0 - a.0) * w, wrist, a.3 || b.3)
 }
 
 /// Rounds of the coarse refinement that ranks the out-of-reach swivel samples.
 const COARSE_ROUNDS: usize = 12;
 
-/// Cost (radians², about (6°)²) by which the other side's out-of-reach answer must be better than
-/// the first side's to be taken in full; less, it is blended in.
-const SIDE_BLEND_COST: f32 = 0.01;
+/// The relative cost difference, (a − b) / (a + b), beyond which the better side's out-of-reach
+/// answer is taken alone; inside it the two are blended.
+const SIDE_BLEND_RELATIVE: f32 = 0.4;
 
 /// The joints and tracks of one hand: (knuckles, hand track, palm track).
 fn hand_parts(side: Side) -> (JointId, LimbId, LimbId) {
@@ -472,7 +496,14 @@ impl DancerAnimation {
             (swivel_from + (swivel_to - swivel_from) * s, q_from.slerp(q_to, s), clamped_from && clamped_to)
         };
         if swivel.abs() > 1e-6 && arm.swivel_allowed(skeleton, swivel) {
-            pose.set_local(arm.shoulder, arm.shoulder_local(swivel));
+            let shoulder = arm.shoulder_local(swivel);
+            let limits = skeleton.limits(arm.shoulder);
+            let shoulder = if limits.violation_rad(shoulder) > arm.shoulder_violation_rad {
+                limits.clamp(shoulder)
+            } else {
+                shoulder
+            };
+            pose.set_local(arm.shoulder, shoulder);
         }
         let wrist = wrist_of(side);
         pose.set_local(wrist, skeleton.limits(wrist).clamp(normalized_or_identity(wrist_local)));
@@ -500,6 +531,52 @@ mod tests {
             side,
             limits: *Skeleton::default().limits(wrist_of(side)),
         }
+    }
+
+    /// A right arm as palm1.lbn has it at 4.75 s: the upper arm raised to the side, its twist at
+    /// the end of its range, the elbow bent a right angle.
+    fn arm_on_its_twist_limit(skeleton: &Skeleton) -> ArmFrame {
+        let mut pose = Pose::rest(skeleton);
+        let deg = |x: f32, y: f32, z: f32| Vec3::new(x, y, z) * std::f32::consts::PI / 180.0;
+        pose.set_local(JointId::ShoulderR, from_swing_twist_angles(deg(10.0, -90.0, -92.0)));
+        pose.set_local(JointId::ElbowR, Quat::from_rotation_x(-90f32.to_radians()));
+        let clavicle = crate::pose::fk::joint_world(skeleton, &pose, JointId::ClavicleR);
+        ArmFrame::new(skeleton, &pose, Side::Right, clavicle)
+    }
+
+    #[test]
+    fn an_arm_on_its_twist_limit_may_swivel_either_way() {
+        let skeleton = Skeleton::default();
+        let arm = arm_on_its_twist_limit(&skeleton);
+        for deg in [-5.0f32, -2.0, 2.0, 5.0] {
+            assert!(arm.swivel_allowed(&skeleton, deg.to_radians()), "a swivel of {deg}° is refused");
+        }
+    }
+
+    #[test]
+    fn an_out_of_reach_palm_turning_round_swivels_the_arm_continuously() {
+        let skeleton = Skeleton::default();
+        let arm = arm_on_its_twist_limit(&skeleton);
+        // The palm asked to face round the forearm, half a degree a step: past the wrist's twist
+        // range the two ways round trade places.
+        let axis = arm.forearm_world * HAND_AXIS_IN_WRIST;
+        let start = arm.forearm_world * palm_normal_in_wrist(Side::Right);
+        let mut worst = (0.0f32, 0);
+        let mut last: Option<f32> = None;
+        for step in 0..720 {
+            let palm = Quat::from_axis_angle(axis, (step as f32 * 0.5).to_radians()) * start;
+            let goal = HandGoal { hand_in_world: None, palm_in_world: Some(palm) };
+            let (swivel, _, _) = solve_hand(&skeleton, &arm, Side::Right, &goal, (0.3, 1.0));
+            if let Some(prev) = last {
+                let jump = (swivel - prev).abs().to_degrees();
+                if jump > worst.0 {
+                    worst = (jump, step);
+                }
+            }
+            last = Some(swivel);
+        }
+        // A hard pick between the two sides jumped 28.8° in one step here.
+        assert!(worst.0 < 10.0, "the swivel jumped {:.1}° at step {}", worst.0, worst.1);
     }
 
     #[test]
