@@ -210,10 +210,20 @@ impl ArmFrame {
         normalized_or_identity(self.shoulder_parent_rot.inverse() * turn * self.shoulder_world)
     }
 
+    /// The shoulder's local rotation for `swivel_rad` and its limit violation, when that swivel
+    /// is allowed: within the swivel's range, and no further past the limits than the arm's
+    /// solve left the shoulder plus [`SWIVEL_LIMIT_SLACK_RAD`].
+    fn checked_swivel(&self, skeleton: &Skeleton, swivel_rad: f32) -> Option<(Quat, f32)> {
+        if swivel_rad.abs() > self.max_swivel_rad + 1e-6 {
+            return None;
+        }
+        let shoulder = self.shoulder_local(swivel_rad);
+        let violation = skeleton.limits(self.shoulder).violation_rad(shoulder);
+        (violation <= self.shoulder_violation_rad + SWIVEL_LIMIT_SLACK_RAD).then_some((shoulder, violation))
+    }
+
     fn swivel_allowed(&self, skeleton: &Skeleton, swivel_rad: f32) -> bool {
-        swivel_rad.abs() <= self.max_swivel_rad + 1e-6
-            && skeleton.limits(self.shoulder).violation_rad(self.shoulder_local(swivel_rad))
-                <= self.shoulder_violation_rad + SWIVEL_LIMIT_SLACK_RAD
+        self.checked_swivel(skeleton, swivel_rad).is_some()
     }
 
     fn wrist_job(
@@ -332,7 +342,7 @@ const TIE_COST: f32 = 1e-4;
 /// trade places). Both
 /// searches try the side that hands the wrist's twist beyond its range over to the arm first
 /// (for a palm turned nearly over, the side that supinates: [`twist_excess`]), and keep the
-/// first of equally good answers, so the pick does not flip with the float noise from sample to
+/// first of equally good swivel samples on a side, so the pick does not flip with the float noise from sample to
 /// sample.
 fn solve_hand(
     skeleton: &Skeleton,
@@ -495,11 +505,12 @@ impl DancerAnimation {
             let (swivel_from, q_from, clamped_from) = solve_hand(skeleton, &arm, side, &from, weights);
             (swivel_from + (swivel_to - swivel_from) * s, q_from.slerp(q_to, s), clamped_from && clamped_to)
         };
-        if swivel.abs() > 1e-6 && arm.swivel_allowed(skeleton, swivel) {
-            let shoulder = arm.shoulder_local(swivel);
-            let limits = skeleton.limits(arm.shoulder);
-            let shoulder = if limits.violation_rad(shoulder) > arm.shoulder_violation_rad {
-                limits.clamp(shoulder)
+        if swivel.abs() > 1e-6
+            && let Some((shoulder, violation)) = arm.checked_swivel(skeleton, swivel)
+        {
+            // Pushed past the limits within the slack: pulled back inside.
+            let shoulder = if violation > arm.shoulder_violation_rad {
+                skeleton.limits(arm.shoulder).clamp(shoulder)
             } else {
                 shoulder
             };
