@@ -339,11 +339,10 @@ const TIE_COST: f32 = 1e-4;
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
 /// the goal; else the smallest swivel that lets it; else the closest allowed answer (the two
 /// sides' answers blended where they are about equally good, so it turns continuously as they
-/// trade places). Both
-/// searches try the side that hands the wrist's twist beyond its range over to the arm first
-/// (for a palm turned nearly over, the side that supinates: [`twist_excess`]), and keep the
-/// first of equally good swivel samples on a side, so the pick does not flip with the float noise from sample to
-/// sample.
+/// trade places). Both searches try the side that hands the wrist's twist beyond its range over
+/// to the arm first (for a palm turned nearly over, the side that supinates: [`twist_excess`]),
+/// and keep the first of equally good swivel samples on a side, so the pick does not flip with
+/// the float noise from sample to sample.
 fn solve_hand(
     skeleton: &Skeleton,
     arm: &ArmFrame,
