@@ -113,9 +113,11 @@ pub struct ComSolveStats {
     pub unknowns: usize,
     /// Levenberg–Marquardt iterations over all segments.
     pub iterations: usize,
-    /// Objective before optimising (at the initial guess).
+    /// Objective before optimising (at the initial guess; the reach term weighed as the first
+    /// iterations weigh it).
     pub initial_cost: f64,
-    /// Objective at the returned path.
+    /// Objective at the returned path, as the iterations tracked it (to rounding; before the
+    /// last step of a converged segment, which gains less than the convergence test asks).
     pub final_cost: f64,
     /// Whether every segment met the convergence test before `max_iterations`.
     pub converged: bool,

@@ -94,9 +94,9 @@ pub(super) enum Terms {
 pub(super) struct Sample {
     /// First of the 4 control points of the span.
     pub ctrl0: usize,
-    /// Where in the span, 0..=1 (the basis weights are computed when visited: cheaper than
-    /// storing them).
-    pub u: f64,
+    /// The basis weights where it sits in the span (computed once: every solver pass visits
+    /// every sample).
+    pub w: Weights,
     /// Quadrature weight, seconds.
     pub quad_secs: f64,
     pub terms: Terms,
@@ -120,12 +120,15 @@ impl Weights {
 /// The rows of one spline span: its samples and its jerk.
 #[derive(Clone, Debug)]
 pub(super) struct SpanRows {
+    /// Index in [`SegmentProblem::spans`].
+    pub index: usize,
     /// First of the span's 4 control points.
     pub ctrl0: usize,
     /// Jerk row scale √(w·dt)/dt³.
     pub jerk_scale: f64,
-    /// Span length, seconds.
-    pub dt_secs: f64,
+    /// The span's first block when its 4 control points are free, unscaled and consecutive
+    /// (blocks `b..b + 4`): its rows then reach the normal matrix without the chain rule.
+    pub plain_block: Option<usize>,
     /// Range in [`SegmentProblem::samples`].
     pub samples: std::ops::Range<usize>,
 }
@@ -270,7 +273,13 @@ impl<'a> SegmentProblem<'a> {
                         *first = (*first).min(lowest);
                     }
                 }
-                spans.push(SpanRows { ctrl0, jerk_scale, dt_secs: dt, samples: 0..0 });
+                let plain_block = span.first().map(|e| e.block[0]).filter(|&b0| {
+                    span.len() == 4
+                        && span.iter().enumerate().all(|(k, e)| {
+                            e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO
+                        })
+                });
+                spans.push(SpanRows { index: spans.len(), ctrl0, jerk_scale, plain_block, samples: 0..0 });
                 // A free end is weakly held by interior samples alone: sample the end itself.
                 let free_start = j == 0 && plan_run.start == Boundary::Free;
                 let free_end = j + 1 == lay.spans && plan_run.end == Boundary::Free;
@@ -282,26 +291,26 @@ impl<'a> SegmentProblem<'a> {
                     let height_m = timeline.target_height_m(t, phase);
                     let pressure_xz = timeline.pressure_reference_xz(phase, t);
                     let terms = Terms::Support { phase, height_m, pressure_xz };
-                    samples.push(sample(ctrl0, u, quad, terms));
+                    samples.push(sample(ctrl0, u, dt, quad, terms));
                     if u == 0.0 || u == 1.0 {
                         let desired_m =
                             timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
-                        samples.push(sample(ctrl0, u, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
+                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
                     }
                     if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
                         let floor_y = timeline.floor_height_m(phase);
                         let omega = (g / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
                         let sign = if u == 0.0 { -1.0 } else { 1.0 };
-                        samples.push(sample(ctrl0, u, 0.0, Terms::Capture { sign, omega, pressure_xz }));
+                        samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
                     }
                 }
                 let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
                 let phase = timeline.phase_index_at(t_mid);
                 let height_m = timeline.target_height_m(t_mid, phase);
                 let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t_mid, p));
-                samples.push(sample(ctrl0, 0.5, dt, Terms::Level { phase, height_m, desired_m }));
+                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m, desired_m }));
                 while let Some((_, u, contact)) = run_events.next_if(|e| e.0 == j) {
-                    samples.push(sample(ctrl0, u, EVENT_SECS, Terms::Event { contact }));
+                    samples.push(sample(ctrl0, u, dt, EVENT_SECS, Terms::Event { contact }));
                 }
             }
         }
@@ -352,7 +361,7 @@ impl<'a> SegmentProblem<'a> {
         for s in &mut self.samples {
             let Terms::Level { phase, height_m, desired_m } = &mut s.terms else { continue };
             let Some(pts) = x.get(s.ctrl0..s.ctrl0 + 4) else { continue };
-            let pos = basis(s.u);
+            let pos = s.w.pos;
             let c: DVec3 = (0..4).map(|k| pos[k] * pts[k]).sum();
             let mut target = *desired_m;
             for foot in tl.phases.get(*phase).into_iter().flat_map(|p| p.planted()).filter_map(|id| tl.contacts.get(id))
@@ -405,8 +414,8 @@ fn single(block: usize, coef: f64, constant: DVec3) -> CtrlExpr {
     CtrlExpr { terms: 1, block: [block, 0, 0, 0], coef: [coef, 0.0, 0.0, 0.0], constant }
 }
 
-fn sample(ctrl0: usize, u: f64, quad_secs: f64, terms: Terms) -> Sample {
-    Sample { ctrl0, u, quad_secs, terms }
+fn sample(ctrl0: usize, u: f64, dt: f64, quad_secs: f64, terms: Terms) -> Sample {
+    Sample { ctrl0, w: Weights::at(u, dt), quad_secs, terms }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use glam::{DMat3, DVec2, DVec3};
 
 use super::path::BASIS_D3;
-use super::problem::{MIN_BALANCE_HEIGHT_M, SegmentProblem, Terms, Weights};
+use super::problem::{MIN_BALANCE_HEIGHT_M, SegmentProblem, SpanRows, Terms, Weights};
 
 /// Axis masks for residual rows.
 pub(crate) const AXIS_X: u8 = 1;
@@ -34,7 +34,7 @@ pub(crate) trait Sink {
     const LINEAR_ROWS: bool = true;
     /// ...and the others.
     const NONLINEAR_ROWS: bool = true;
-    fn begin_span(&mut self, _ctrl0: usize) {}
+    fn begin_span(&mut self, _span: &SpanRows) {}
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8);
     /// A row r with ∂r/∂(control point k) = w[k]·d: a row of the position alone (w the
     /// position weights) or of the acceleration alone (the acceleration weights).
@@ -120,16 +120,16 @@ impl SegmentProblem<'_> {
     pub fn visit<S: Sink>(&self, x: &[DVec3], sink: &mut S) {
         for span in &self.spans {
             let Some(pts) = x.get(span.ctrl0..span.ctrl0 + 4) else { continue };
-            sink.begin_span(span.ctrl0);
+            sink.begin_span(span);
             for s in self.samples.get(span.samples.clone()).unwrap_or(&[]) {
-                let w = Weights::at(s.u, span.dt_secs);
+                let w = &s.w;
                 let mut c = DVec3::ZERO;
                 let mut a = DVec3::ZERO;
                 for ((p, wp), wa) in pts.iter().zip(w.pos).zip(w.acc) {
                     c += wp * *p;
                     a += wa * *p;
                 }
-                let mut rows = Rows { sink: &mut *sink, weights: &w, quad: s.quad_secs };
+                let mut rows = Rows { sink: &mut *sink, weights: w, quad: s.quad_secs };
                 match s.terms {
                     Terms::Event { contact } => {
                         if let Some(foot) = self.timeline.contacts.get(contact) {

@@ -45,12 +45,33 @@ impl Skyline {
     }
 
     /// Adds `m` to block (`b`, `c`); requires `first[b] ≤ c ≤ b`.
-    #[inline]
+    #[cfg(test)]
     pub fn add_block(&mut self, b: usize, c: usize, m: &Block) {
-        debug_assert!(c <= b && c >= self.first[b]);
-        let dst = &mut self.blocks[self.offset[b] + c - self.first[b]];
-        for (d, v) in dst.iter_mut().zip(m) {
+        self.add_to_row(b, c, std::slice::from_ref(m));
+    }
+
+    /// Adds `m[i]` to block (`b`, `c0 + i`) for each `i`; requires `first[b] ≤ c0` and
+    /// `c0 + m.len() ≤ b + 1`.
+    #[inline]
+    pub fn add_to_row(&mut self, b: usize, c0: usize, m: &[Block]) {
+        let start = self.offset[b] + c0 - self.first[b];
+        let dst = &mut self.blocks[start..start + m.len()];
+        for (d, v) in dst.as_flattened_mut().iter_mut().zip(m.as_flattened()) {
             *d += v;
+        }
+    }
+
+    /// Where block (`b`, `c`) is stored, for [`Skyline::add_scaled_at`]; requires
+    /// `first[b] ≤ c ≤ b`.
+    pub fn block_index(&self, b: usize, c: usize) -> usize {
+        self.offset[b] + c - self.first[b]
+    }
+
+    /// Adds `scale · m` to the block stored at `index` (see [`Skyline::block_index`]).
+    #[inline]
+    pub fn add_scaled_at(&mut self, index: usize, scale: f64, m: &Block) {
+        for (d, v) in self.blocks[index].iter_mut().zip(m) {
+            *d += scale * v;
         }
     }
 

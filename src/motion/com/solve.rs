@@ -5,7 +5,7 @@
 
 use glam::{DMat3, DVec3};
 
-use super::problem::{CtrlExpr, SegmentProblem};
+use super::problem::{CtrlExpr, SegmentProblem, SpanRows};
 use super::residuals::{AXES_ALL, AXIS_X, AXIS_Y, AXIS_Z, Sink};
 use super::skyline::{Block, Skyline};
 
@@ -13,6 +13,9 @@ use super::skyline::{Block, Skyline};
 const RELATIVE_DECREASE: f64 = 1e-7;
 /// ...or moves no unknown by more than this (metres).
 const SMALLEST_STEP: f64 = 1e-6;
+/// A step no larger than this (metres) whose predicted decrease is below
+/// [`RELATIVE_DECREASE`] ends the solve without its trial cost.
+const UNTRIED_STEP: f64 = 1e-4;
 
 /// The iteration before which the height targets are re-aimed (see
 /// [`SegmentProblem::retarget_heights`]): after two steps the horizontal path has settled.
@@ -27,7 +30,11 @@ const REACH_START: f64 = 0.1;
 pub(crate) struct SegmentSolution {
     pub z: Vec<DVec3>,
     pub iterations: usize,
+    /// The objective at the first guess, its reach term weighed as the first iterations weigh
+    /// it (see [`REACH_START`]).
     pub initial_cost: f64,
+    /// The objective as the iterations left it: its linear part kept up to date through its
+    /// matrix (not summed again), before the last step of a converged solve.
     pub final_cost: f64,
     pub converged: bool,
 }
@@ -58,8 +65,8 @@ impl Sink for LinearGradientSink<'_> {
     const GRAD: bool = true;
     const NONLINEAR_ROWS: bool = false;
 
-    fn begin_span(&mut self, ctrl0: usize) {
-        self.ctrl0 = ctrl0;
+    fn begin_span(&mut self, span: &SpanRows) {
+        self.ctrl0 = span.ctrl0;
         self.local_g = [0.0; 12];
     }
 
@@ -103,6 +110,56 @@ impl Pending {
     const NONE: Pending = Pending { w: [0.0; 4], m: [0.0; 9], g: [0.0; 3], active: false };
 }
 
+/// How the sums of a span that is not plain (see [`SpanRows::plain_block`]) reach the
+/// gradient and the skyline matrix through its control-point expressions (the chain rule),
+/// laid out once per solve in the order the terms are added.
+#[derive(Clone, Debug, Default)]
+struct Chain {
+    /// (first gradient entry 3·b, span point k, coefficient).
+    grad: Vec<(usize, usize, f64)>,
+    /// (skyline storage index of block (b, b2 ≤ b), span points k and k2, scale): the block
+    /// takes scale · the span's block (k, k2).
+    blocks: Vec<(usize, usize, usize, f64)>,
+}
+
+impl Chain {
+    /// The chains of `problem`'s spans (empty for plain spans) into `normal`'s profile.
+    fn of_spans(problem: &SegmentProblem<'_>, normal: &Skyline) -> Vec<Chain> {
+        let n = 3 * problem.blocks;
+        let ctrl = &problem.ctrl;
+        problem
+            .spans
+            .iter()
+            .map(|span| {
+                let mut chain = Chain::default();
+                if span.plain_block.is_some_and(|b0| 3 * b0 + 12 <= n) {
+                    return chain;
+                }
+                for k in 0..4 {
+                    let Some(ek) = ctrl.get(span.ctrl0 + k) else { continue };
+                    for t in 0..ek.terms.min(4) {
+                        let (b, cb) = (ek.block[t], ek.coef[t]);
+                        if 3 * b + 2 >= n {
+                            continue;
+                        }
+                        chain.grad.push((3 * b, k, cb));
+                        for k2 in 0..4 {
+                            let Some(ek2) = ctrl.get(span.ctrl0 + k2) else { continue };
+                            for t2 in 0..ek2.terms.min(4) {
+                                let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
+                                if b2 <= b {
+                                    chain.blocks.push((normal.block_index(b, b2), k, k2, cb * cb2));
+                                }
+                            }
+                        }
+                    }
+                }
+                chain
+            })
+            .collect()
+    }
+}
+
 /// Index of the lower block (k, k2 ≤ k) of a span's 4×4 blocks.
 #[inline]
 fn tri(k: usize, k2: usize) -> usize {
@@ -115,10 +172,13 @@ fn tri(k: usize, k2: usize) -> usize {
 /// flagged `LINEAR` (once per solve: their matrix never changes); else of the others (every
 /// iteration).
 struct NormalSink<'a, const LINEAR: bool> {
-    ctrl: &'a [CtrlExpr],
+    chains: &'a [Chain],
     normal: &'a mut Skyline,
     gradient: &'a mut [f64],
-    ctrl0: usize,
+    /// The span being summed (its index).
+    span: usize,
+    /// The span's first block when it is plain (see [`SpanRows::plain_block`]).
+    plain_block: Option<usize>,
     /// The span's lower blocks (k, k2 ≤ k) at [`tri`]`(k, k2)`; of a diagonal block only the
     /// lower half (until [`Sink::end_span`] mirrors it).
     local: [Block; 10],
@@ -129,29 +189,18 @@ struct NormalSink<'a, const LINEAR: bool> {
 }
 
 impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
-    fn new(ctrl: &'a [CtrlExpr], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
+    fn new(chains: &'a [Chain], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
         Self {
-            ctrl,
+            chains,
             normal,
             gradient,
-            ctrl0: 0,
+            span: 0,
+            plain_block: None,
             local: [[0.0; 9]; 10],
             local_g: [0.0; 12],
             pending: [Pending::NONE; 2],
             touched: false,
         }
-    }
-
-    /// The span's block when its 4 control points are free, unscaled and consecutive.
-    fn plain_span(&self) -> Option<usize> {
-        let first = self.ctrl.get(self.ctrl0)?;
-        let b0 = first.block[0];
-        let plain = (0..4).all(|k| {
-            self.ctrl
-                .get(self.ctrl0 + k)
-                .is_some_and(|e| e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO)
-        });
-        plain.then_some(b0)
     }
 
     /// The pending slot for weights `w`: the one holding them, else a free one, else slot 0
@@ -207,8 +256,9 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     const LINEAR_ROWS: bool = LINEAR_PASS;
     const NONLINEAR_ROWS: bool = !LINEAR_PASS;
 
-    fn begin_span(&mut self, ctrl0: usize) {
-        self.ctrl0 = ctrl0;
+    fn begin_span(&mut self, span: &SpanRows) {
+        self.span = span.index;
+        self.plain_block = span.plain_block;
         if self.touched {
             self.local = [[0.0; 9]; 10];
         }
@@ -283,43 +333,28 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
                 (d[1], d[2], d[5]) = (d[3], d[6], d[7]);
             }
         }
-        if let Some(b0) = self.plain_span().filter(|b0| 3 * b0 + 12 <= n) {
+        if let Some(b0) = self.plain_block.filter(|b0| 3 * b0 + 12 <= n) {
             for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
                 *g += l;
             }
             if self.touched {
+                // Block row b0 + k takes the span's blocks (k, 0..=k), which lie together.
                 for k in 0..4 {
-                    for k2 in 0..=k {
-                        self.normal.add_block(b0 + k, b0 + k2, &self.local[tri(k, k2)]);
-                    }
+                    self.normal.add_to_row(b0 + k, b0, &self.local[tri(k, 0)..=tri(k, k)]);
                 }
             }
             return;
         }
         // General case: chain rule through the control-point expressions.
-        for k in 0..4 {
-            let Some(ek) = self.ctrl.get(self.ctrl0 + k) else { continue };
-            for t in 0..ek.terms.min(4) {
-                let (b, cb) = (ek.block[t], ek.coef[t]);
-                if 3 * b + 2 >= n {
-                    continue;
-                }
-                for a in 0..3 {
-                    self.gradient[3 * b + a] += cb * self.local_g[3 * k + a];
-                }
-                if !self.touched {
-                    continue;
-                }
-                for k2 in 0..4 {
-                    let Some(ek2) = self.ctrl.get(self.ctrl0 + k2) else { continue };
-                    for t2 in 0..ek2.terms.min(4) {
-                        let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
-                        if b2 <= b {
-                            let scale = cb * cb2;
-                            self.normal.add_block(b, b2, &self.block(k, k2).map(|v| scale * v));
-                        }
-                    }
-                }
+        let Some(chain) = self.chains.get(self.span) else { return };
+        for &(g, k, cb) in &chain.grad {
+            for a in 0..3 {
+                self.gradient[g + a] += cb * self.local_g[3 * k + a];
+            }
+        }
+        if self.touched {
+            for &(index, k, k2, scale) in &chain.blocks {
+                self.normal.add_scaled_at(index, scale, &self.block(k, k2));
             }
         }
     }
@@ -357,8 +392,10 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
     let mut linear_gradient = vec![0.0; n];
     let mut linear_step = vec![0.0; n];
     let mut linear_cost = cost_at::<true, false>(problem, &z, &mut x);
-    let mut sink = NormalSink::<true>::new(&problem.ctrl, &mut constant, &mut linear_gradient);
+    let chains = Chain::of_spans(problem, &constant);
+    let mut sink = NormalSink::<true>::new(&chains, &mut constant, &mut linear_gradient);
     problem.visit(&x, &mut sink);
+    problem.weights.reach *= REACH_START;
     let initial_cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
     let mut cost = initial_cost;
     let mut lambda = 1e-6;
@@ -366,10 +403,6 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
 
     while iterations < max_iterations as usize {
         iterations += 1;
-        if iterations == 1 {
-            problem.weights.reach *= REACH_START;
-            cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
-        }
         if iterations == RETARGET_AT {
             problem.weights.reach /= REACH_START;
             // Re-aim the height targets from where the pelvis now is (a changed objective:
@@ -391,7 +424,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
         problem.control_points(&z, &mut x);
         work.copy_values_from(&constant);
         gradient.copy_from_slice(&linear_gradient);
-        let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut work, &mut gradient);
+        let mut sink = NormalSink::<false>::new(&chains, &mut work, &mut gradient);
         problem.visit(&x, &mut sink);
         for (i, d) in diag.iter_mut().enumerate() {
             *d = work.diag(i / 3, i % 3);
@@ -411,7 +444,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
                 problem.control_points(&z, &mut x);
                 work.copy_values_from(&constant);
                 scratch.fill(0.0);
-                let mut sink = NormalSink::<false>::new(&problem.ctrl, &mut work, &mut scratch);
+                let mut sink = NormalSink::<false>::new(&chains, &mut work, &mut scratch);
                 problem.visit(&x, &mut sink);
             }
             undamped = false;
@@ -426,6 +459,26 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
                 *s = -g;
             }
             work.solve(&mut step);
+            // The decrease the quadratic model predicts: −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with
+            // (H + λD)δ = −g.
+            let mut predicted = 0.0;
+            for ((s, g), d) in step.iter().zip(&gradient).zip(&diag) {
+                predicted += -g * s + lambda * d * s * s;
+            }
+            let largest_step = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+            if largest_step < SMALLEST_STEP
+                || (largest_step < UNTRIED_STEP && predicted <= RELATIVE_DECREASE * cost + 1e-16)
+            {
+                // Converged: a step this small that the model says gains nothing cannot make
+                // the objective worse that matters (the final cost below is computed
+                // exactly), so it is taken untried.
+                for (b, zb) in z.iter_mut().enumerate() {
+                    *zb += DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
+                }
+                accepted = true;
+                converged = true;
+                break;
+            }
             for (b, t) in trial.iter_mut().enumerate() {
                 let d = DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
                 *t = z.get(b).copied().unwrap_or(DVec3::ZERO) + d;
@@ -435,12 +488,7 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             let linear_trial = linear_cost
                 + step.iter().zip(&linear_gradient).zip(&linear_step).map(|((s, g), h)| s * (2.0 * g + h)).sum::<f64>();
             let trial_cost = linear_trial + cost_at::<false, true>(problem, &trial, &mut x);
-            // Gain ratio against the decrease the quadratic model predicts:
-            // −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with (H + λD)δ = −g.
-            let mut predicted = 0.0;
-            for ((s, g), d) in step.iter().zip(&gradient).zip(&diag) {
-                predicted += -g * s + lambda * d * s * s;
-            }
+            // Gain ratio against the decrease the quadratic model predicts.
             let gain = (cost - trial_cost) / predicted.max(1e-300);
             if trial_cost.is_finite() && trial_cost <= cost {
                 let decrease = cost - trial_cost;
@@ -453,7 +501,6 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
                 // Nielsen's update: shrink λ a lot when the model predicted well.
                 lambda = (lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
                 accepted = true;
-                let largest_step = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
                 if decrease <= RELATIVE_DECREASE * cost + 1e-16 || largest_step < SMALLEST_STEP {
                     converged = true;
                 }
@@ -470,7 +517,5 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             break;
         }
     }
-    // The exact objective (the running one carries rounding from the updates).
-    let final_cost = cost_at::<true, true>(problem, &z, &mut x);
-    SegmentSolution { z, iterations, initial_cost, final_cost, converged }
+    SegmentSolution { z, iterations, initial_cost, final_cost: cost, converged }
 }
