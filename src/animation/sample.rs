@@ -149,10 +149,42 @@ fn limb_segment_at(
     rest_dir: Vec3,
     arm: Option<(Side, &crate::pose::limits::JointLimits, &ArmBows)>,
 ) -> (Aim, Option<(Aim, Aim, f32, bool)>) {
-    let Some(track) = track else { return ((rest_dir, 0.0, 1.0, None), None) };
-    let Some((from, to, s)) = track.segment_at(t) else {
-        return ((rest_dir, 0.0, 1.0, None), None);
-    };
+    limb_move_with(track, t, rest_dir, arm, |aim, s, moves, pick| {
+        (aim(s), moves.then(|| (aim(0.0), aim(1.0), s, pick)))
+    })
+    .unwrap_or(((rest_dir, 0.0, 1.0, None), None))
+}
+
+/// While the arm of `track` moves between two keys at `t`: its aim at blend `at` (its own blend
+/// at `t` when `None`), as [`arm_at`] finds it and its ends. (One aim instead of three, for the
+/// steps of a whole move.)
+pub(super) fn arm_move_aim(
+    track: &crate::motion::plan::Track<LimbTarget>,
+    t: f64,
+    side: Side,
+    limits: &crate::pose::limits::JointLimits,
+    bows: &ArmBows,
+    at: Option<f32>,
+) -> Option<Aim> {
+    limb_move_with(Some(track), t, -Vec3::Y, Some((side, limits, bows)), |aim, s, moves, _| {
+        moves.then(|| aim(at.unwrap_or(s)))
+    })
+    .flatten()
+}
+
+/// `f(aim, s, moves, pick)` for the move of `track` at `t` (see [`limb_segment_at`]): `aim(s)`
+/// the aim at blend `s`, `s` the blend at `t`, `moves` whether the limb moves between two
+/// different keys there, `pick` whether both keys give both segments. `None` without a track
+/// or key.
+fn limb_move_with<R>(
+    track: Option<&crate::motion::plan::Track<LimbTarget>>,
+    t: f64,
+    rest_dir: Vec3,
+    arm: Option<(Side, &crate::pose::limits::JointLimits, &ArmBows)>,
+    f: impl FnOnce(&dyn Fn(f32) -> Aim, f32, bool, bool) -> R,
+) -> Option<R> {
+    let (from, to, s) = track?.segment_at(t)?;
+    let track = track?;
     // A key without a direction (the extremity at its base: "place" for an arm) keeps the
     // direction the limb had before it, so the folded limb neither starts nor leaves from some
     // other direction.
@@ -216,8 +248,7 @@ fn limb_segment_at(
     // Elsewhere the ends come with `false`: the caller turns the swivel along the move's compiled
     // swivel path where there is one (see `swivel_path`).
     let pick = segs_of(&from).is_some() && segs_of(&to).is_some();
-    let ends = (moving && from != to).then(|| (aim(0.0), aim(1.0), s, pick));
-    (aim(s), ends)
+    Some(f(&aim, s, moving && from != to, pick))
 }
 
 /// Reach of a two-segment limb with the middle joint bent by `bend`.
@@ -549,7 +580,9 @@ impl DancerAnimation {
             self.floor_legs(skeleton, pose, f, &feet);
         }
 
-        // Arms.
+        // Arms. Nothing here turns the chest or the joints above it: its world frame serves both
+        // clavicles.
+        let chest_world = joint_world(skeleton, pose, JointId::Chest);
         for side in [Side::Left, Side::Right] {
             let (shoulder, elbow, wrist, limb) = match side {
                 Side::Left => (JointId::ShoulderL, JointId::ElbowL, JointId::WristL, LimbId::ArmLeft),
@@ -560,7 +593,7 @@ impl DancerAnimation {
             // Nothing here turns the clavicle or the joints above it: its world frame serves every
             // solve of this arm and each walk down to the wrist.
             let arm_limb = crate::pose::skeleton::Limb::arm(side);
-            let clavicle_world = joint_world(skeleton, pose, arm_limb.parent);
+            let clavicle_world = child_world(skeleton, pose, chest_world, arm_limb.parent);
             let wrist_world = |pose: &Pose| {
                 let shoulder_world = child_world(skeleton, pose, clavicle_world, shoulder);
                 child_world(skeleton, pose, child_world(skeleton, pose, shoulder_world, elbow), wrist)

@@ -280,7 +280,8 @@ impl Geometry {
         let (upper, lower) = (f64::from(job.upper_len_m), f64::from(job.lower_len_m));
         // Reachable root → end distances from the hinge range (law of cosines).
         let dist_at = |flex: f32| {
-            let c = f64::from(flex).cos();
+            // (A straight limb's range end, 0, is common: its cosine needs no call.)
+            let c = if flex == 0.0 { 1.0 } else { f64::from(flex).cos() };
             (upper * upper + lower * lower + 2.0 * upper * lower * c).max(0.0).sqrt()
         };
         let floor = 1e-6 * (upper + lower);

@@ -19,8 +19,32 @@ pub(super) fn arm_swivel(
     goal: &LimbGoal,
     near_rad: Option<f32>,
 ) -> Result<(f32, f32), IkError> {
-    let limb = Limb::arm(side);
-    let mut job = limb_job_from(skeleton, limb, goal, clavicle_world);
+    let (phi, root_local) = arm_swivel_solved(skeleton, clavicle_world, side, goal, near_rad)?;
+    let limits = skeleton.limits(Limb::arm(side).root);
+    let twist = swing_twist_angles(root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
+    Ok((phi, twist))
+}
+
+/// The swivel of [`arm_swivel`] alone, radians.
+pub(super) fn arm_swivel_angle(
+    skeleton: &Skeleton,
+    clavicle_world: (Quat, Vec3),
+    side: Side,
+    goal: &LimbGoal,
+    near_rad: Option<f32>,
+) -> Result<f32, IkError> {
+    Ok(arm_swivel_solved(skeleton, clavicle_world, side, goal, near_rad)?.0)
+}
+
+/// The swivel of [`arm_swivel`] and the shoulder's local rotation the solve gave.
+fn arm_swivel_solved(
+    skeleton: &Skeleton,
+    clavicle_world: (Quat, Vec3),
+    side: Side,
+    goal: &LimbGoal,
+    near_rad: Option<f32>,
+) -> Result<(f32, Quat), IkError> {
+    let mut job = limb_job_from(skeleton, Limb::arm(side), goal, clavicle_world);
     let axis = swivel_axis(&job, goal);
     let reference = swivel_reference(&job, axis);
     if let Some(phi) = near_rad {
@@ -29,9 +53,7 @@ pub(super) fn arm_swivel(
     let sol = solve_limb(&job)?;
     // The side the elbow sticks out to (⟂ the hinge and the shoulder → wrist axis).
     let pole = axis.cross(job.parent_rot_in_world * sol.root_local * job.hinge_axis_in_local);
-    let limits = skeleton.limits(limb.root);
-    let twist = swing_twist_angles(sol.root_local).y.clamp(limits.min_rad.y, limits.max_rad.y);
-    Ok((axis.dot(reference.cross(pole)).atan2(reference.dot(pole)), twist))
+    Ok((axis.dot(reference.cross(pole)).atan2(reference.dot(pole)), sol.root_local))
 }
 
 /// The shoulder → wrist axis of `goal`, world space.

@@ -2,8 +2,8 @@
 //! each step the in-range swivel nearest the previous one, so the sampler turns the elbow through
 //! the shoulder's range (a small table per move) instead of the shortest way across its limits.
 
-use super::arm_between::{arm_swivel, swivel_axis, swivel_reference, wrap_turn};
-use super::{Aim, ArmBows, arm_at, reach_for};
+use super::arm_between::{arm_swivel_angle, swivel_axis, swivel_reference, wrap_turn};
+use super::{Aim, ArmBows, arm_move_aim, reach_for};
 use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
 use crate::pose::ik::{LimbGoal, limb_job, swivel_sweep};
@@ -130,17 +130,18 @@ fn move_steps(
         let x = k as f64 / PATH_STEPS as f64;
         // (The keys themselves from just inside the move: at its ends the track is not moving.)
         let t = start + (key.t_end_secs - start) * x.clamp(0.01, 0.99);
-        let (aim, ends) = arm_at(Some(track), t, side, limits, bows);
-        let (from, to, _, _) = ends?;
-        // Segments (an elbow given by the score) at either key: no path.
-        if aim.3.is_some() || from.3.is_some() || to.3.is_some() {
+        // The first and last steps at the keys' own aims (the ends of the move `arm_at` finds).
+        let at = match k {
+            0 => Some(0.0),
+            PATH_STEPS => Some(1.0),
+            _ => None,
+        };
+        let aim = arm_move_aim(track, t, side, limits, bows, at)?;
+        // Segments (an elbow given by the score) at either key: no path. (Whether an aim has
+        // segments depends on the keys only, not on the blend.)
+        if aim.3.is_some() {
             return None;
         }
-        let aim = match k {
-            0 => from,
-            PATH_STEPS => to,
-            _ => aim,
-        };
         steps.push((smoothstep(x as f32), goal_of(aim)));
     }
     Some(steps)
@@ -171,7 +172,7 @@ fn move_path(
     // (no path) is what the arm does.
     let mut own = [0.0f32; PATH_STEPS + 1];
     for k in 0..=PATH_STEPS {
-        own[k] = arm_swivel(skeleton, clavicle_world, side, &steps[k].1, None).ok()?.0;
+        own[k] = arm_swivel_angle(skeleton, clavicle_world, side, &steps[k].1, None).ok()?;
     }
     let jumps = own.windows(2).any(|w| wrap_turn(w[0], w[1]).abs() > OWN_JUMP_RAD);
     if !jumps {
@@ -182,7 +183,7 @@ fn move_path(
         let mut phi = [0.0f32; PATH_STEPS + 1];
         let mut prev: Option<f32> = None;
         for k in order {
-            let (now, _) = arm_swivel(skeleton, clavicle_world, side, &steps[k].1, prev).ok()?;
+            let now = arm_swivel_angle(skeleton, clavicle_world, side, &steps[k].1, prev).ok()?;
             let now = prev.map_or(now, |p| p + wrap_turn(p, now));
             phi[k] = now;
             prev = Some(now);

@@ -96,26 +96,25 @@ impl Skyline {
             let fb = self.first[b];
             let (done, rest) = self.blocks.split_at_mut(self.offset[b]);
             let row_b = &mut rest[..b - fb + 1];
-            for c in fb..=b {
+            for c in fb..b {
                 let fc = self.first[c];
                 let k0 = fb.max(fc);
+                let row_c = &done[self.offset[c]..self.offset[c + 1]];
                 // S = A_bc − Σ_k L_bk · L_ckᵀ
                 let mut s = row_b[c - fb];
-                if c < b {
-                    for k in k0..c {
-                        sub_mul_transposed(&mut s, &row_b[k - fb], &done[self.offset[c] + k - fc]);
-                    }
-                    // L_bc = S · L_cc⁻ᵀ
-                    row_b[c - fb] = mul_lower_transposed(&s, &self.inv_diag[c]);
-                } else {
-                    for k in k0..c {
-                        sub_mul_self_transposed_lower(&mut s, &row_b[k - fb]);
-                    }
-                    let l = chol3(&s).ok_or(NotPositiveDefinite)?;
-                    self.inv_diag[b] = inverse_lower3(&l);
-                    row_b[c - fb] = l;
+                for (lbk, lck) in row_b[k0 - fb..c - fb].iter().zip(&row_c[k0 - fc..c - fc]) {
+                    sub_mul_transposed(&mut s, lbk, lck);
                 }
+                // L_bc = S · L_cc⁻ᵀ
+                row_b[c - fb] = mul_lower_transposed(&s, &self.inv_diag[c]);
             }
+            let mut s = row_b[b - fb];
+            for lbk in &row_b[..b - fb] {
+                sub_mul_self_transposed_lower(&mut s, lbk);
+            }
+            let l = chol3(&s).ok_or(NotPositiveDefinite)?;
+            self.inv_diag[b] = inverse_lower3(&l);
+            row_b[b - fb] = l;
         }
         Ok(())
     }

@@ -263,7 +263,10 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
             self.local = [[0.0; 9]; 10];
         }
         self.local_g = [0.0; 12];
-        self.pending = [Pending::NONE; 2];
+        // (Each span's end flushed its slots; a slot taken is set afresh.)
+        for p in &mut self.pending {
+            p.active = false;
+        }
         self.touched = false;
     }
 
@@ -420,8 +423,14 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             linear_cost = cost_at::<true, false>(problem, &z, &mut x);
             cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
         }
-        // The Gauss–Newton matrix (constant part + the other rows) straight into `work`.
-        problem.control_points(&z, &mut x);
+        // The Gauss–Newton matrix (constant part + the other rows) straight into `work`. (`x`
+        // already holds the control points of `z`: the last cost was taken there, at the first
+        // guess, the accepted trial or the re-aimed heights.)
+        debug_assert!({
+            let mut at_z = Vec::new();
+            problem.control_points(&z, &mut at_z);
+            at_z == x
+        });
         work.copy_values_from(&constant);
         gradient.copy_from_slice(&linear_gradient);
         let mut sink = NormalSink::<false>::new(&chains, &mut work, &mut gradient);
