@@ -452,14 +452,16 @@ impl DancerAnimation {
                 let roll_weight = if gesture_point[side.index()].is_none() { reach_weight[side.index()] } else { 0.0 };
                 let mut clamped = false;
                 let mut within_limits = true;
+                // Whether a solve set the knee (the IK's own bend, inside its range).
+                let mut hinge_solved = false;
                 let mut out_of_reach = false;
                 // The ankle's world rotation and position in the pose as each pass leaves it.
                 let mut ankle_world = (Quat::IDENTITY, Vec3::ZERO);
+                let turn = Quat::from_rotation_y(super::feet::wrap_angle(state.yaw_rad - yaw));
                 for _ in 0..6 {
                     // The knee points over the toes: the least-twist pole of a leg whose rest
                     // frame is the pelvis turned to the foot's heading.
                     let hip = hip_of(pelvis, *side);
-                    let turn = Quat::from_rotation_y(super::feet::wrap_angle(state.yaw_rad - yaw));
                     let axis = (goal.end_in_world - hip).normalize_or(Vec3::NEG_Y);
                     let least = least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis);
                     goal.pole_in_world = Some(match gestures[side.index()] {
@@ -468,6 +470,7 @@ impl DancerAnimation {
                     });
                     match solve_leg_at_pole(skeleton, pose, *side, goal) {
                         Ok(sol) => {
+                            hinge_solved = true;
                             clamped = sol.clamped;
                             within_limits = sol.within_limits && sol.end_rot_reached;
                             let short = goal.end_in_world.distance(hip) - sol.end_in_world.distance(hip);
@@ -501,7 +504,7 @@ impl DancerAnimation {
                             goal.end_rot_in_world = Some(got_rot);
                             continue;
                         }
-                        let toe_dir = Quat::from_rotation_y(state.yaw_rad).inverse() * (got_rot * Vec3::Z);
+                        let toe_dir = yaw_rot.inverse() * (got_rot * Vec3::Z);
                         let actual =
                             FootState { ankle_in_world: got_pos, pitch_rad: (-toe_dir.y).atan2(toe_dir.z), ..*state };
                         // In a flight the toes take the flight keys' bend (see `flight_toe_bend`):
@@ -536,7 +539,7 @@ impl DancerAnimation {
                     // Limits that move the foot by more than a millimetre count as out of reach.
                     let before = ankle_world.1;
                     let clamped_joints =
-                        clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side), false);
+                        clamp_to_limits(skeleton, pose, crate::pose::skeleton::Limb::leg(*side), false, hinge_solved);
                     clamped_legs += clamped_joints;
                     // (Nothing clamped: the pose and the ankle did not move.)
                     if clamped_joints > 0 {
@@ -559,7 +562,7 @@ impl DancerAnimation {
                 report.legs_miss_m[i] = got_pos.distance(goal.end_in_world);
                 report.feet_planted[i] = state.planted;
                 let ball = if *side == Side::Left { JointId::BallL } else { JointId::BallR };
-                let toe_dir = Quat::from_rotation_y(-state.yaw_rad) * (got_rot * Vec3::Z);
+                let toe_dir = yaw_rot.inverse() * (got_rot * Vec3::Z);
                 let pitch = (-toe_dir.y).atan2(toe_dir.z);
                 let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
                 // Toes that keep the tip on the floor straighten as the foot rises (over its first
@@ -677,6 +680,7 @@ impl DancerAnimation {
                 ),
                 None => solve_limb_in_pose_from(skeleton, pose, arm_limb, &goal, clavicle_world),
             };
+            let hinge_solved = solved.is_ok();
             let (mut clamped, out_of_reach, within_limits) = match solved {
                 // Out of reach: the target's distance from the shoulder is one the arm cannot take.
                 Ok(sol) => {
@@ -688,7 +692,7 @@ impl DancerAnimation {
             // Limits that move the hand by more than a millimetre count as out of reach.
             let before = wrist_world(pose).1;
             // (A shoulder the IK left within its limits needs no second look.)
-            let limited = clamp_to_limits(skeleton, pose, arm_limb, shoulder_as_solved && within_limits);
+            let limited = clamp_to_limits(skeleton, pose, arm_limb, shoulder_as_solved && within_limits, hinge_solved);
             let after = if limited > 0 { wrist_world(pose).1 } else { before };
             let moved = after.distance(before) > 1e-3;
             clamped |= moved;
@@ -739,12 +743,21 @@ fn solve_leg_at_pole(
 
 /// Brings a limb's root and hinge inside their joint limits (the target was not reachable
 /// within them); returns 1 when something had to move. `root_within`: the root is the IK's own
-/// answer and within its limits (by its 1e-5 rad, inside the 1e-4 here), so only the hinge is
-/// looked at.
-fn clamp_to_limits(skeleton: &Skeleton, pose: &mut Pose, limb: crate::pose::skeleton::Limb, root_within: bool) -> u8 {
+/// answer and within its limits (by its 1e-5 rad, inside the 1e-4 here), so it is not looked
+/// at. `hinge_solved`: the hinge is the IK's own answer, a bend about its axis inside the range
+/// the hinge's limits give (to rounding, far inside the 1e-4 here), so it is not looked at.
+fn clamp_to_limits(
+    skeleton: &Skeleton,
+    pose: &mut Pose,
+    limb: crate::pose::skeleton::Limb,
+    root_within: bool,
+    hinge_solved: bool,
+) -> u8 {
     let mut moved = 0;
-    let joints = [limb.root, limb.mid];
-    for &j in &joints[usize::from(root_within)..] {
+    for (j, within) in [(limb.root, root_within), (limb.mid, hinge_solved)] {
+        if within {
+            continue;
+        }
         let limits = skeleton.limits(j);
         let q = pose.local(j);
         if limits.violation_rad(q) > 1e-4 {

@@ -66,6 +66,24 @@ impl Piece {
         }
     }
 
+    /// The position of [`Self::state_at`] alone (the same arithmetic).
+    fn position_at(&self, t_secs: f64) -> DVec3 {
+        match self {
+            Piece::Spline { t_start_secs, dt_secs, control_points_in_world: c } => {
+                let spans = c.len().saturating_sub(3);
+                let x = ((t_secs - t_start_secs) / dt_secs).clamp(0.0, spans as f64);
+                let span = (x.floor() as usize).min(spans.saturating_sub(1));
+                let b0 = basis(x - span as f64);
+                let mut position = DVec3::ZERO;
+                for (k, p) in c.iter().skip(span).take(4).enumerate() {
+                    position += b0[k] * *p;
+                }
+                position
+            }
+            Piece::Ballistic { .. } => self.state_at(t_secs).position_in_world,
+        }
+    }
+
     fn state_at(&self, t_secs: f64) -> ComState {
         match self {
             Piece::Spline { t_start_secs, dt_secs, control_points_in_world: c } => {
@@ -154,10 +172,8 @@ impl ComPath {
     /// Position, velocity and acceleration at `t_secs` (clamped to the path's span; NaN reads
     /// as the start).
     pub fn state_at(&self, t_secs: f64) -> ComState {
-        let t = if t_secs.is_nan() { self.t_start_secs() } else { t_secs };
-        let i = self.pieces.partition_point(|p| p.t_start_secs() <= t).saturating_sub(1);
-        match self.pieces.get(i) {
-            Some(piece) => piece.state_at(t),
+        match self.piece_at(t_secs) {
+            Some((piece, t)) => piece.state_at(t),
             None => ComState {
                 position_in_world: DVec3::ZERO,
                 velocity_in_world: DVec3::ZERO,
@@ -166,9 +182,16 @@ impl ComPath {
         }
     }
 
+    /// The piece that holds `t_secs` (a NaN time reads as the start) and the time to read it at.
+    fn piece_at(&self, t_secs: f64) -> Option<(&Piece, f64)> {
+        let t = if t_secs.is_nan() { self.t_start_secs() } else { t_secs };
+        let i = self.pieces.partition_point(|p| p.t_start_secs() <= t).saturating_sub(1);
+        self.pieces.get(i).map(|p| (p, t))
+    }
+
     /// Pelvis position at `t_secs`, world space, metres.
     pub fn position_at(&self, t_secs: f64) -> Vec3 {
-        self.state_at(t_secs).position_in_world.as_vec3()
+        self.piece_at(t_secs).map_or(DVec3::ZERO, |(piece, t)| piece.position_at(t)).as_vec3()
     }
 
     /// Pelvis velocity at `t_secs`, world space, metres per second.
