@@ -26,7 +26,7 @@ impl DancerAnimation {
     }
 
     pub(super) fn foot_state_raw(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
-        match self.plan.flights.iter().find(|f| t > f.t_takeoff_secs && t < f.t_land_secs) {
+        match self.plan.flight_at(t) {
             Some(flight) => self.foot_in_flight(skeleton, foot, flight, t),
             None => self.foot_state_ground(skeleton, foot, t),
         }
@@ -213,6 +213,6 @@ impl DancerAnimation {
     }
 
     pub(super) fn in_flight(&self, t: f64) -> bool {
-        self.plan.flights.iter().any(|f| t > f.t_takeoff_secs && t < f.t_land_secs)
+        self.plan.flight_at(t).is_some()
     }
 }

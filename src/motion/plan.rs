@@ -284,7 +284,7 @@ pub struct DancerPlan {
     pub rotations: BTreeMap<Rotated, Track<f32>>,
     /// When each leg is gesturing (not supporting and not swinging to a step): (start, end).
     pub leg_gestures: BTreeMap<LimbId, Vec<(f64, f64)>>,
-    /// Flights.
+    /// Flights, in time order and apart (as the rules and crowd steps write them).
     pub flights: Vec<Flight>,
     /// Where the centre of weight is over the floor (y = 0): each key moves it over the
     /// symbol that shifts the weight.
@@ -296,4 +296,35 @@ pub struct DancerPlan {
     /// Supports on other body parts (kneeling, hands, sitting, lying): each key moves into its
     /// floor state over the symbol; `None` = standing on the feet ([`crate::motion::floor`]).
     pub floor: Track<Option<crate::motion::floor::FloorState>>,
+}
+
+impl DancerPlan {
+    /// The flight `t_secs` lies strictly inside, if any (a binary search: flights are in time
+    /// order and apart, so only the last one to take off before `t_secs` can hold it).
+    pub fn flight_at(&self, t_secs: f64) -> Option<&Flight> {
+        let i = self.flights.partition_point(|f| f.t_takeoff_secs < t_secs);
+        let f = self.flights.get(i.checked_sub(1)?)?;
+        (t_secs > f.t_takeoff_secs && t_secs < f.t_land_secs).then_some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The binary search finds what a scan of every flight finds, at their ends and between.
+    #[test]
+    fn flight_at_finds_the_flight_a_scan_finds() {
+        let flight = |a: f64, b: f64| Flight { t_takeoff_secs: a, t_land_secs: b, form: None };
+        let plan = DancerPlan {
+            flights: vec![flight(0.5, 0.9), flight(0.9, 1.2), flight(2.0, 2.4), flight(3.0, 3.1)],
+            ..DancerPlan::default()
+        };
+        for i in -10..400 {
+            let t = f64::from(i) * 0.01;
+            let scan = plan.flights.iter().find(|f| t > f.t_takeoff_secs && t < f.t_land_secs);
+            assert_eq!(plan.flight_at(t), scan, "t = {t}");
+        }
+        assert_eq!(DancerPlan::default().flight_at(1.0), None);
+    }
 }
