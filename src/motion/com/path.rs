@@ -24,6 +24,15 @@ pub(crate) fn basis_d2(u: f64) -> [f64; 4] {
 
 pub(crate) const BASIS_D3: [f64; 4] = [-1.0, 3.0, -3.0, 1.0];
 
+/// The span of a spline of `points` control points (starting at `t_start_secs`, spans of
+/// `dt_secs`) that holds `t_secs` (the first or last one outside), and where in it, 0..=1.
+fn span_at(t_secs: f64, t_start_secs: f64, dt_secs: f64, points: usize) -> (usize, f64) {
+    let spans = points.saturating_sub(3);
+    let x = ((t_secs - t_start_secs) / dt_secs).clamp(0.0, spans as f64);
+    let span = (x.floor() as usize).min(spans.saturating_sub(1));
+    (span, x - span as f64)
+}
+
 /// Pelvis position, velocity and acceleration at one time, world space (m, m/s, m/s²).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ComState {
@@ -70,10 +79,8 @@ impl Piece {
     fn position_at(&self, t_secs: f64) -> DVec3 {
         match self {
             Piece::Spline { t_start_secs, dt_secs, control_points_in_world: c } => {
-                let spans = c.len().saturating_sub(3);
-                let x = ((t_secs - t_start_secs) / dt_secs).clamp(0.0, spans as f64);
-                let span = (x.floor() as usize).min(spans.saturating_sub(1));
-                let b0 = basis(x - span as f64);
+                let (span, u) = span_at(t_secs, *t_start_secs, *dt_secs, c.len());
+                let b0 = basis(u);
                 let mut position = DVec3::ZERO;
                 for (k, p) in c.iter().skip(span).take(4).enumerate() {
                     position += b0[k] * *p;
@@ -87,10 +94,7 @@ impl Piece {
     fn state_at(&self, t_secs: f64) -> ComState {
         match self {
             Piece::Spline { t_start_secs, dt_secs, control_points_in_world: c } => {
-                let spans = c.len().saturating_sub(3);
-                let x = ((t_secs - t_start_secs) / dt_secs).clamp(0.0, spans as f64);
-                let span = (x.floor() as usize).min(spans.saturating_sub(1));
-                let u = x - span as f64;
+                let (span, u) = span_at(t_secs, *t_start_secs, *dt_secs, c.len());
                 let (b0, b1, b2) = (basis(u), basis_d1(u), basis_d2(u));
                 let mut state = ComState {
                     position_in_world: DVec3::ZERO,
