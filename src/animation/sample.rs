@@ -183,8 +183,8 @@ fn limb_move_with<R>(
     arm: Option<(Side, &crate::pose::limits::JointLimits, &ArmBows)>,
     f: impl FnOnce(&dyn Fn(f32) -> Aim, f32, bool, bool) -> R,
 ) -> Option<R> {
-    let (from, to, s) = track?.segment_at(t)?;
     let track = track?;
+    let (from, to, s) = track.segment_at(t)?;
     // A key without a direction (the extremity at its base: "place" for an arm) keeps the
     // direction the limb had before it, so the folded limb neither starts nor leaves from some
     // other direction.

@@ -127,7 +127,8 @@ pub(super) struct SpanRows {
     /// Jerk row scale √(w·dt)/dt³.
     pub jerk_scale: f64,
     /// The span's first block when its 4 control points are free, unscaled and consecutive
-    /// (blocks `b..b + 4`): its rows then reach the normal matrix without the chain rule.
+    /// blocks `b..b + 4` of the segment's: its rows then reach the normal matrix without the
+    /// chain rule.
     pub plain_block: Option<usize>,
     /// Range in [`SegmentProblem::samples`].
     pub samples: std::ops::Range<usize>,
@@ -275,6 +276,7 @@ impl<'a> SegmentProblem<'a> {
                 }
                 let plain_block = span.first().map(|e| e.block[0]).filter(|&b0| {
                     span.len() == 4
+                        && b0 + 4 <= blocks
                         && span.iter().enumerate().all(|(k, e)| {
                             e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO
                         })

@@ -54,7 +54,7 @@ impl Skyline {
     /// `c0 + m.len() ≤ b + 1`.
     #[inline]
     pub fn add_to_row(&mut self, b: usize, c0: usize, m: &[Block]) {
-        let start = self.offset[b] + c0 - self.first[b];
+        let start = self.block_index(b, c0);
         let dst = &mut self.blocks[start..start + m.len()];
         for (d, v) in dst.as_flattened_mut().iter_mut().zip(m.as_flattened()) {
             *d += v;

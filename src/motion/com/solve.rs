@@ -132,7 +132,7 @@ impl Chain {
             .iter()
             .map(|span| {
                 let mut chain = Chain::default();
-                if span.plain_block.is_some_and(|b0| 3 * b0 + 12 <= n) {
+                if span.plain_block.is_some() {
                     return chain;
                 }
                 for k in 0..4 {
@@ -329,14 +329,13 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     fn end_span(&mut self) {
         self.flush(0);
         self.flush(1);
-        let n = self.gradient.len();
         if self.touched {
             for k in 0..4 {
                 let d = &mut self.local[tri(k, k)];
                 (d[1], d[2], d[5]) = (d[3], d[6], d[7]);
             }
         }
-        if let Some(b0) = self.plain_block.filter(|b0| 3 * b0 + 12 <= n) {
+        if let Some(b0) = self.plain_block {
             for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
                 *g += l;
             }
