@@ -186,6 +186,8 @@ struct NormalSink<'a, const LINEAR: bool> {
     /// Pending weighted rows of the position (slot 0) and of the acceleration (slot 1).
     pending: [Pending; 2],
     touched: bool,
+    /// Σ r² of the rows received, in the order [`CostSink`] sums them (so the same bits).
+    cost: f64,
 }
 
 impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
@@ -200,6 +202,7 @@ impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
             local_g: [0.0; 12],
             pending: [Pending::NONE; 2],
             touched: false,
+            cost: 0.0,
         }
     }
 
@@ -272,6 +275,7 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
         self.touched = true;
+        self.cost += r * r;
         if axes & AXES_ALL == AXIS_X || axes & AXES_ALL == AXIS_Y || axes & AXES_ALL == AXIS_Z {
             // One axis (most linear rows): the same sums without the index maps.
             let a = (axes & AXES_ALL).trailing_zeros() as usize;
@@ -308,6 +312,7 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
 
     #[inline]
     fn row_weighted(&mut self, r: f64, w: &[f64; 4], d: DVec3, _axes: u8) {
+        self.cost += r * r;
         let p = self.slot(w);
         let d = d.to_array();
         for a in 0..3 {
@@ -370,6 +375,24 @@ fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec
     sink.cost
 }
 
+/// The Gauss–Newton matrix and gradient at control points `x`: the linear rows' constant
+/// matrix plus the other rows, into `work`, and the other rows' gradient added to `gradient`
+/// (which holds the linear rows' gradient at `x`). Returns the other rows' cost at `x`, the
+/// bits [`cost_at`]`::<false, true>` gives.
+fn assemble(
+    problem: &SegmentProblem<'_>,
+    chains: &[Chain],
+    constant: &Skyline,
+    x: &[DVec3],
+    work: &mut Skyline,
+    gradient: &mut [f64],
+) -> f64 {
+    work.copy_values_from(constant);
+    let mut sink = NormalSink::<false>::new(chains, work, gradient);
+    problem.visit(x, &mut sink);
+    sink.cost
+}
+
 /// Minimises the segment objective from its initial guess.
 pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
     let n = 3 * problem.blocks;
@@ -398,7 +421,14 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
     let mut sink = NormalSink::<true>::new(&chains, &mut constant, &mut linear_gradient);
     problem.visit(&x, &mut sink);
     problem.weights.reach *= REACH_START;
-    let initial_cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
+    // A trial point's matrix is assembled in the same visit as its cost, into `next_work` and
+    // `next_gradient`: the step is nearly always taken, and the next iteration starts from it.
+    let mut next_work = Skyline::new(problem.block_first.clone());
+    let mut next_gradient = vec![0.0; n];
+    gradient.copy_from_slice(&linear_gradient);
+    let initial_cost = linear_cost + assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
+    // Whether `work` and `gradient` hold the undamped matrix and the gradient at `z`.
+    let mut assembled = true;
     let mut cost = initial_cost;
     let mut lambda = 1e-6;
     let mut converged = false;
@@ -420,20 +450,22 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             };
             problem.visit(&x, &mut sink);
             linear_cost = cost_at::<true, false>(problem, &z, &mut x);
-            cost = linear_cost + cost_at::<false, true>(problem, &z, &mut x);
+            gradient.copy_from_slice(&linear_gradient);
+            cost = linear_cost + assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
+            assembled = true;
         }
-        // The Gauss–Newton matrix (constant part + the other rows) straight into `work`. (`x`
-        // already holds the control points of `z`: the last cost was taken there, at the first
+        // (`x` holds the control points of `z`: the last cost was taken there, at the first
         // guess, the accepted trial or the re-aimed heights.)
         debug_assert!({
             let mut at_z = Vec::new();
             problem.control_points(&z, &mut at_z);
             at_z == x
         });
-        work.copy_values_from(&constant);
-        gradient.copy_from_slice(&linear_gradient);
-        let mut sink = NormalSink::<false>::new(&chains, &mut work, &mut gradient);
-        problem.visit(&x, &mut sink);
+        if !assembled {
+            gradient.copy_from_slice(&linear_gradient);
+            assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
+        }
+        assembled = false;
         for (i, d) in diag.iter_mut().enumerate() {
             *d = work.diag(i / 3, i % 3);
         }
@@ -450,10 +482,8 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             if !undamped {
                 // A retry (rare): rebuild the undamped matrix (`x` now holds the trial).
                 problem.control_points(&z, &mut x);
-                work.copy_values_from(&constant);
                 scratch.fill(0.0);
-                let mut sink = NormalSink::<false>::new(&chains, &mut work, &mut scratch);
-                problem.visit(&x, &mut sink);
+                assemble(problem, &chains, &constant, &x, &mut work, &mut scratch);
             }
             undamped = false;
             for (i, d) in diag.iter().enumerate() {
@@ -495,7 +525,18 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
             constant.mul_add(&step, &mut linear_step);
             let linear_trial = linear_cost
                 + step.iter().zip(&linear_gradient).zip(&linear_step).map(|((s, g), h)| s * (2.0 * g + h)).sum::<f64>();
-            let trial_cost = linear_trial + cost_at::<false, true>(problem, &trial, &mut x);
+            // The trial's matrix too, unless the next iteration changes the objective first.
+            let speculate = iterations + 1 != RETARGET_AT && iterations < max_iterations as usize;
+            let trial_cost = linear_trial
+                + if speculate {
+                    problem.control_points(&trial, &mut x);
+                    for ((ng, g), h) in next_gradient.iter_mut().zip(&linear_gradient).zip(&linear_step) {
+                        *ng = g + h;
+                    }
+                    assemble(problem, &chains, &constant, &x, &mut next_work, &mut next_gradient)
+                } else {
+                    cost_at::<false, true>(problem, &trial, &mut x)
+                };
             // Gain ratio against the decrease the quadratic model predicts.
             let gain = (cost - trial_cost) / predicted.max(1e-300);
             if trial_cost.is_finite() && trial_cost <= cost {
@@ -505,6 +546,11 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
                 linear_cost = linear_trial;
                 for (g, h) in linear_gradient.iter_mut().zip(&linear_step) {
                     *g += h;
+                }
+                if speculate {
+                    std::mem::swap(&mut work, &mut next_work);
+                    std::mem::swap(&mut gradient, &mut next_gradient);
+                    assembled = true;
                 }
                 // Nielsen's update: shrink λ a lot when the model predicted well.
                 lambda = (lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
