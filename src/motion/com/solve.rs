@@ -160,6 +160,9 @@ impl Chain {
     }
 }
 
+/// The lower half (with the diagonal) of a row-major 3×3 block.
+const LOWER: [usize; 6] = [0, 3, 4, 6, 7, 8];
+
 /// Index of the lower block (k, k2 ≤ k) of a span's 4×4 blocks.
 #[inline]
 fn tri(k: usize, k2: usize) -> usize {
@@ -223,7 +226,9 @@ impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
         &mut self.pending[i]
     }
 
-    /// Adds a pending slot's (w·wᵀ) ⊗ M and w ⊗ g to the span's sums.
+    /// Adds a pending slot's (w·wᵀ) ⊗ M and w ⊗ g to the span's sums. M is symmetric, so in
+    /// the pass of the other rows (whose every block is a sum of such terms) only the lower
+    /// half of each block is summed, and [`Sink::end_span`] mirrors it.
     fn flush(&mut self, slot: usize) {
         let p = self.pending[slot];
         if !p.active {
@@ -236,8 +241,15 @@ impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
             }
             for k2 in 0..=k {
                 let s = p.w[k] * p.w[k2];
-                for (l, m) in self.local[tri(k, k2)].iter_mut().zip(&p.m) {
-                    *l += s * m;
+                let l = &mut self.local[tri(k, k2)];
+                if LINEAR {
+                    for (l, m) in l.iter_mut().zip(&p.m) {
+                        *l += s * m;
+                    }
+                } else {
+                    for i in LOWER {
+                        l[i] += s * p.m[i];
+                    }
                 }
             }
         }
@@ -274,6 +286,8 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
+        // The other rows all come weighted (their blocks are symmetric: see `flush`).
+        debug_assert!(LINEAR_PASS, "a row that is not LINEAR must come through row_weighted");
         self.touched = true;
         self.cost += r * r;
         if axes & AXES_ALL == AXIS_X || axes & AXES_ALL == AXIS_Y || axes & AXES_ALL == AXIS_Z {
@@ -335,8 +349,10 @@ impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
         self.flush(0);
         self.flush(1);
         if self.touched {
-            for k in 0..4 {
-                let d = &mut self.local[tri(k, k)];
+            // Of the other rows every block was summed in its lower half only.
+            let mirrored = if LINEAR_PASS { &[0, 2, 5, 9][..] } else { &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9][..] };
+            for &i in mirrored {
+                let d = &mut self.local[i];
                 (d[1], d[2], d[5]) = (d[3], d[6], d[7]);
             }
         }
