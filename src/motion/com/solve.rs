@@ -53,12 +53,14 @@ impl<const L: bool, const N: bool> Sink for CostSink<L, N> {
     }
 }
 
-/// Accumulates the gradient Jᵀ·r of the rows flagged `LINEAR` only.
+/// Accumulates the gradient Jᵀ·r of the rows flagged `LINEAR` only, and their cost Σ r² (the
+/// bits [`CostSink`] gives).
 struct LinearGradientSink<'a> {
     ctrl: &'a [CtrlExpr],
     gradient: &'a mut [f64],
     ctrl0: usize,
     local_g: [f64; 12],
+    cost: f64,
 }
 
 impl Sink for LinearGradientSink<'_> {
@@ -71,6 +73,7 @@ impl Sink for LinearGradientSink<'_> {
     }
 
     fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
+        self.cost += r * r;
         for (k, g) in grads.iter().enumerate() {
             for (a, v) in g.to_array().into_iter().enumerate() {
                 if axes & (1 << a) != 0 {
@@ -432,10 +435,11 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
     // so iterations only visit the other rows.
     let mut linear_gradient = vec![0.0; n];
     let mut linear_step = vec![0.0; n];
-    let mut linear_cost = cost_at::<true, false>(problem, &z, &mut x);
+    problem.control_points(&z, &mut x);
     let chains = Chain::of_spans(problem, &constant);
     let mut sink = NormalSink::<true>::new(&chains, &mut constant, &mut linear_gradient);
     problem.visit(&x, &mut sink);
+    let mut linear_cost = sink.cost;
     problem.weights.reach *= REACH_START;
     // A trial point's matrix is assembled in the same visit as its cost, into `next_work` and
     // `next_gradient`: the step is nearly always taken, and the next iteration starts from it.
@@ -463,9 +467,10 @@ pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u3
                 gradient: &mut linear_gradient,
                 ctrl0: 0,
                 local_g: [0.0; 12],
+                cost: 0.0,
             };
             problem.visit(&x, &mut sink);
-            linear_cost = cost_at::<true, false>(problem, &z, &mut x);
+            linear_cost = sink.cost;
             gradient.copy_from_slice(&linear_gradient);
             cost = linear_cost + assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
             assembled = true;
