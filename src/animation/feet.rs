@@ -8,7 +8,8 @@
 use crate::motion::plan::{Contact, Footprint, smoothstep};
 use glam::{Quat, Vec3};
 
-/// Foot geometry in the ankle frame at rest (world-aligned, foot pointing +Z).
+/// Foot geometry in the ankle frame at rest (world-aligned, foot pointing +Z). Built by
+/// [`FootGeometry::new`], which also keeps the toe tip's polar form for [`Self::toe_bend_for`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FootGeometry {
     /// Ankle height above the floor when standing flat, metres.
@@ -17,11 +18,27 @@ pub struct FootGeometry {
     pub ball_in_ankle: Vec3,
     /// Heel contact point relative to the ankle (on the floor at rest).
     pub heel_in_ankle: Vec3,
-    /// Toe tip relative to the ball joint (on the floor at rest).
-    pub toe_tip_in_ball: Vec3,
+    /// Toe tip relative to the ball joint (on the floor at rest); see [`Self::toe_tip_in_ball`].
+    toe_tip_in_ball: Vec3,
+    /// The toe tip turned about X: its distance from the ball's axis and the angle from −Y
+    /// towards +Z of its direction, `(r, delta)`, so its height is `r·cos(phi + delta)`.
+    toe_tip_polar: (f64, f64),
 }
 
 impl FootGeometry {
+    /// A foot from its ankle height (metres) and its ball, heel and toe tip points (see the
+    /// fields).
+    pub fn new(ankle_height_m: f32, ball_in_ankle: Vec3, heel_in_ankle: Vec3, toe_tip_in_ball: Vec3) -> Self {
+        let tip = toe_tip_in_ball.as_dvec3();
+        let toe_tip_polar = (tip.y.hypot(tip.z), tip.z.atan2(tip.y));
+        Self { ankle_height_m, ball_in_ankle, heel_in_ankle, toe_tip_in_ball, toe_tip_polar }
+    }
+
+    /// Toe tip relative to the ball joint (on the floor at rest).
+    pub fn toe_tip_in_ball(&self) -> Vec3 {
+        self.toe_tip_in_ball
+    }
+
     /// Height of the lowest point of the sole (heel, ball, toe tip) of a foot in `state`.
     pub fn lowest_sole_y(&self, state: &FootState) -> f32 {
         self.lowest_sole_y_turned(state, state.rot_in_world())
@@ -65,8 +82,7 @@ impl FootGeometry {
         // Turned about X the tip is at height ball_y + r·cos(phi + delta). Where that falls
         // over the whole range (the usual toe: tip below and ahead of the ball), the crossing
         // is closed-form; otherwise bisect.
-        let tip = self.toe_tip_in_ball.as_dvec3();
-        let (r, delta) = (tip.y.hypot(tip.z), tip.z.atan2(tip.y));
+        let (r, delta) = self.toe_tip_polar;
         if r > 1e-6 && delta >= f64::from(-LOWEST_RAD) && delta <= std::f64::consts::PI {
             if tip_y(LOWEST_RAD) < CLEAR_M {
                 return LOWEST_RAD - pitch_rad;
@@ -315,12 +331,7 @@ mod tests {
     use super::*;
 
     fn geo() -> FootGeometry {
-        FootGeometry {
-            ankle_height_m: 0.08,
-            ball_in_ankle: Vec3::new(0.0, -0.06, 0.14),
-            heel_in_ankle: Vec3::new(0.0, -0.08, -0.05),
-            toe_tip_in_ball: Vec3::new(0.0, -0.02, 0.05),
-        }
+        FootGeometry::new(0.08, Vec3::new(0.0, -0.06, 0.14), Vec3::new(0.0, -0.08, -0.05), Vec3::new(0.0, -0.02, 0.05))
     }
 
     /// The closed-form toe bend finds the crossing the bisection it replaced finds (to within

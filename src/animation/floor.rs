@@ -517,7 +517,7 @@ impl super::DancerAnimation {
                 let sole_low = (ankle_pos + ankle_rot * fg.heel_in_ankle)
                     .y
                     .min((ball_pos + ankle_rot * ball_sole_below_joint).y)
-                    .min((ball_pos + ball_rot * fg.toe_tip_in_ball).y);
+                    .min((ball_pos + ball_rot * fg.toe_tip_in_ball()).y);
                 let deficit = (MIN_JOINT_HEIGHT_M - low).max(-sole_low);
                 if deficit <= 1e-4 {
                     break;

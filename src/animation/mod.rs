@@ -105,17 +105,13 @@ pub struct Animation {
 pub fn foot_geometry(skeleton: &Skeleton) -> FootGeometry {
     let rest = Pose::rest(skeleton);
     let (_, ankle) = crate::pose::fk::joint_world(skeleton, &rest, JointId::AnkleL);
-    FootGeometry {
-        ankle_height_m: ankle.y,
-        ball_in_ankle: skeleton.rest_offset(JointId::BallL),
-        heel_in_ankle: skeleton.heel_in_ankle(),
-        toe_tip_in_ball: skeleton
-            .end_sites()
-            .iter()
-            .find(|s| s.parent == JointId::BallL)
-            .map(|s| s.offset_in_parent)
-            .unwrap_or(Vec3::new(0.0, 0.0, 0.05)),
-    }
+    let toe_tip_in_ball = skeleton
+        .end_sites()
+        .iter()
+        .find(|s| s.parent == JointId::BallL)
+        .map(|s| s.offset_in_parent)
+        .unwrap_or(Vec3::new(0.0, 0.0, 0.05));
+    FootGeometry::new(ankle.y, skeleton.rest_offset(JointId::BallL), skeleton.heel_in_ankle(), toe_tip_in_ball)
 }
 
 /// Legs (hip height) shorter than this fraction of the height size the steps instead of the

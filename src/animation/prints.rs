@@ -81,6 +81,28 @@ impl FootPrints {
         (prev, None)
     }
 
+    /// Whether a footprint of `foot` lifts within `tol_secs` of `t_secs` (`|lift − t| < tol`).
+    pub fn lifts_near(&self, foot: Foot, t_secs: f64, tol_secs: f64) -> bool {
+        self.any_near(foot, t_secs, tol_secs, self.lifts_sorted[index(foot)], |f| f.t_lift_secs)
+    }
+
+    /// Whether a footprint of `foot` lands within `tol_secs` of `t_secs` (`|land − t| < tol`).
+    pub fn lands_near(&self, foot: Foot, t_secs: f64, tol_secs: f64) -> bool {
+        self.any_near(foot, t_secs, tol_secs, self.lands_sorted[index(foot)], |f| f.t_land_secs)
+    }
+
+    /// Whether a footprint's `time` lies within `tol_secs` of `t_secs`; `sorted`: those times are
+    /// non-decreasing, so the differences `time − t` are too, and the first one not at or below
+    /// `−tol` is the only one to look at.
+    fn any_near(&self, foot: Foot, t_secs: f64, tol_secs: f64, sorted: bool, time: fn(&Footprint) -> f64) -> bool {
+        let prints = self.of(foot);
+        let near = |f: &Footprint| (time(f) - t_secs).abs() < tol_secs;
+        if !sorted {
+            return prints.iter().any(near);
+        }
+        prints.get(prints.partition_point(|f| time(f) - t_secs <= -tol_secs)).is_some_and(near)
+    }
+
     /// The first footprint of `foot` (landing order) planted at `t_secs`.
     pub fn planted_at(&self, foot: Foot, t_secs: f64) -> Option<&Footprint> {
         let prints = self.of(foot);
@@ -154,6 +176,12 @@ mod tests {
                     let got: Vec<&Footprint> =
                         index.landing_after(foot, t).iter().filter(|f| f.t_land_secs > t).collect();
                     assert_eq!(got, after, "landing after {t}");
+                    for tol in [1e-3, 0.25, 0.6] {
+                        let lifts = scan.iter().any(|f| (f.t_lift_secs - t).abs() < tol);
+                        let lands = scan.iter().any(|f| (f.t_land_secs - t).abs() < tol);
+                        assert_eq!(index.lifts_near(foot, t, tol), lifts, "lifts near {t} ±{tol}");
+                        assert_eq!(index.lands_near(foot, t, tol), lands, "lands near {t} ±{tol}");
+                    }
                 }
             }
         }

@@ -104,15 +104,26 @@ fn blend_dirs(from: Vec3, to: Vec3, s: f32) -> (Vec3, f32) {
         let mid = if mid.length_squared() < 1e-6 { Vec3::Y } else { mid.normalize() };
         if s < 0.5 { a.lerp(mid, s * 2.0).normalize_or_zero() } else { mid.lerp(b, s * 2.0 - 1.0).normalize_or_zero() }
     } else {
+        // (At a key, s = 0 or 1, one of the weights is sin 0 and the other sin(angle): neither
+        // needs another sine.)
         let sin = angle.sin();
-        (a * ((1.0 - s) * angle).sin() / sin + b * (s * angle).sin() / sin).normalize_or_zero()
+        let sin_of = |x: f32| {
+            if x == 0.0 {
+                x
+            } else if x == angle {
+                sin
+            } else {
+                x.sin()
+            }
+        };
+        (a * sin_of((1.0 - s) * angle) / sin + b * sin_of(s * angle) / sin).normalize_or_zero()
     };
     if dir == Vec3::ZERO {
         dir = b;
     }
     // Near-opposite directions pass through the centre: the limb bends on the way (T7).
     let central = ((angle - 2.0) / (std::f32::consts::PI - 2.0)).clamp(0.0, 1.0);
-    let reach = 1.0 - 0.6 * central * (std::f32::consts::PI * s).sin();
+    let reach = if s == 0.0 { 1.0 } else { 1.0 - 0.6 * central * (std::f32::consts::PI * s).sin() };
     (dir, reach)
 }
 

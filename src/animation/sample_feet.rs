@@ -41,8 +41,8 @@ impl DancerAnimation {
             return self.foot_state_ground(skeleton, foot, t);
         }
         const SAME_SECS: f64 = 1e-3;
-        let takes_off = self.prints(foot).any(|f| (f.t_lift_secs - t0).abs() < SAME_SECS);
-        let lands = self.prints(foot).any(|f| (f.t_land_secs - t1).abs() < SAME_SECS);
+        let takes_off = self.prints.lifts_near(foot, t0, SAME_SECS);
+        let lands = self.prints.lands_near(foot, t1, SAME_SECS);
         let yaw = self.yaw_at(t);
         let (hip_joint, knee, ankle) = match foot {
             Foot::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL),

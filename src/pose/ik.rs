@@ -156,12 +156,11 @@ impl LimbIkJob {
         if self.upper_len_m <= 0.0 || self.lower_len_m <= 0.0 {
             return Err(IkError::BadLength { upper_len_m: self.upper_len_m, lower_len_m: self.lower_len_m });
         }
-        let (Some(dir), Some(hinge)) =
-            (self.rest_dir_in_local.try_normalize(), self.hinge_axis_in_local.try_normalize())
-        else {
-            return Err(IkError::BadAxes);
-        };
-        if dir.dot(hinge).abs() > 1e-3 {
+        // Non-zero and perpendicular: |dir · hinge| ≤ 1e-3·|dir|·|hinge|, squared (no roots).
+        let (dir_sq, hinge_sq) = (self.rest_dir_in_local.length_squared(), self.hinge_axis_in_local.length_squared());
+        let dot = self.rest_dir_in_local.dot(self.hinge_axis_in_local);
+        let usable = |sq: f32| sq > 0.0 && sq.is_finite();
+        if !(usable(dir_sq) && usable(hinge_sq)) || dot * dot > 1e-6 * dir_sq * hinge_sq {
             return Err(IkError::BadAxes);
         }
         let hinge_ok = 0.0 <= self.hinge_min_rad
@@ -342,7 +341,13 @@ impl Geometry {
     /// The joint rotations at `swivel_rad`. Swivelling turns the whole root frame about the
     /// root → target axis, so this is one quaternion product away from the pole solution.
     fn candidate(&self, swivel_rad: f64, end_rot: Option<DQuat>) -> Candidate {
-        let root_world = (DQuat::from_axis_angle(self.axis, swivel_rad) * self.root_world_at_pole).normalize();
+        // (Swivel 0, the pole, is most solves' answer: the turn is the identity, and the product
+        // with it the pole solution itself.)
+        let root_world = if swivel_rad == 0.0 {
+            self.root_world_at_pole.normalize()
+        } else {
+            (DQuat::from_axis_angle(self.axis, swivel_rad) * self.root_world_at_pole).normalize()
+        };
         let root_local = (self.parent_rot.conjugate() * root_world).normalize();
         let end_local = end_rot.map(|g| ((root_world * self.mid_local).conjugate() * g).normalize());
         Candidate {

@@ -131,7 +131,7 @@ fn push_footprints(scene: &mut Scene, dancer: &crate::animation::DancerAnimation
     let sorted = prints.windows(2).all(|w| w.first().map(|a| a.t_land_secs) <= w.get(1).map(|b| b.t_land_secs));
     let geometry = &dancer.foot_geometry;
     // The sole's centre lies between the heel and the toe tip, ahead of the ankle.
-    let toe_ahead_m = geometry.ball_in_ankle.z + geometry.toe_tip_in_ball.z;
+    let toe_ahead_m = geometry.ball_in_ankle.z + geometry.toe_tip_in_ball().z;
     let centre_ahead_m = 0.5 * (toe_ahead_m + geometry.heel_in_ankle.z);
     let mut shown_past = 0usize;
     let mut next_shown = [false; 2];

@@ -104,7 +104,7 @@ impl DancerAnimation {
             // leg swept low under a hanging thigh while the other leg bends would scrape it).
             Some((thigh, shin)) => {
                 let at = hip + world_from_body(thigh, yaw) * upper + world_from_body(shin, yaw) * lower;
-                let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball).length();
+                let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball()).length();
                 Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
             }
             None => hip + world_from_body(dir, yaw) * reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3),
