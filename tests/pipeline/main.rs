@@ -24,6 +24,7 @@ mod motion_flight;
 mod motion_floor;
 mod motion_golden;
 mod motion_hands;
+mod motion_hooks;
 mod motion_invariants;
 mod motion_leg_gestures;
 mod motion_leg_segments;

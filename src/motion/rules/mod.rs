@@ -5,6 +5,7 @@
 mod actions;
 mod floor;
 mod hips;
+mod hooks;
 mod limbs;
 mod paths;
 mod rotations;
@@ -520,6 +521,9 @@ fn support_group(
         })
         .collect();
     for (side, e) in group {
+        if !matches!(e.kind, EntryKind::Direction { .. }) {
+            hooks::warn_stray(e, staff, report);
+        }
         match &e.kind {
             EntryKind::Turn { clockwise, amount_deg, both_feet } => {
                 let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
@@ -601,6 +605,9 @@ fn support_group(
         (_, Level::Low, _) => Contact::Flat,
         _ => Contact::Heel,
     };
+    // A whole-foot hook lands that step flat.
+    let step_contacts: Vec<(Foot, Contact)> =
+        steps.iter().map(|(foot, _, _, e)| (*foot, hooks::step_contact(e, staff, contact, report))).collect();
     let mut targets: Vec<(Foot, Vec3)> = Vec::new();
     let com_old = w.com;
     // When both feet take weight at once, each is placed half a step from the centre, so the
@@ -635,6 +642,7 @@ fn support_group(
             continue; // a change of level (plié, rise) or a weight transfer in place
         }
         let swing_start = if landing.is_none() { t0 } else { t_touch };
+        let contact = step_contacts.iter().find(|c| c.0 == *foot).map_or(contact, |c| c.1);
         w.land_after(*foot, *target, swing_start, t_touch, contact, level == Level::High);
     }
     // One foot travelling: once the new foot has taken the weight (shortly after it lands),
@@ -711,11 +719,17 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
     };
     match &e.kind {
         EntryKind::Direction { direction, level } => {
+            let is_leg = matches!(limb, LimbId::LegLeft | LimbId::LegRight);
+            if is_leg && matches!(part, Part::Whole) {
+                hooks::warn_tap(e, staff, report);
+            } else {
+                hooks::warn_stray(e, staff, report);
+            }
             let mut dir = gesture_dir_in_body(*direction, *level);
             if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::ArmLeft | LimbId::ArmRight) {
                 dir = cross_in_front(dir, limb == LimbId::ArmRight);
             }
-            if matches!(part, Part::Whole | Part::Upper) && matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
+            if matches!(part, Part::Whole | Part::Upper) && is_leg {
                 dir = leg_cross(dir, limb == LimbId::LegRight);
             }
             let bend = bend_of(&e.modifiers);
@@ -739,7 +753,7 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
                     place: place(e, staff, ""),
                 }),
             }
-            if matches!(limb, LimbId::LegLeft | LimbId::LegRight) {
+            if is_leg {
                 w.plan.leg_gestures.entry(limb).or_default().push((t0, t1));
             }
             report.interpreted += 1;
