@@ -717,6 +717,9 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
         }
         ChannelKind::Support(_) => return,
     };
+    if !matches!(e.kind, EntryKind::Direction { .. }) {
+        hooks::warn_stray(e, staff, report);
+    }
     match &e.kind {
         EntryKind::Direction { direction, level } => {
             let is_leg = matches!(limb, LimbId::LegLeft | LimbId::LegRight);
