@@ -18,6 +18,7 @@ mod arm_between;
 mod arm_bow;
 mod arm_segments;
 mod leg_gesture;
+mod leg_tap;
 mod swivel_path;
 use arm_between::{fold_lower_arm, solve_arm_between};
 pub use arm_bow::ArmBows;
@@ -58,8 +59,8 @@ pub struct SampleReport {
 
 /// An active leg gesture: (direction in the body frame, knee bend, reach scale, how far it has
 /// blended in from the foot's own keys, 0..1, the thigh's and the lower leg's directions in the
-/// body frame where the score gives them apart).
-type LegGesture = (Vec3, f32, f32, f32, Option<(Vec3, Vec3)>);
+/// body frame where the score gives them apart, how far it rests the foot on the floor, 0..1).
+type LegGesture = (Vec3, f32, f32, f32, Option<(Vec3, Vec3)>, f32);
 
 /// How long before a landing (and after a lift) a foot in the air already counts for the
 /// pelvis drop that keeps the legs within reach, seconds.
@@ -394,6 +395,8 @@ impl DancerAnimation {
         // Ankle pointing of each gesturing leg (radians of plantar flexion), from pass 0 on.
         // (how far the gesture has blended in, 0..1), and the foot's world rotation it leaves.
         let mut gesture_point: [Option<f32>; 2] = [None, None];
+        // How far each foot's gesture rests it on the floor (a tap), blended in with the gesture.
+        let mut tap_touch = [0.0f32; 2];
         let mut foot_rot_before_gesture = [Quat::IDENTITY; 2];
         // How far each foot in the air was lifted so it does not dip below the floor, metres.
         let mut air_lift = [0.0f32; 2];
@@ -412,11 +415,16 @@ impl DancerAnimation {
                     let hip = hip_of(pelvis, *side);
                     if let Some(gesture) = gestures[side.index()] {
                         let blend = gesture.3;
+                        let touch = gesture.5;
+                        tap_touch[side.index()] = touch * blend;
                         state.ankle_in_world = self.gesture_ankle(skeleton, foot, gesture, hip, yaw, state);
                         state.planted = false;
                         foot_rot_before_gesture[side.index()] = state.rot_in_world();
-                        state.pitch_rad += (0.5 - state.pitch_rad) * blend;
-                        state.toe_bend_rad *= 1.0 - blend;
+                        // Pointed in the air; on its ball, the toes flat, where it taps.
+                        let pitch = 0.5 + (leg_tap::TAP_PITCH_RAD - 0.5) * touch;
+                        state.pitch_rad += (pitch - state.pitch_rad) * blend;
+                        let toes = self.foot_geometry.toe_bend_for(state.pitch_rad.max(0.0));
+                        state.toe_bend_rad = state.toe_bend_rad * (1.0 - blend) + toes * touch * blend;
                         self.foot_geometry.keep_above_floor(state);
                         // A gesturing foot points in line with the shin rather than holding a
                         // world pitch: the ankle's own rotation is set after each solve.
@@ -495,6 +503,10 @@ impl DancerAnimation {
                         let knee_world = joint_world(skeleton, pose, knee);
                         let shin = knee_world.0;
                         let pointed = shin * Quat::from_rotation_x(GESTURE_POINT_RAD);
+                        let tapping =
+                            Quat::from_rotation_y(state.yaw_rad) * Quat::from_rotation_x(leg_tap::TAP_PITCH_RAD);
+                        let touch = if blend > 0.0 { tap_touch[side.index()] / blend } else { 0.0 };
+                        let pointed = pointed.slerp(tapping, touch);
                         let wanted = foot_rot_before_gesture[side.index()].slerp(pointed, blend);
                         let limits = skeleton.limits(ankle_joint);
                         pose.set_local(ankle_joint, limits.clamp(shin.inverse() * wanted));
@@ -522,8 +534,10 @@ impl DancerAnimation {
                         // the foot is lifted until they clear with it, so that bend never has to
                         // give way to another (a pointed foot hanging to the floor would flicker
                         // between the wanted bend and toes curled up).
-                        let toes =
-                            if flying { state.toe_bend_rad } else { geo.toe_bend_for(actual.pitch_rad.max(0.0)) };
+                        // (A tapping foot keeps the ground's toes even in a flight.)
+                        let ground = geo.toe_bend_for(actual.pitch_rad.max(0.0));
+                        let air = if flying { state.toe_bend_rad } else { ground };
+                        let toes = air + (ground - air) * tap_touch[side.index()];
                         let probe = FootState { toe_bend_rad: toes, ..actual };
                         let low = geo.lowest_sole_y_turned(&probe, got_rot);
                         if low >= 4e-4 {
@@ -580,9 +594,10 @@ impl DancerAnimation {
                 // 2 cm of clearance, continuously: they never snap straight at one height).
                 let clearance = if state.planted { 0.0 } else { geo.lowest_sole_y_turned(&straight, got_rot) };
                 let on_floor = 1.0 - smoothstep((clearance / TOE_STRAIGHTEN_M).clamp(0.0, 1.0));
+                let ground = self.foot_geometry.toe_bend_for(pitch) * on_floor;
                 let toe_bend = self
                     .flight_toe_bend(t, state, got_pos, got_rot)
-                    .unwrap_or_else(|| self.foot_geometry.toe_bend_for(pitch) * on_floor);
+                    .map_or(ground, |flight| flight + (ground - flight) * tap_touch[side.index()]);
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {

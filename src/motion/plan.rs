@@ -284,6 +284,9 @@ pub struct DancerPlan {
     pub rotations: BTreeMap<Rotated, Track<f32>>,
     /// When each leg is gesturing (not supporting and not swinging to a step): (start, end).
     pub leg_gestures: BTreeMap<LimbId, Vec<(f64, f64)>>,
+    /// Per leg, how far its gesture rests the foot on the floor: one key per leg gesture, 1 for
+    /// a tap (a gesture with a foot hook), 0 in the air.
+    pub leg_taps: BTreeMap<LimbId, Track<f32>>,
     /// Flights, in time order and apart (as the rules and crowd steps write them).
     pub flights: Vec<Flight>,
     /// Where the centre of weight is over the floor (y = 0): each key moves it over the

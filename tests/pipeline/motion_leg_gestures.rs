@@ -66,6 +66,11 @@ fn leg_gesture_errors(name: &str, anim: &Animation, unreachable: &mut usize) -> 
                     continue;
                 }
                 let t = key.t_end_secs;
+                // A tap (a gesture with a foot hook) rests the foot on the floor whatever its
+                // level: `motion_hooks` checks those.
+                if d.plan.leg_taps.get(&limb).is_some_and(|taps| taps.value_at(t, 0.0) > 0.0) {
+                    continue;
+                }
                 // A gesture that ends as the leg takes weight again has no held end to check.
                 if d.plan.footprints.iter().any(|f| {
                     f.foot == foot && f.t_step_start_secs > key.t_start_secs && f.t_step_start_secs <= t + 1.0 / 60.0

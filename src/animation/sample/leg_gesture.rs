@@ -81,11 +81,12 @@ impl DancerAnimation {
         // not from where an earlier run left the leg.
         let (dir, bend, reach_scale, segments) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
         let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
-        Some((dir, bend, reach_scale, blend, segments))
+        Some((dir, bend, reach_scale, blend, segments, self.leg_touch(foot, t)))
     }
 
     /// Where the active leg gesture `gesture` (from [`Self::active_leg_gesture`]) puts the ankle:
-    /// blended in from `base`.
+    /// blended in from `base`; a gesture written as a whole leg rests the foot on the floor as
+    /// far as its touch says (see [`Self::tap_ankle`]).
     pub(super) fn gesture_ankle(
         &self,
         skeleton: &Skeleton,
@@ -95,7 +96,7 @@ impl DancerAnimation {
         yaw: f32,
         base: &FootState,
     ) -> Vec3 {
-        let (dir, bend, reach_scale, blend, segments) = gesture;
+        let (dir, bend, reach_scale, blend, segments, touch) = gesture;
         let (upper, lower) = leg_lengths(skeleton, foot);
         let geo = &self.foot_geometry;
         let mut target = match segments {
@@ -107,7 +108,11 @@ impl DancerAnimation {
                 let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball()).length();
                 Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
             }
-            None => hip + world_from_body(dir, yaw) * reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3),
+            None => {
+                let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
+                let air = hip + world_from_body(dir, yaw) * reach;
+                if touch > 0.0 { air.lerp(self.tap_ankle(hip, dir, yaw, base.yaw_rad, reach), touch) } else { air }
+            }
         };
         target.y = target.y.max(geo.ankle_height_m + 0.01);
         base.ankle_in_world.lerp(target, blend)
@@ -126,7 +131,7 @@ impl DancerAnimation {
         axis: Vec3,
         yaw: f32,
     ) -> Vec3 {
-        let (_, _, _, blend, segments) = gesture;
+        let (_, _, _, blend, segments, _) = gesture;
         let Some((thigh, _)) = segments else { return least };
         let knee_from_hip = world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0;
         let out = (knee_from_hip - axis * knee_from_hip.dot(axis)) / leg_lengths(skeleton, foot).0;
@@ -146,7 +151,7 @@ impl DancerAnimation {
         yaw: f32,
         pose: &Pose,
     ) -> bool {
-        let (_, _, _, blend, segments) = gesture;
+        let (_, _, _, blend, segments, _) = gesture;
         let Some((thigh, _)) = segments.filter(|_| blend > 0.999) else { return false };
         let knee = joint_world(skeleton, pose, if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR }).1;
         knee.distance(hip + world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0) > KNEE_MISS_M
@@ -161,7 +166,7 @@ impl DancerAnimation {
         let mut pivot = Vec3::ZERO;
         let mut weight = 0.0f32;
         for side in [Side::Left, Side::Right] {
-            let Some((dir, _, _, blend, _)) = gestures[side.index()] else { continue };
+            let Some((dir, _, _, blend, _, _)) = gestures[side.index()] else { continue };
             let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, side == Side::Right);
             tilt *= Quat::IDENTITY.slerp(q, blend);
             let other_hip = if side == Side::Left { JointId::HipR } else { JointId::HipL };

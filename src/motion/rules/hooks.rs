@@ -1,10 +1,10 @@
-//! Foot hooks (LED `Misc` 4–9) attached to leg symbols (labanotation-rules §5.3). On a step the
-//! whole-foot hook (`Misc` 8/9) lands the foot flat; on a leg gesture a hook means the foot
-//! touches the floor (a tap or tendu: LINTEL's `lhastap` reads all six so), reported for now.
+//! Foot hooks (LED `Misc` 4–9) attached to leg symbols (labanotation-rules §5.3). On a leg
+//! gesture a hook means the foot touches the floor (a tap or tendu: LINTEL's `lhastap` reads all
+//! six so); on a step the whole-foot hook (`Misc` 8/9) lands the foot flat.
 
-use super::{Interpretation, place};
+use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;
-use crate::motion::plan::Contact;
+use crate::motion::plan::{Contact, Key, LimbId};
 use crate::score::{Entry, Modifier};
 
 /// The hook of a symbol, if it has one: the format's item number.
@@ -20,19 +20,12 @@ fn is_whole_foot(item: i32) -> bool {
     matches!(item, 8 | 9)
 }
 
-/// A hook on a leg gesture: the foot touches the floor there (a tap or tendu). Not animated yet:
-/// the gesture is made in the air as written, and the warning says so. (Tried: aiming the leg
-/// steeply enough for the pointed toes to rest on the floor. The toes did rest within 4 mm, but
-/// a foot that close to the floor jumped 5 cm where a hop on the other foot landed, as the
-/// sampler's toe model for a free foot changes from the flight's to the ground's.)
-pub(super) fn warn_tap(e: &Entry, staff: usize, report: &mut Interpretation) {
-    if let Some(item) = hook_of(e) {
-        let what = format!(
-            "foot hook `Misc {item}` on a leg gesture (the foot touching the floor, a tap) not animated yet; \
-             the gesture is made in the air"
-        );
-        report.skipped.push(Diagnostic::warning(e.span, place(e, staff, &what)));
-    }
+/// Keys the leg's tap track ([`crate::motion::plan::DancerPlan::leg_taps`]) for one leg
+/// gesture over its symbol: 1 where the gesture carries a hook (the foot rests on the floor, a
+/// tap or tendu), 0 where it is made in the air.
+pub(super) fn push_touch(w: &mut Walker, limb: LimbId, tap: bool, t0: f64, t1: f64) {
+    let value = if tap { 1.0 } else { 0.0 };
+    w.plan.leg_taps.entry(limb).or_default().push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
 }
 
 /// The contact a step lands with when it carries a hook, warning where the hook names a part of

@@ -723,9 +723,8 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
     match &e.kind {
         EntryKind::Direction { direction, level } => {
             let is_leg = matches!(limb, LimbId::LegLeft | LimbId::LegRight);
-            if is_leg && matches!(part, Part::Whole) {
-                hooks::warn_tap(e, staff, report);
-            } else {
+            let tap = is_leg && matches!(part, Part::Whole) && hooks::hook_of(e).is_some();
+            if !tap {
                 hooks::warn_stray(e, staff, report);
             }
             let mut dir = gesture_dir_in_body(*direction, *level);
@@ -758,6 +757,7 @@ fn gesture(w: &mut Walker, staff: usize, kind: ChannelKind, e: &Entry, t0: f64, 
             }
             if is_leg {
                 w.plan.leg_gestures.entry(limb).or_default().push((t0, t1));
+                hooks::push_touch(w, limb, tap, t0, t1);
             }
             report.interpreted += 1;
         }
