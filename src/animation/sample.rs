@@ -423,8 +423,11 @@ impl DancerAnimation {
                         // Pointed in the air; on its ball, the toes flat, where it taps.
                         let pitch = 0.5 + (leg_tap::TAP_PITCH_RAD - 0.5) * touch;
                         state.pitch_rad += (pitch - state.pitch_rad) * blend;
-                        let toes = self.foot_geometry.toe_bend_for(state.pitch_rad.max(0.0));
-                        state.toe_bend_rad = state.toe_bend_rad * (1.0 - blend) + toes * touch * blend;
+                        state.toe_bend_rad *= 1.0 - blend;
+                        if touch > 0.0 {
+                            let toes = self.foot_geometry.toe_bend_for(state.pitch_rad.max(0.0));
+                            state.toe_bend_rad += toes * touch * blend;
+                        }
                         self.foot_geometry.keep_above_floor(state);
                         // A gesturing foot points in line with the shin rather than holding a
                         // world pitch: the ankle's own rotation is set after each solve.
@@ -503,10 +506,14 @@ impl DancerAnimation {
                         let knee_world = joint_world(skeleton, pose, knee);
                         let shin = knee_world.0;
                         let pointed = shin * Quat::from_rotation_x(GESTURE_POINT_RAD);
-                        let tapping =
-                            Quat::from_rotation_y(state.yaw_rad) * Quat::from_rotation_x(leg_tap::TAP_PITCH_RAD);
                         let touch = if blend > 0.0 { tap_touch[side.index()] / blend } else { 0.0 };
-                        let pointed = pointed.slerp(tapping, touch);
+                        let pointed = if touch > 0.0 {
+                            let tapping =
+                                Quat::from_rotation_y(state.yaw_rad) * Quat::from_rotation_x(leg_tap::TAP_PITCH_RAD);
+                            pointed.slerp(tapping, touch)
+                        } else {
+                            pointed
+                        };
                         let wanted = foot_rot_before_gesture[side.index()].slerp(pointed, blend);
                         let limits = skeleton.limits(ankle_joint);
                         pose.set_local(ankle_joint, limits.clamp(shin.inverse() * wanted));
