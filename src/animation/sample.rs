@@ -543,8 +543,11 @@ impl DancerAnimation {
                         // between the wanted bend and toes curled up).
                         // (A tapping foot keeps the ground's toes even in a flight.)
                         let ground = geo.toe_bend_for(actual.pitch_rad.max(0.0));
-                        let air = if flying { state.toe_bend_rad } else { ground };
-                        let toes = air + (ground - air) * tap_touch[side.index()];
+                        let toes = match (flying, tap_touch[side.index()]) {
+                            (false, _) => ground,
+                            (true, 0.0) => state.toe_bend_rad,
+                            (true, touch) => state.toe_bend_rad + (ground - state.toe_bend_rad) * touch,
+                        };
                         let probe = FootState { toe_bend_rad: toes, ..actual };
                         let low = geo.lowest_sole_y_turned(&probe, got_rot);
                         if low >= 4e-4 {
@@ -602,9 +605,13 @@ impl DancerAnimation {
                 let clearance = if state.planted { 0.0 } else { geo.lowest_sole_y_turned(&straight, got_rot) };
                 let on_floor = 1.0 - smoothstep((clearance / TOE_STRAIGHTEN_M).clamp(0.0, 1.0));
                 let ground = self.foot_geometry.toe_bend_for(pitch) * on_floor;
-                let toe_bend = self
-                    .flight_toe_bend(t, state, got_pos, got_rot)
-                    .map_or(ground, |flight| flight + (ground - flight) * tap_touch[side.index()]);
+                let toe_bend =
+                    self.flight_toe_bend(t, state, got_pos, got_rot).map_or(ground, |flight| {
+                        match tap_touch[side.index()] {
+                            0.0 => flight,
+                            touch => flight + (ground - flight) * touch,
+                        }
+                    });
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {
