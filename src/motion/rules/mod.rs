@@ -3,6 +3,7 @@
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
 
 mod actions;
+mod directions;
 mod floor;
 mod hips;
 mod hooks;
@@ -17,7 +18,8 @@ use super::steps::StepTable;
 use crate::diag::Diagnostic;
 use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score, Staff, SupportGap};
-use glam::{Vec2, Vec3};
+pub use directions::{gesture_dir_in_body, mirrored_direction, step_dir_in_body};
+use glam::Vec3;
 pub use hips::HIP_SHIFT_TURN_RAD;
 pub use limbs::{ARM_CROSS_BEHIND_MAX_DEG, ARM_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG, cross_in_front, leg_cross};
 use limbs::{arm, hand, hands_follow_arms, is_hand_or_palm, leg, palm, start_in_natural_standing};
@@ -82,56 +84,6 @@ pub struct Interpretation {
     pub interpreted: usize,
     /// Entries skipped, each with its place in the score.
     pub skipped: Vec<Diagnostic>,
-}
-
-/// The 27-entry direction × level table: unit vector (right, up, forward) from the joint to the
-/// extremity; zero for place middle (drawn in). Blank level reads as middle. Built from exact
-/// components (0, ±1, ±1/√2), so a direction and its mirror image (left ↔ right) differ only in
-/// the sign of x, bit for bit: mirrored limbs get mirrored targets by construction.
-pub fn gesture_dir_in_body(direction: Direction, level: Level) -> Vec3 {
-    let c = std::f32::consts::FRAC_1_SQRT_2;
-    // Horizontal part (right, forward).
-    let horizontal = match direction {
-        Direction::Place => None,
-        Direction::Forward => Some((0.0, 1.0)),
-        Direction::RightForward => Some((c, c)),
-        Direction::Right => Some((1.0, 0.0)),
-        Direction::RightBackward => Some((c, -c)),
-        Direction::Backward => Some((0.0, -1.0)),
-        Direction::LeftBackward => Some((-c, -c)),
-        Direction::Left => Some((-1.0, 0.0)),
-        Direction::LeftForward => Some((-c, c)),
-    };
-    match horizontal {
-        None => match level {
-            Level::High => Vec3::Y,
-            Level::Low => -Vec3::Y,
-            Level::Middle | Level::Blank => Vec3::ZERO,
-        },
-        Some((x, z)) => {
-            let h = Vec3::new(x, 0.0, z);
-            match level {
-                Level::High => h * c + Vec3::Y * c,
-                Level::Low => h * c - Vec3::Y * c,
-                Level::Middle | Level::Blank => h,
-            }
-        }
-    }
-    .normalize_or_zero()
-}
-
-/// The mirror image of a direction (left ↔ right): what the other side's limb does when it
-/// mirrors this one.
-pub fn mirrored_direction(direction: Direction) -> Direction {
-    direction.mirrored()
-}
-
-/// Horizontal unit step direction (right, forward) for a direction; zero for place.
-pub fn step_dir_in_body(direction: Direction) -> Vec2 {
-    match direction.azimuth_cw_rad() {
-        None => Vec2::ZERO,
-        Some(az) => Vec2::new(az.sin(), az.cos()),
-    }
 }
 
 fn place(e: &Entry, staff: usize, what: &str) -> String {
