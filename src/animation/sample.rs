@@ -354,8 +354,10 @@ impl DancerAnimation {
         // Ankle pointing of each gesturing leg (radians of plantar flexion), from pass 0 on.
         // (how far the gesture has blended in, 0..1), and the foot's world rotation it leaves.
         let mut gesture_point: [Option<f32>; 2] = [None, None];
-        // How far each foot's gesture rests it on the floor (a tap), blended in with the gesture.
+        // How far each foot's gesture rests it on the floor (a tap), and that blended in with the
+        // gesture.
         let mut tap_touch = [0.0f32; 2];
+        let mut tap_blended = [0.0f32; 2];
         let mut foot_rot_before_gesture = [Quat::IDENTITY; 2];
         // How far each foot in the air was lifted so it does not dip below the floor, metres.
         let mut air_lift = [0.0f32; 2];
@@ -375,7 +377,8 @@ impl DancerAnimation {
                     if let Some(gesture) = gestures[side.index()] {
                         let blend = gesture.3;
                         let touch = gesture.5;
-                        tap_touch[side.index()] = touch * blend;
+                        tap_touch[side.index()] = touch;
+                        tap_blended[side.index()] = touch * blend;
                         state.ankle_in_world = self.gesture_ankle(skeleton, foot, gesture, hip, yaw, state);
                         state.planted = false;
                         foot_rot_before_gesture[side.index()] = state.rot_in_world();
@@ -465,7 +468,7 @@ impl DancerAnimation {
                         let knee_world = joint_world(skeleton, pose, knee);
                         let shin = knee_world.0;
                         let pointed = shin * Quat::from_rotation_x(GESTURE_POINT_RAD);
-                        let touch = if blend > 0.0 { tap_touch[side.index()] / blend } else { 0.0 };
+                        let touch = tap_touch[side.index()];
                         let pointed = if touch > 0.0 {
                             let tapping =
                                 Quat::from_rotation_y(state.yaw_rad) * Quat::from_rotation_x(leg_tap::TAP_PITCH_RAD);
@@ -502,7 +505,7 @@ impl DancerAnimation {
                         // between the wanted bend and toes curled up).
                         // (A tapping foot keeps the ground's toes even in a flight.)
                         let ground = geo.toe_bend_for(actual.pitch_rad.max(0.0));
-                        let toes = match (flying, tap_touch[side.index()]) {
+                        let toes = match (flying, tap_blended[side.index()]) {
                             (false, _) => ground,
                             (true, 0.0) => state.toe_bend_rad,
                             (true, touch) => state.toe_bend_rad + (ground - state.toe_bend_rad) * touch,
@@ -564,13 +567,12 @@ impl DancerAnimation {
                 let clearance = if state.planted { 0.0 } else { geo.lowest_sole_y_turned(&straight, got_rot) };
                 let on_floor = 1.0 - smoothstep((clearance / TOE_STRAIGHTEN_M).clamp(0.0, 1.0));
                 let ground = self.foot_geometry.toe_bend_for(pitch) * on_floor;
-                let toe_bend =
-                    self.flight_toe_bend(t, state, got_pos, got_rot).map_or(ground, |flight| {
-                        match tap_touch[side.index()] {
-                            0.0 => flight,
-                            touch => flight + (ground - flight) * touch,
-                        }
-                    });
+                let toe_bend = self.flight_toe_bend(t, state, got_pos, got_rot).map_or(ground, |flight| {
+                    match tap_blended[side.index()] {
+                        0.0 => flight,
+                        touch => flight + (ground - flight) * touch,
+                    }
+                });
                 pose.set_local(ball, skeleton.limits(ball).clamp(Quat::from_rotation_x(toe_bend)));
             }
             if !planted_clamped {

@@ -109,12 +109,12 @@ impl DancerAnimation {
                 Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
             }
             None => {
-                let air =
-                    hip + world_from_body(dir, yaw) * reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
+                let full_reach = reach_for(upper, lower, bend.max(0.05));
+                let air = hip + world_from_body(dir, yaw) * full_reach * reach_scale.max(0.3);
                 if touch > 0.0 {
                     let hip_joint = if foot == Foot::Left { JointId::HipL } else { JointId::HipR };
                     let standing_hip_y = skeleton.rest_offset(JointId::Pelvis).y + skeleton.rest_offset(hip_joint).y;
-                    let reach = reach_for(upper, lower, bend.max(0.05)) * reach_scale.max(0.3);
+                    let reach = full_reach * reach_scale.max(0.3);
                     air.lerp(self.tap_ankle(hip, standing_hip_y, (dir, yaw, base.yaw_rad), reach), touch)
                 } else {
                     air
