@@ -23,7 +23,7 @@ use labanplay::score::Score;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
-#[path = "../benches/support/solo.rs"]
+#[path = "../support/solo.rs"]
 mod solo;
 
 fn solo_score() -> Score {
