@@ -1,5 +1,5 @@
 //! Integration tests of the player, renderer, exporters and the command line, one binary so the
-//! suite links once: each module below was a test file of its own.
+//! suite links once; `cargo test --test app MODULE` runs one module.
 
 #[cfg(feature = "viewer")]
 #[path = "../render_figure/mod.rs"]
@@ -15,7 +15,6 @@ mod rehearse;
 mod render_golden;
 mod shader_validation;
 mod staff_layout;
-mod staff_panel_png;
 mod staff_ui;
 mod viewer_golden;
 mod viewer_render_cli;

@@ -48,9 +48,9 @@ fn demo_pictures() -> Vec<(&'static str, image::GrayImage)> {
     vec![("arrow.png", draw(32, 32, arrow)), ("heart.png", draw(96, 88, heart)), ("star.png", draw(200, 200, star))]
 }
 
-/// Writes the demo pictures into `scores/ensemble/` (run with `--ignored` after changing them).
+/// Writes the demo pictures into `scores/ensemble/` after a change to their drawing.
 #[test]
-#[ignore]
+#[ignore = "a tool: `cargo test --test pipeline write_demo_pictures -- --ignored`"]
 fn write_demo_pictures() {
     for (name, img) in demo_pictures() {
         img.save(demo_dir().join(name)).unwrap();
@@ -61,7 +61,7 @@ fn write_demo_pictures() {
 fn bundled_pictures_are_the_generated_ones() {
     for (name, img) in demo_pictures() {
         let on_disk = image::open(demo_dir().join(name)).unwrap().to_luma8();
-        assert_eq!(on_disk, img, "{name}: rerun `cargo test --test ensemble -- --ignored write_demo_pictures`");
+        assert_eq!(on_disk, img, "{name}: rerun `cargo test --test pipeline write_demo_pictures -- --ignored`");
     }
 }
 
@@ -278,20 +278,6 @@ fn stadium_plan_is_clean() {
     assert_clean("stadium", &plan, &motion, &report);
 }
 
-#[test]
-#[ignore]
-fn stadium_auction_timing() {
-    let (plan, _) = ensemble::read_plan_file(&demo_dir().join("stadium.plan.toml")).unwrap();
-    let from: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
-    let to = plan.formations[2].spots.clone();
-    let t0 = std::time::Instant::now();
-    let a = labanplay::ensemble::assign::auction_sparse(&from, &to);
-    eprintln!("TIMING auction {:?} cost {}", t0.elapsed(), labanplay::ensemble::assign::total_cost_mm2(&from, &to, &a));
-    let t0 = std::time::Instant::now();
-    let a = labanplay::ensemble::assign::auction(&from, &to);
-    eprintln!("TIMING exact {:?} cost {}", t0.elapsed(), labanplay::ensemble::assign::total_cost_mm2(&from, &to, &a));
-}
-
 // ---------------------------------------------------------------------------------------------
 // ORCA as the avoidance method, measured against the plain steering.
 
@@ -339,10 +325,9 @@ fn orca_is_an_avoidance_method_a_plan_can_choose() {
 }
 
 /// Prints ORCA against the steering on the bundled plans: conflicts, late arrivals, long
-/// steps, path length, the latest arrival, detours and the wall time (a release build gives
-/// meaningful times: `cargo test --release --test pipeline orca_versus -- --ignored --nocapture`).
+/// steps, path length, the latest arrival, detours and the wall time.
 #[test]
-#[ignore]
+#[ignore = "a tool: `cargo test --release --test pipeline orca_versus -- --ignored --nocapture`"]
 fn orca_versus_steering_on_the_bundled_plans() {
     use ensemble::plan::Avoidance;
     for name in ["eight.plan.toml", "two-hundred.plan.toml", "stadium.plan.toml"] {
@@ -579,9 +564,9 @@ fn pair_conflicts_on_the_grid_equal_all_pairs() {
 }
 
 /// Prints a digest of every simulated position of the bundled plans, to compare two builds of
-/// the simulation bit for bit (`cargo test --test pipeline motion_digest -- --ignored --nocapture`).
+/// the simulation bit for bit.
 #[test]
-#[ignore]
+#[ignore = "a tool: `cargo test --test pipeline motion_digest -- --ignored --nocapture`"]
 fn motion_digest() {
     for name in ["eight.plan.toml", "two-hundred.plan.toml", "stadium.plan.toml"] {
         let (_, motion, report) = demo(name);

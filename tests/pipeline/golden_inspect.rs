@@ -1,6 +1,6 @@
 //! Golden snapshots of `labanplay inspect` for real `.lbn` scores (one with two staves).
 //!
-//! Checked by hand against labanotation-rules.md before the snapshots were accepted:
+//! What the snapshots show, checked by hand against labanotation-rules.md:
 //! - `jump1.lbn` measures 1, 2 and 7: m1 right leg gesture side-low on beat 1 and left leg
 //!   gesture side-low on beat 2 with both support columns blank after the start position (place
 //!   middle on both feet) → a flight 0–2 beats, a jump (both → both); m2 place middle on both

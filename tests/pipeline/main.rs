@@ -1,12 +1,11 @@
 //! The pure pipeline's integration tests (read → score → motion → pose, rig, rehearse), one
-//! binary so the suite links once: each module below was a test file of its own.
+//! binary so the suite links once; `cargo test --test pipeline MODULE` runs one module.
 
 #[path = "../support/mod.rs"]
 mod support;
 
 mod action_strokes;
 mod body;
-mod body_png;
 mod bvh_python;
 mod com_path;
 mod corpus;
@@ -31,7 +30,6 @@ mod motion_leg_segments;
 mod motion_limbs;
 mod motion_paths;
 mod motion_plan;
-mod motion_plot;
 mod motion_report;
 mod pose_ik;
 mod purity;

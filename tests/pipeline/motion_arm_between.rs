@@ -1,7 +1,7 @@
 //! An arm between two keys, from a hand-made score: the upper arm (elbow pre-sign) swings from
 //! hanging to back and down again while the lower arm (wrist pre-sign) keeps pointing up, as in
-//! elbow_swing.lbn. The elbow and wrist move continuously on the way (the forearm used to flip
-//! through the upper arm's line, 60 cm), the hanging keys are as written, and at the back keys
+//! elbow_swing.lbn. The elbow and wrist move continuously on the way (the forearm does not
+//! flip through the upper arm's line), the hanging keys are as written, and at the back keys
 //! the upper arm is as written while the forearm gives (the motion report says so).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,7 +1,7 @@
 //! Floor work (kneeling, hands, sitting, lying) on the demo `scores/kneel-floor.lbn`, on small
 //! inline scores and on the real corpus: the parts that bear weight stay on the floor at their
 //! contact height and do not slide, nothing goes through the floor, no joint jumps between
-//! 60 fps frames, left and right mirror, and the corpus's floor supports now animate.
+//! 60 fps frames, left and right mirror, and the corpus's floor supports animate.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;

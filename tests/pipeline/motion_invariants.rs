@@ -288,9 +288,8 @@ fn arm_gestures_reach_their_notated_direction_at_their_end() {
             }
         }
     }
-    // Out of reach on the real scores (measured before the shoulder reached straight back: 14 of
-    // 257; now 9 of 248): arms high across the body or back high (beyond the shoulder's adduction
-    // / extension), and straight up while the torso leans.
+    // Out of reach on the real scores (9 of 248): arms high across the body or back high (beyond
+    // the shoulder's adduction / extension), and straight up while the torso leans.
     eprintln!("{checked} arm gestures reached within 3°, {unreachable} out of reach; {held} held until the next");
     assert!(checked >= 10 && unreachable <= checked / 2, "{checked} checked, {unreachable} out of reach");
 }

@@ -191,8 +191,8 @@ fn lbn_ways_items_are_reported_not_guessed() {
 fn barn_dance_front_signs_agree_with_its_pinned_turns() {
     // The rotary chassés of barn.lbn: each pinned turn (pin 2 = 1/8, pin 3 = 1/4 turn right) has
     // a front sign written at its start, giving the facing it turns from; read that way, the
-    // turns the pins state lead exactly through the written front signs (64 disagreements when
-    // the signs were taken for the facing after the turn; one mismatch is left in measure 8).
+    // turns the pins state lead exactly through the written front signs (read as the facing
+    // after the turn, 64 would disagree; one mismatch is left in measure 8).
     let Some(dir) = support::real_scores_dir("barn front signs") else { return };
     let bytes = std::fs::read(dir.join("laban-tk/barn.lbn")).unwrap();
     let score = Score::from_document(&read(&bytes, Some("lbn")).unwrap());
