@@ -1,9 +1,12 @@
 //! Microsoft LabanotationSuite / gestureBotDesignKit `.json` keyframe reader.
 //!
 //! Layout A (LabanotationSuite): `{ "<name>": { "Position0": { "start time": ["<ms>"], "head":
-//! [dir, level], …, "rotation": ["ToRight", "<deg>"] }, … } }`, keyframes ordered by N.
-//! Layout B (gestureBotDesignKit): `[ { "time": s, "head": { "dur": s, "dir", "lvl" }, … } ]`.
-//! Keys and words match ignoring case, spaces, `_` and `-`; numbers may be strings.
+//! [dir, level], …, "rotation": ["ToRight", "<deg>"] }, … } }`, keyframes ordered by N. Layout B
+//! (gestureBotDesignKit): `[ { "time": s, "head": { "dur": s, "dir", "lvl" }, … } ]`. Keys and
+//! words match ignoring case, spaces, `_` and `-`; numbers may be strings.
+//!
+//! A layout A time is when the pose is reached. Read: the head, the upper arms (`elbow`), the lower
+//! arms (`wrist`) and whole-body rotations.
 
 use super::document::{Direction, Document, Format, Gesture, GesturePart, Level, Rotation, Side};
 use super::json_value::{self, Kind, Member, Value};

@@ -1,8 +1,18 @@
-//! LED / LINTEL `.lbn` reader (nom): one symbol per line,
-//! `<Group> <item> <x> <y> <step> <width> <height> <level> [<text>] # <n> [# bar <n>]`.
+//! LED / LINTEL `.lbn` reader (nom): one symbol per line, `<Group> <item> <x> <y> <step> <width>
+//! <height> <level> [<text>] # <n> [# bar <n>]`.
 //!
 //! All twelve groups are decoded into [`SymbolKind`]s; leading `#` lines are kept as comments.
 //! Every malformed line gets a line:col error and reading goes on with the next line.
+//!
+//! Item meanings: `Dirn` 1–11 (forward, the diagonals, sides, back, place); `Limb` 1–22 (joints, as
+//! column pre-signs); `Area` 9 the chest; `Volm` 1–4 relaxed, straight, bent, stretched and 7 a
+//! hold; `Face` 1–8 front signs; `Pins` 1–8 (inside turn signs the amount, under the staff the
+//! dancer); `Rotn` 1/2 left and right turns, 7 the composite turn sign (back to untwisted), 3–6
+//! somersault forward/backward and cartwheel left/right (named by Laban-tk's LED glyph table,
+//! `docs/lbnfileformat.md`; not animated, a warning names the sign); `Keys` 16/17 the dots and bar
+//! of a repeat mark. Bar lines with level `L` are double bars: the first one is beat 0 and
+//! everything below it is the starting position. Staves are found from their three lines, not from
+//! LED's item numbers ([`crate::score`]).
 
 use super::document::{
     BodyPart, Direction, Document, Format, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign,

@@ -1,6 +1,28 @@
-//! LabanWriter 4 `.lw` reader: the container grammar [S1] (header `LabanWriter; NNNN;`, `#`
-//! comment lines, `;`-terminated records of whitespace-separated tokens) built with nom, then
-//! per-record decoding through the table in `lw_table`. Undecoded records become warnings.
+//! LabanWriter 4 `.lw` reader: the container grammar (header `LabanWriter; NNNN;`, `#` comment
+//! lines, `;`-terminated records of whitespace-separated tokens) built with nom, then per-record
+//! decoding through the table in `lw_table`. Undecoded records become warnings.
+//!
+//! The only primary source is the opening of OSU's "LabanWriter 4 file format" page (2003, S1); no
+//! real LW4 file and no other LW reader could be found. So the container is split exactly as S1
+//! documents it and records are decoded only through a table of guessed layouts:
+//!
+//! - SEEN in S1, implemented exactly: the header (magic matched ignoring case; versions 4000–4999
+//!   read silently, any other integer with a warning); lines beginning with `#` are comments
+//!   (leading blanks allowed; a `#` mid-line is literal); `;` ends a record; tokens are separated
+//!   by whitespace; records may span lines; CR, LF and CRLF all work; the class names (`Staff`,
+//!   `Measure`, `Direction`, `Turn`, `Pin`, `Text`, …).
+//! - Chosen: text is UTF-8 when valid, else Latin-1 if the file uses CRLF, else Mac Roman
+//!   (LabanWriter is a Mac program). Control bytes (NUL, binary) are an error.
+//! - INFERRED (`lw_table`): that the class name is the record head, and every field order. LW's y
+//!   axis is taken to grow down (Mac QuickDraw, (x, y) the top left); symbols are flipped to y-up.
+//! - A record is decoded only when its token count and every token type match its row exactly. Any
+//!   other record (unknown class, other layout, cut off by the end of the file) is kept as a
+//!   warning naming its class, token count and line, never dropped.
+//!
+//! To work out the real layouts from a real file, run `labanplay check --survey FILE.lw` (every
+//! record head with its token-count histogram and how many the table decoded), then edit one row of
+//! the table. The fixtures in `tests/fixtures/lw/` and the demos `scores/*.lw` are written to the
+//! inferred layout.
 
 use super::document::{Document, Format};
 use super::lw_table;

@@ -1,9 +1,15 @@
-//! The one data-driven table of `.lw` record layouts: class → fields → [`SymbolKind`], each
-//! with its evidence. The class names are SEEN [S1]; every field order below is INFERRED
-//! (no real LW4 file or field table could be found), so only exact matches are decoded.
+//! The one data-driven table of `.lw` record layouts: class → fields → [`SymbolKind`], each with
+//! its evidence. The class names are SEEN (S1); every field order below is INFERRED (no real LW4
+//! file or field table could be found), so only exact matches are decoded.
 //!
-//! Sources: [S1] "LabanWriter 4 file format" (OSU, 2003), only its opening section;
-//! [S2] the LabanWriter 4.7.2 distribution's help text. See `docs/lw4-format.md`.
+//! The rows: `Staff x y w h` (three staff lines, the centre midway), `Measure x y w h` (a bar
+//! line), `Direction x y w h dir level` (dir 1–11 as LED's `Dirn` numbering, level `L|M|H|B`),
+//! `Turn x y w h L|R`, `Path x y w h S|R|L` (straight, circular clockwise, circular
+//! counter-clockwise; a pin inside gives the circle's fraction), `Pin x y 1–8 B|W`, `Text x y
+//! text…`. Real files may use numeric record codes: the `aliases` column takes them.
+//!
+//! Sources: S1, "LabanWriter 4 file format" (OSU, 2003), only its opening section; S2, the
+//! LabanWriter 4.7.2 distribution's help text. See `docs/lw4-format.md`.
 
 use super::document::{Direction, Level, PageSymbol, PathSign, SymbolKind, TurnSign};
 use super::lw::RawRecord;

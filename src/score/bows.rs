@@ -1,6 +1,11 @@
-//! Contact bows and release signs (LED `Misc 1`, `Misc 2`/`3`): a bow with a body-part sign at
-//! each end is a contact (hands joined, a hand on a partner's shoulder) until a release sign
-//! under it; its part signs, area signs and hold/relaxed signs belong to it, not to arm columns.
+//! Contact bows and release signs (LED `Misc 1`, `Misc 2`/`3`): a bow with a body-part sign at each
+//! end is a contact (hands joined, a hand on a partner's shoulder or upper arm) until a release
+//! sign under it; its part signs, area signs and hold/relaxed signs belong to it, not to arm
+//! columns.
+//!
+//! A contact joins two dancers or two parts of one. An `Area 1` / `Area 5` sign beside a part names
+//! its front or back. Without a release sign the contact lasts to the end of the score. `inspect`
+//! lists the contacts; [`crate::contact`] poses them.
 
 use super::claims::x_overlaps;
 use super::compose::Placed;

@@ -1,6 +1,11 @@
-//! Body-part pre-signs: a pre-sign claims the movement symbol directly above it in its column
-//! (x ranges overlapping, just above), never a neighbour sideways. How far the claim reaches
-//! (the column, a phrase, one symbol) follows where it is written; see [`find_claims`].
+//! Body-part pre-signs: a pre-sign claims the movement symbol directly above it in its column (x
+//! ranges overlapping, just above), never a neighbour sideways. How far the claim reaches (the
+//! column, a phrase, one symbol) follows where it is written; see [`find_claims`].
+//!
+//! Outside the staff, a pre-sign written in the starting position designates its column for the
+//! whole score, and a later one names the part of that one symbol. Inside the staff it names the
+//! part of the symbol above it and of those that follow it without a pause. A pre-sign with nothing
+//! above it is a warning.
 
 use super::compose::Placed;
 use crate::read::{BodyPart, PageSymbol, SymbolKind, VolumeSign};

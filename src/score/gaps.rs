@@ -3,6 +3,9 @@
 //! Supports are the step, turn and hold signs of the two support columns; a hold keeps the weight
 //! until the next support sign, and the last support holds to the end of the score. A gap shorter
 //! than the tolerance (⅛ beat) is hand-placement slop, not a flight (labanotation-rules §3, §4.5).
+//!
+//! A flight's form follows from the feet it leaves and lands on: both to both is a jump, both to
+//! one a sissonne, one to both an assemblé, one foot to the same foot a hop, to the other a leap.
 
 use super::types::{Channel, ChannelKind, Entry, EntryKind, Feet, JumpForm, SupportGap};
 use crate::read::{BodyPart, Side};

@@ -1,6 +1,10 @@
 //! Implausible page geometry: symbols and bar lines whose y lies far beyond the rest of the score
-//! (a mistyped coordinate), and inferred meters or tempos no score uses. Outliers are warned
-//! about with their line and kept out of the timing; the rest of the score reads as if they were absent.
+//! (a mistyped coordinate), and inferred meters or tempos no score uses. Outliers are warned about
+//! with their line and kept out of the timing; the rest of the score reads as if they were absent.
+//!
+//! The limits: a symbol or bar line separated from the rest of the score by more than 16 typical
+//! measures of empty page; a measure far longer than the others; inferred meters outside 1–16
+//! beats; written tempos outside 20–400 bpm and written meters outside 1–16. Each is a warning.
 
 use crate::diag::Diagnostic;
 use crate::read::{PageSymbol, SymbolKind};

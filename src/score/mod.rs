@@ -1,7 +1,21 @@
 //! The channelled composite score, built from any reader's [`Document`](crate::read::Document).
 //!
-//! Symbols are timed per measure, sorted into one channel per body part and column for each
-//! staff (dancer), modifiers attached by proximity, and gaps in the supports classified as jumps.
+//! Symbols are timed per measure, sorted into one channel per body part and column for each staff
+//! (dancer), modifiers attached by proximity, and gaps in the supports classified as jumps.
+//!
+//! Per staff: the starting position (everything below the first double bar), then channels for
+//! support L/R, leg gesture L/R, body, arm L/R, head and the columns claimed by body-part
+//! pre-signs, plus front and path channels. Each entry has its start and duration in beats and
+//! seconds, measure and beat, direction and level (or turn sense and amount, hold, facing) and its
+//! modifiers (pins inside turn signs, bent/stretched/relaxed, hooks, pins beside steps).
+//!
+//! Tempo comes from text on the page (`q=60`, `96 bpm`) when there is any, else 120 bpm, which
+//! `inspect` reports as a default; the meter comes from text (`3/4`) or is inferred from the bar
+//! spacing. Time is 24 page units a beat, calibrated per measure from the bar lines (`timeline`);
+//! columns are fractions of the staff's half width (`staves`). On the way, `geometry` sets
+//! implausible symbols aside, `claims` gives body-part pre-signs their symbols, `bows` makes
+//! contacts, `outside` places symbols beyond the body columns, `repeats` plays repeated sections
+//! twice and `gaps` finds the flights.
 
 mod bows;
 mod claims;

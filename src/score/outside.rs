@@ -1,6 +1,9 @@
-//! Symbols outside the staff's body columns: straight path signs (a direction between LED's
-//! `Ways 1` ⊥ and `Ways 2` ⊤ brackets) and direction signs in columns no pre-sign claims, which
-//! join the arm column beside them only when drawn in line with its symbols.
+//! Symbols outside the staff's body columns: straight path signs (a direction between LED's `Ways
+//! 1` ⊥ and `Ways 2` ⊤ brackets) and direction signs in columns no pre-sign claims, which join the
+//! arm column beside them only when drawn in line with its symbols.
+//!
+//! A direction in a column beyond the body columns is an arm gesture only when a pre-sign claims
+//! that column or it is drawn in line with the arm column beside it; otherwise it is a warning.
 
 use super::claims::x_overlaps;
 use super::compose::Placed;

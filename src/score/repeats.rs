@@ -1,6 +1,19 @@
 //! Repeat signs: LED scores draw a repeat mark as `÷` built from keyboard items (`Keys 16` `.`,
 //! `Keys 17` `_`, `Keys 16` `.` stacked) at a bar line. Marks pair up into sections that play
 //! again: the timeline gets copies of their entries, shifted, each keeping its source position.
+//!
+//! Marks pair up in time order into sections (start, end); a last unpaired mark repeats from the
+//! beginning, as in music. This reading is inferred from `barn.lbn` (marks at the start of measure
+//! 1 and the end of measure 8) and `repeat.lbn` (bar 4): the sign's shape and place, no LED
+//! documentation. A section plays once more right after itself: its entries are copied with shifted
+//! times (same measure numbers and file lines, for messages and the staff), later entries move on,
+//! and flights are found again. Contacts repeat too: a bow written inside the section is made again
+//! in the repeat, a release sign inside it lets go again of the hold on the same parts, and a hold
+//! still on at the section's end stays on; the starting position is not replayed.
+//!
+//! [`play_segments`], [`written_beats`] and [`played_beats`] map played and written time (for a
+//! panel that shows the written score). Repeats to the other side and numbered repeats are not
+//! read.
 
 use super::gaps::find_gaps;
 use super::types::*;
