@@ -1,6 +1,13 @@
-//! Poses the body on its floor supports ([`crate::motion::floor`]): where the pelvis is and how
-//! far it pitches, where each kneeling or resting leg puts its knee and ankle, and where a hand
-//! that bears weight puts its wrist — blended in and out over the symbols that change support.
+//! Poses the body on its floor supports ([`crate::motion::floor`]): where the pelvis is and how far
+//! it pitches, where each kneeling or resting leg puts its knee and ankle, and where a hand that
+//! bears weight puts its wrist — blended in and out over the symbols that change support.
+//!
+//! The pelvis goes where the contacts put it (hips over the knees; hip joints 10 cm above the floor
+//! when sitting, 11 cm when lying) and pitches so the arms reach the hands. A kneeling leg puts its
+//! knee joint 5 cm above its contact with the shin and instep on the floor behind. A hand puts the
+//! wrist 8.5 cm above its contact (the fingers touch where the wrist cannot bend back far enough
+//! for a flat palm) and lies as flat as the wrist allows. No joint of a floor-driven leg goes below
+//! 1 cm; a knee moving to a new contact (knee walking) lifts on the way.
 
 use crate::motion::floor::{
     FloorState, KNEE_CONTACT_HEIGHT_M, LYING_PELVIS_HEIGHT_M, LegSupport, Lying, SEAT_HIP_HEIGHT_M,

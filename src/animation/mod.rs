@@ -1,8 +1,48 @@
-//! Animation: the score compiled into motion that can be sampled at any time — the rule
-//! engine's plans, a pelvis path per dancer, foot keys and limb IK on a skeleton.
+//! Animation: the score compiled into motion that can be sampled at any time — the rule engine's
+//! plans, a pelvis path per dancer, foot keys and limb IK on a skeleton.
 //!
-//! `compile(score) → Animation`, then `Animation::sample(t_secs)` → one [`Pose`] per dancer.
-//! Pure and deterministic: time is a parameter, nothing reads a clock.
+//! `compile(score) → Animation`, then `Animation::sample(t_secs)` → one [`Pose`] per dancer. Pure
+//! and deterministic: time is a parameter, nothing reads a clock.
+//!
+//! The sampler poses the pelvis on the centre-of-mass path ([`crate::motion::com`]) and the feet
+//! from foot keys: heel strike → flat → heel-off, pivots on the ball, swing with clearance; in
+//! flights the foot points at push-off, the legs tuck, kick back or reach in proportion to the air
+//! time and the landing foot arrives at its landing state. Limbs use analytic 7-DOF IK
+//! ([`crate::pose::ik`], an IKAN-style swivel inside the joint limits); arm and leg gestures arrive
+//! at the top of their symbols; head and chest tilt. Footprints are found by binary search in the
+//! per-foot lists that `compile` builds (`prints`).
+//!
+//! # Continuity
+//!
+//! Sampled at 60 fps, no joint or end site of the demos and the real corpus pops
+//! (`tests/pipeline/motion_continuity.rs`). What keeps the motion continuous:
+//!
+//! - Legs: the knee's swivel is a continuous function of the foot (the least-twist pole in the
+//!   foot's heading); a leg gesture hands over to the next step over its swing; a gesture after a
+//!   pause without a step continues its run; a lifted foot waiting for its next step turns with the
+//!   body the way the body turns; near a landing or a lift a foot in the air rolls about its heel
+//!   or ball as a planted one does; a foot set down again where it stands (relevé, pivot) turns to
+//!   the next print's pitch; a step written with no swing time gets 0.2 s; toes bent to keep their
+//!   tip on the floor straighten over the first 2 cm a foot rises.
+//! - Flights: the foot is lifted until its toes clear with the flight keys' bend; a free foot
+//!   starts and ends the flight where the ground keys hold it and points fully only in flights of
+//!   0.5 s or more; the ankle eases out exponentially over the last 3 cm before the leg's full
+//!   reach.
+//! - Pelvis: the drop for an out-of-reach foot is capped at 30 cm and fades in over 0.2 s before a
+//!   landing; the tilt of a leg gesture fades towards a vertical leg (`pelvis_tilt`).
+//! - Arms: a directionless key ("place") keeps the direction held before it; keys reached at the
+//!   same time move towards the last; joint limits read a swing past a half turn both ways; an arm
+//!   whose direct way between two keys leaves the shoulder's range bows out to the side; an arm
+//!   whose upper and lower segments are written at both ends of a move turns its swivel and its
+//!   upper arm's twist from the one key's solution to the other's; where a shoulder is pushed so
+//!   far over the top that both readings of its swing lie outside its range, the limits' clamp
+//!   turns from the one reading's answer to the other's through the half turn.
+//! - Hands: a palm facing along the forearm bends the wrist by the least palm rotation; the hand's
+//!   swivel search tries first the side that hands the wrist's excess twist to the arm and keeps
+//!   the first of equally good answers; where no swivel lets the wrist reach the palm's facing, the
+//!   two ways round are blended by how much better one is than the other relative to how poor both
+//!   are (in full from 40 % better); the hand's swivel may push a shoulder sitting on its twist
+//!   limit 1° further, clamped back after.
 
 pub mod capture;
 pub mod com_job;

@@ -1,6 +1,9 @@
-//! Pelvis and waist compensation for a gesturing leg: a hip hike for side gestures, a forward
-//! tilt for back gestures and a slight tuck for high front gestures, so a leg can reach beyond
-//! the hip joint's own range the way a dancer's does; the spine takes most of it back.
+//! Pelvis and waist compensation for a gesturing leg: a hip hike for side gestures, a forward tilt
+//! for back gestures and a slight tuck for high front gestures, so a leg can reach beyond the hip
+//! joint's own range the way a dancer's does; the spine takes most of it back.
+//!
+//! The tilt fades out towards a vertical leg and turns about the other hip weighted by each
+//! gesture's blend, so nothing switches pivot when the standing foot lifts.
 
 use glam::Quat;
 use glam::Vec3;

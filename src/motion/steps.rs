@@ -1,7 +1,8 @@
 //! Step length: one table, in one place, configurable (labanotation-rules.md §2.4, §4.5, §5.2).
 //!
 //! Length = height × forward fraction × direction factor × level factor × air factor × space
-//! measurement factor. Defaults: 0.40 H forward, sides 0.6, back 0.8, high level 0.75.
+//! measurement factor. Defaults: 0.40 H forward, sides 0.6, back 0.8, high level 0.75; leaps
+//! longer, hops shorter; the narrow and wide signs ±15 %.
 
 use crate::read::{Direction, Level, VolumeSign};
 use crate::score::{JumpForm, Modifier};

@@ -1,6 +1,22 @@
 //! Floor work: supports on the knees, the hands, the seat and the torso (kneeling, all fours,
-//! sitting, lying). [`plan_floor_support`] turns one group of support-column symbols into the
-//! parts that bear weight and where they touch the floor; the sampler poses the body on them.
+//! sitting, lying). [`plan_floor_support`] turns one group of support-column symbols into the parts
+//! that bear weight and where they touch the floor; the sampler poses the body on them.
+//!
+//! A body-part pre-sign in a support column names the part that takes the weight: knee (kneeling),
+//! hip or pelvis (sitting), chest or torso at low level (lying), foot or toe (an ordinary step). A
+//! hand sign in a leg-gesture column puts that hand on the floor (in a support column it stays a
+//! hand gesture). A place knee lands under its hip, a direction moves it 0.3 leg lengths; hands
+//! land under the shoulders, in front of the knees or behind the seat. A knee, seat or torso
+//! support replaces the support of its own column and keeps the other side's, so one knee and the
+//! other foot is a half kneel.
+//!
+//! Levels: a knee at low level sits back on the heels, otherwise the thigh is upright; a seat at
+//! low level draws the knees up, otherwise the legs lie stretched forward; lying is on the back
+//! unless the direction is forward. A foot step, a seat or a torso support releases the hands;
+//! standing on both feet again ends the floor phase. Supports on other parts are supports, not
+//! flights, and the centre-of-mass job gets a contact on each side that rests on a knee, the seat
+//! or the body. Not done: supports on the head, elbows or shoulders, side lying, rolling, and turns
+//! on the knees (reported as skipped).
 
 mod support;
 

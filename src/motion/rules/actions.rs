@@ -1,6 +1,9 @@
-//! Action strokes in gesture columns: with a space-measurement sign below it (bent, relaxed,
-//! straight, stretched) an arm bends or stretches in place and keeps its direction
-//! (labanotation-rules §5.1); other action strokes are warnings with their staff position.
+//! Action strokes in gesture columns (LED's `Ways 3`, a plain vertical line): with a
+//! space-measurement sign below it (bent, relaxed, straight, stretched) an arm bends (90°, 45°) or
+//! stretches in place over the stroke's time and keeps its direction (labanotation-rules §5.1).
+//! Without such a sign, or for a leg or the torso, an action stroke is a warning with its staff
+//! position. The other `Ways` items (LED draws ⊥, ⊤, V/Λ and bows; LINTEL ignores them) are not
+//! path signs that can be named, so they are reported, not guessed.
 
 use super::{Interpretation, Walker, bend_of, place};
 use crate::diag::Diagnostic;

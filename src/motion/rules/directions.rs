@@ -1,6 +1,11 @@
-//! The direction × level table of the rules: where a limb points for each of the 27 direction
-//! signs in the dancer's own frame, the mirror image of a direction, and the horizontal way a
-//! step travels.
+//! The direction × level table of the rules: where a limb points for each of the 27 direction signs
+//! in the dancer's own frame, the mirror image of a direction, and the horizontal way a step
+//! travels.
+//!
+//! The table is built from exact components, so the left side's targets are the right side's mirror
+//! image bit for bit (`tests/pipeline/motion_limbs.rs` checks all 27 for both arms and both legs).
+//! The few targets beyond the joints' range (arm back high, leg straight up, high limbs across the
+//! body) are flagged out of reach.
 
 use crate::read::{Direction, Level};
 use glam::{Vec2, Vec3};

@@ -1,6 +1,8 @@
-//! Hip signs in a leg column (LED `Limb` 11/16): the hip joint displaced, not the leg lifted. A
-//! hip forward or back turns the pelvis about the vertical (the chest keeps facing the front);
-//! place middle brings it back. Sideways, up and down displacements are not animated yet.
+//! Hip signs in a leg column (LED `Limb` 11/16): the hip joint displaced, not the leg lifted. A hip
+//! forward or back turns the pelvis 12° about the vertical (both hips opposite ways, 24°) and the
+//! spine turns the chest back so the shoulders keep facing the front; place middle brings it back.
+//! `thigh.lbn` writes both hips at once with both feet down, which read as thigh gestures would be
+//! a split in the air. Hips sideways, up or down are warnings.
 
 use super::{Interpretation, Walker, gesture_dir_in_body, place};
 use crate::diag::Diagnostic;

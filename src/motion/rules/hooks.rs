@@ -1,6 +1,17 @@
-//! Foot hooks (LED `Misc` 4–9) attached to leg symbols (labanotation-rules §5.3). On a leg
-//! gesture a hook means the foot touches the floor (a tap or tendu: LINTEL's `lhastap` reads all
-//! six so); on a step the whole-foot hook (`Misc` 8/9) lands the foot flat.
+//! Foot hooks (LED `Misc` 4–9) attached to leg symbols (labanotation-rules §5.3). On a leg gesture
+//! a hook means the foot touches the floor (a tap or tendu: LINTEL's `lhastap` reads all six so);
+//! on a step the whole-foot hook (`Misc` 8/9) lands the foot flat.
+//!
+//! A tap rests the foot on its ball with the toes flat, pitched 60°, on the floor in the gesture's
+//! horizontal direction, as far out as the straight leg reaches from the standing hip, whatever the
+//! level written. The leg keeps that line wherever the hip goes: in a hop on the other foot the
+//! foot rises with the body, and in a plié the solve keeps it on the floor. How far a gesture taps
+//! is a track of its own (`DancerPlan::leg_taps`), blended over the symbols, so a tap brushes out
+//! from the standing foot and blends into a gesture in the air without a jump (`feets.lbn`). The
+//! whole-foot hook (`Misc` 8/9, "right/left whole foot" in Laban-tk's glyph table) lands a step
+//! flat, with no heel strike (`laban2.lbn`). `Misc` 4–7 are quarter-round corners that the glyph
+//! table does not name, so which is the ball and which the heel is not established: on a step they
+//! are a warning and the step lands as its level says. A hook on any other symbol is a warning.
 
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;

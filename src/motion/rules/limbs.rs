@@ -1,5 +1,10 @@
-//! Limb-specific rules: which track a side's arm, leg, hand or palm uses, arms that cross the
-//! body passing in front of it, and hands and palms that follow their arm.
+//! Limb-specific rules: which track a side's arm, leg, hand or palm uses, arms that cross the body
+//! passing in front of it, and hands and palms that follow their arm.
+//!
+//! An arm pointing across the body passes in front of it (its horizontal part at most 35° past
+//! forward; the shoulder adducts to 60°) instead of through it; across behind the body it points
+//! straight back (the shoulder extends to 90°). A leg gesture across the standing leg passes in
+//! front of it, or behind it for the back diagonals, at most 20° past forward or back.
 
 use crate::motion::plan::{DancerPlan, Key, LimbId, LimbTarget};
 use crate::read::Side;

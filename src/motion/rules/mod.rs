@@ -1,6 +1,21 @@
 //! The rule engine: one rule per (symbol kind, body part), turning a composite score into a
 //! [`DancerPlan`] per staff: footprints from supports, turns, jumps and holds; limb keys from
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
+//!
+//! Footprints say where and when each foot lands, pivots on the ball or rises; the pelvis level is
+//! −0.12 leg lengths in plié and +0.07 in relevé; limb keys come from the 27-entry direction ×
+//! level table (`directions`: gravity up, the dancer's own front). Jumps come from the score's
+//! flights, turns from the pins in turn signs; holds keep the weight; a heel-or-toe preference
+//! (`--toe`) chooses the first contact of a step. Every limb starts in the starting position
+//! written below the double bar or, with none, in natural standing (arms by the sides, head and
+//! chest upright), and moves only within its symbols' time. Hand and palm columns point the hand
+//! and turn the palm (the arm turns about the shoulder → wrist line when the wrist alone cannot); a
+//! back-to-normal entry straightens a limb and rights the head and torso.
+//!
+//! The rules for each part: `limbs` (crossing the body, hands), `segments` (joint pre-signs),
+//! `hips` (hip signs), `rotations` (turn signs in body columns), `actions` (action strokes),
+//! `hooks` (foot hooks), `paths` (circular paths and front signs), `floor` (supports on other
+//! parts); step length in [`crate::motion::steps`].
 
 mod actions;
 mod directions;

@@ -1,6 +1,11 @@
-//! Path and front signs for the rule engine: circular paths put the steps they span on a circle
-//! and share the path's turn among them (labanotation-rules §4.3); front signs are checked
-//! against the facing the turns give (§4.2).
+//! Path and front signs for the rule engine: circular paths put the steps they span on a circle and
+//! share the path's turn among them (labanotation-rules §4.3); front signs are checked against the
+//! facing the turns give (§4.2).
+//!
+//! The facing turns by the path's amount (its pin, or the front sign that closes it), shared
+//! equally among the steps, each step travelling along the chord. A circular path with neither is a
+//! warning and walks straight. A front sign is a check: a warning when the turns disagree with it
+//! by more than 22.5°.
 
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;

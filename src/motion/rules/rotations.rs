@@ -1,6 +1,26 @@
 //! Rotation signs in body columns: a turn sign in a limb, torso or head column turns that part
 //! about its own long axis (labanotation-rules §4.1 last row, §5.5): keys of
 //! [`DancerPlan::rotations`](crate::motion::plan::DancerPlan); a supporting foot swivels instead.
+//!
+//! The rotation arrives at the top of the sign and is held. Per column: in the torso column (a
+//! chest pre-sign, e.g. LED `Area 9`) the chest twists against the pelvis (up to 60°); in the head
+//! column the head turns (up to 80°); in an arm column the whole arm turns about the shoulder →
+//! wrist line, and with an upper-arm (`Limb 2/7`) or lower-arm (`Limb 3/8`) pre-sign the upper arm
+//! twists at the shoulder or the forearm at the wrist (90°); in a leg column, or with a thigh
+//! (`Limb 12/17`) or lower-leg (`Limb 13/18`) pre-sign, a gesturing leg twists at the hip (45°; the
+//! lower leg at the ankle, 25°).
+//!
+//! A supporting leg's rotation swivels its standing foot on the floor, the body's facing unchanged:
+//! a flat foot turns on its heel with the toes lifted 6° (the ankle keeps its height, so the
+//! standing knee stays straight), a foot on half-toe turns on its ball; at most 35° from the
+//! untwisted foot (a pin asking for more is a warning), held until the foot steps
+//! (`knee_rotate.lbn`, `jump_rotate.lbn`). A rotation while the foot pivots in a turn is a warning.
+//!
+//! "Right" is clockwise seen from above in the standing pose (outward for the right limbs, inward
+//! for the left). The pin gives the amount from the untwisted state (beyond the joints' range: a
+//! warning and the range); without a pin 45° is taken. The composite turn sign (LED `Rotn 7`)
+//! returns the part to untwisted. The somersault and cartwheel signs (`Rotn 3–6`) are warnings that
+//! name the sign; `Rotn 8` has no established meaning and is a warning too.
 
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;

@@ -1,6 +1,19 @@
 //! Directions for one segment of a limb: a joint pre-sign names the segment it ends (elbow: the
-//! upper arm, wrist: the lower arm, knee: the thigh, ankle: the lower leg), and its direction
-//! moves that segment only, the other keeping its own (labanotation-rules §2.3, §5.7).
+//! upper arm, wrist: the lower arm, knee: the thigh, ankle: the lower leg), and its direction moves
+//! that segment only, the other keeping its own (labanotation-rules §2.3, §5.7).
+//!
+//! A lower segment's direction leaves the upper one where it was (along the limb when the score
+//! gave no upper segment: for a bent whole-limb key, the direction from base to extremity). An
+//! upper segment's direction carries a straight limb along, and a lower segment set apart keeps its
+//! direction in the body frame (an implementation choice). Segments never fold past 145°: a lower
+//! segment that would point back along the upper one folds round in front of it. The sampler blends
+//! segment keys segment by segment (a whole-limb key, or segments in line, count as the straight
+//! limb along its direction) and builds the wrist and elbow from the segments.
+//!
+//! Legs read their segments the same way: the ankle goes where thigh and lower leg put it and the
+//! knee is aimed at the point they give; where the hip's range keeps the knee more than 2 cm off,
+//! the motion report marks the leg as limited. On the leg that carries the weight alone a segment
+//! sign is a warning.
 
 use crate::diag::{Diagnostic, Span};
 use crate::motion::plan::{DancerPlan, Foot, Key, LimbId, LimbTarget};
