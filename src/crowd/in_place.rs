@@ -1,6 +1,14 @@
 //! A score danced on a spot: its steps taken in place (marking time). Each step lands beside the
 //! other foot at the body's foot spacing, in its written heading and timing, so the feet stay
 //! planted while the score's travel is left out; and how a repetition follows on from the last.
+//!
+//! Heading, pivots, levels, jumps and gestures are kept; only the travel is left out (the part of
+//! each step from the other foot that is not the stance beside it). A foot that stays down keeps
+//! its place, the centre of weight keeps its place among the supports, and the pelvis path is
+//! solved again through the moved footprints. A staff that does not travel is danced exactly as
+//! written. Each repetition starts where and as the last one ended (walk-arms-turn ends with a half
+//! turn, so every second repetition starts facing upstage, and the stances turn about the spot);
+//! only what the staff's end and start differ in jumps where it repeats.
 
 use crate::motion::plan::{DancerPlan, Foot, Key, Track, right_of};
 use glam::{Mat4, Vec3};

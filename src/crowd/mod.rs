@@ -1,6 +1,26 @@
-//! Crowds: every performer of an ensemble plan as a function of time — its root transform and
-//! pose. Holding a formation it dances its group's score staff on its spot; in a transition it
-//! walks its simulated path on the beat (footprints → leg IK). Unison performers share a pose.
+//! Crowds: every performer of an ensemble plan as a function of time — its root transform and pose.
+//! Holding a formation it dances its group's score staff on its spot; in a transition it walks its
+//! simulated path on the beat (footprints → leg IK). Unison performers share a pose.
+//!
+//! `Crowd::new` compiles each group's score staff once (groups sharing a score and staff share it)
+//! and lays out every performer's transitions from the simulation; `Crowd::prepare(t_beats, view,
+//! frame)` gives every performer a pose and a root transform (`world_from_pose`), each distinct
+//! pose sampled once. Stage metres map to the world with the audience at +Z and the stage centred
+//! on the origin.
+//!
+//! - Holding a formation, a performer dances its group's staff at the plan's beat (minus
+//!   `canon_beats` × (number − 1) for a canon), turned so the staff's front faces the group's
+//!   `facing_deg` (clockwise from the audience); the staff repeats while the formation holds. A
+//!   travelling staff is danced in place ([`in_place`]).
+//! - In a transition it walks or runs its path ([`steps`]); over the first fifth of a step and the
+//!   half beat after the closing step the walk is blended with the score pose.
+//! - Detail: [`View`] picks the performers nearest the camera (at most `max_full`, within
+//!   `full_within_m`) to be posed on their own; the others share poses: their group's score pose
+//!   while holding, or an entry of the walk-cycle table ([`cycles`]) placed at their position and
+//!   heading. `PerformerFrame::detail` tells the renderer which body to draw: `Full`, `Low`, or
+//!   `Coarse` for sharing performers farther than `View::coarse_beyond_m`, chosen by distance alone
+//!   each frame, so a frame does not depend on the ones before. Ties are broken by performer index
+//!   and pose keys live in a `BTreeMap`: deterministic.
 
 pub mod cycles;
 pub mod in_place;

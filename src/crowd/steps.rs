@@ -1,6 +1,12 @@
 //! Walking or running along a simulated path: footprints on the beat (one a beat walking, two
 //! running) laid along the path, flights between a run's footprints, a facing track along the
 //! direction of travel and the centre of weight on the path, as a [`DancerPlan`] to pose.
+//!
+//! Both feet are down at the start; each step lands where the body will be half a step later; a
+//! closing step sets the foot beside the other at the spot. A run has a flight before every landing
+//! but the first step and the closing one: the foot lifts [`RUN_FLIGHT`] of a step before the other
+//! lands (0.1 s in the air and 0.15 s on one foot at 120 bpm). The plan is posed by the animation's
+//! own foot keys, flight keys and leg IK, so planted feet stay put and never go below the floor.
 
 use crate::animation::feet::{FootAngles, FootGeometry};
 use crate::animation::flight_keys::FlightKeys;

@@ -1,7 +1,15 @@
-//! Who goes where: performers to target spots with the least total squared travel.
-//! Kuhn–Munkres (`pathfinding`) up to [`HUNGARIAN_MAX`] performers; above that an auction
-//! (Bertsekas, ε-scaling on integer costs) over each performer's candidate spots, optionally made
-//! exact by a dense check of the dual that adds violated edges. Also order-preserving pairings.
+//! Who goes where: performers to target spots with the least total squared travel. Kuhn–Munkres
+//! (`pathfinding`) up to [`HUNGARIAN_MAX`] performers; above that an auction (Bertsekas, ε-scaling
+//! on integer costs) over each performer's candidate spots, optionally made exact by a dense check
+//! of the dual that adds violated edges. Also order-preserving pairings.
+//!
+//! The sparse auction's candidates are the 16 spots nearest to each performer's partner in a
+//! recursive-bisection matching, plus that partner, so a perfect matching always exists; costs are
+//! integer mm². The dense dual check makes [`auction`] exact (tested against brute force and
+//! Kuhn–Munkres); the simulation uses the sparse one. The other pairings: `order` keeps the order
+//! along the group's line (parallel moves); `keep` scales about a reference (the centre, a
+//! `reference` performer or a `reference_row`) and moves by `move`; `merge` fills the gaps of
+//! another group's line in order.
 
 use glam::DVec2;
 use std::collections::VecDeque;

@@ -1,6 +1,9 @@
 //! Exact conflict finding over a simulated motion: between two frames every performer moves in a
-//! straight line, so the closest approach of each pair (and of each performer to each obstacle)
-//! is solved in closed form, not sampled. Also late arrivals and steps too long for the tempo.
+//! straight line, so the closest approach of each pair (and of each performer to each obstacle) is
+//! solved in closed form, not sampled. Also late arrivals and steps too long for the tempo.
+//!
+//! Pairs come from the grid; segments are checked against circles and boxes exactly. A step is too
+//! long when it exceeds half the body height walking, or 0.9 of it running, at the tempo.
 
 use super::grid::Grid;
 use super::plan::{Body, ObstacleShape, Plan};

@@ -1,7 +1,16 @@
-//! The simulation: at each step every performer predicts where its schedule wants it, corrects
-//! that with steering forces from the neighbours in the 3×3 grid cells around it and the
-//! obstacles, then acts, each move checked exactly against the neighbours' moves (seed 001's
-//! predict → correct → act). Performers that arrive hold their spot. Deterministic.
+//! The simulation: at each step every performer predicts where its schedule wants it, corrects that
+//! with steering forces from the neighbours in the 3×3 grid cells around it and the obstacles, then
+//! acts, each move checked exactly against the neighbours' moves (seed 001's predict → correct →
+//! act). Performers that arrive hold their spot. Deterministic.
+//!
+//! Predict: the schedule point on the linear or Bézier path, speeding up and slowing down over the
+//! first and last 15 % of the move; the speed is the remaining distance over the remaining time, at
+//! most the gait's speed and the longest step at the tempo (walks step on the beat, runs on the
+//! half beat). Correct: Reynolds forces (separation, alignment, cohesion, a detour classified
+//! clockwise-left or counter-clockwise-right; head-on both keep right) and two feelers plus the own
+//! position against the obstacle circles, or ORCA ([`super::orca`]). Act: in order of lag, each
+//! move is checked exactly against the moves already taken and the others' places, and turned or
+//! shortened until clear (standing still always is). No hash order and no randomness.
 
 use super::assign;
 use super::conflicts::{closest_approach, segment_obstacle_distance};

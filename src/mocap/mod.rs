@@ -1,6 +1,12 @@
 //! Motion capture: BVH files read ([`raw`] → checked [`capture`]), their joints matched to the
-//! project skeleton ([`names`]) and retargeted onto it ([`retarget`]) as poses over time.
-//! Pure: bytes and text in, poses out; the callers read the files.
+//! project skeleton ([`names`]) and retargeted onto it ([`retarget`]) as poses over time. Pure:
+//! bytes and text in, poses out; the callers read the files.
+//!
+//! Frames are interpolated (the pelvis linearly, rotations by slerp) so any time can be sampled.
+//! Not done: finger joints (the hands follow the wrist), non-root translation channels (bones keep
+//! the project's lengths), per-bone twist from a second reference axis (the shortest-arc alignment
+//! can leave a little twist on bones bent at rest), foot-contact clean-up (the capture's own
+//! sliding stays), and several performers in one file.
 
 pub mod capture;
 pub mod names;

@@ -1,6 +1,29 @@
 //! Which capture joint drives which project joint: a table of common BVH dialects (CMU/cgspeed,
 //! Biovision, MotionBuilder/Mixamo, Unity, Unreal, 3ds Max Biped, DAZ/Poser, this project's own
 //! export) and a small TOML override file, `capture_joint = "ProjectJoint"`.
+//!
+//! The root drives the pelvis. Names are compared lower-case without namespace prefixes
+//! (`mixamorig:`, `Armature|`), a `Bip01` prefix and separators, with the side as
+//! `Left…`/`L…`/`…_l`/`….L` (and Right). Limb words per project joint (either side):
+//!
+//! | project joint | words |
+//! |---|---|
+//! | Clavicle | `collar`, `clavicle`; `shoulder` when that side also has an `arm`/`upperarm` |
+//! | Shoulder | `arm`, `upperarm`, `uparm`, `shldr`, `shldrbend`; `shoulder` otherwise |
+//! | Elbow | `forearm`, `lowerarm`, `lowarm`, `elbow`, `forearmbend` |
+//! | Wrist | `wrist`; `hand` when that side has no `wrist` |
+//! | Hand (knuckles) | `fingerbase`, `knuckles`, `palm`; `hand` when the side has a `wrist` |
+//! | Hip | `upleg`, `upperleg`, `thigh`, `thighbend`, `hip`, `femur` (not CMU's `LHipJoint`) |
+//! | Knee | `leg`, `lowerleg`, `lowleg`, `shin`, `calf`, `knee`, `tibia` |
+//! | Ankle | `foot`, `ankle` |
+//! | Ball | `toebase`, `toe`, `toes`, `toe0`, `ball`, `toesbase` |
+//! | Neck, Head | `neck` (`neck01`, `neck1`), `head` |
+//! | Spine, Chest | the joints between the root and the neck: the first drives Spine, the last Chest |
+//!
+//! The override file `NAME.map.toml` beside `NAME.bvh` has one line per capture joint,
+//! `capture_joint = "ProjectJoint"` (a [`JointId`] name such as `HipL`, or
+//! this project's BVH name such as `LeftHip`; `"none"` leaves a capture joint unused). Its errors
+//! have line:col too.
 
 use std::collections::BTreeMap;
 

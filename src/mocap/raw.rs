@@ -1,6 +1,12 @@
-//! The BVH file as written: HIERARCHY (joints, offsets, channel lists, End Sites) and MOTION
-//! (frame count, frame time, one row of numbers per frame), every item with its place in the
-//! file. Tokens are cut with `nom`; errors say line:column and what was expected.
+//! The BVH file as written: HIERARCHY (joints, offsets, channel lists, End Sites) and MOTION (frame
+//! count, frame time, one row of numbers per frame), every item with its place in the file. Tokens
+//! are cut with `nom`; errors say line:column and what was expected.
+//!
+//! Read: one ROOT, joint names with spaces (`Bip01 L Thigh`), any channel order, 0–6 channels per
+//! joint, End Sites, keywords in any case. Errors: truncated files, a row with the wrong number of
+//! values, non-numbers (also `nan`/`inf`), unknown channels, a second ROOT, a zero frame time,
+//! duplicate joint names. A joint's local rotation is its rotation channels composed in their
+//! written order; its translation is OFFSET plus the position channels.
 
 use nom::bytes::complete::{take_till1, take_while};
 use nom::combinator::all_consuming;

@@ -1,6 +1,16 @@
-//! Retargeting a capture onto the project skeleton: the capture's up and left axes (Y-up or
-//! Z-up, any facing), each mapped bone's world rotation carried over relative to its rest
-//! direction, the root path scaled by the leg-length ratio and set on the floor.
+//! Retargeting a capture onto the project skeleton: the capture's up and left axes (Y-up or Z-up,
+//! any facing), each mapped bone's world rotation carried over relative to its rest direction, the
+//! root path scaled by the leg-length ratio and set on the floor.
+//!
+//! Up is the coordinate axis nearest the rest pose's root → head, left the one nearest right hip →
+//! left hip; `C` turns them onto +Y and +X. Each mapped joint's world rotation is `C·R·C⁻¹·A`: `R`
+//! the capture joint's world rotation, `A` the rotation from the project bone's rest direction
+//! (towards its main child) onto the capture bone's (towards the capture joint driving that child,
+//! else its first child or End Site). So rotations are transferred in a shared rest frame, and a
+//! T-pose capture drives the arms-down skeleton by where its bones point. Joints without a capture
+//! joint keep their parent's orientation. The root path is the capture root's, scaled by the ratio
+//! of the leg lengths (hip → knee → ankle) and moved up or down once so that the lowest foot point
+//! (heel, ball, toe tip, ankle) of the whole capture touches the floor.
 
 use glam::{DQuat, DVec3, Vec3};
 

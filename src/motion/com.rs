@@ -64,8 +64,9 @@
 //! The dense solvers of `levenberg-marquardt` and `argmin` factor an m×n Jacobian or an n×n
 //! matrix at O(n³) per step, which cannot fit the thousands of unknowns of a long phrase.
 //!
-//! Independent segments are solved on up to [`MAX_THREADS`] threads, each thread taking the next
-//! unsolved segment. Everything is deterministic: the same job gives a bit-identical path, whatever the threads.
+//! Independent segments are solved on up to `MAX_THREADS` threads, each thread taking the next
+//! unsolved segment. Everything is deterministic: the same job gives a bit-identical path,
+//! whatever the threads.
 
 mod job;
 mod path;

@@ -1,8 +1,15 @@
-//! The playback clock. While the music sounds, the picture's time is the audio output's clock
-//! (how far into the track the device has played), smoothed between its coarse updates; picture
-//! and sound cannot drift apart, whatever the device's crystal does. Without sound it runs on
-//! the wall clock scaled by the speed. [`MusicSync`] drives an [`AudioOutput`] (the rodio player
-//! in `viewer::music`, a fake in tests) from the transport's state.
+//! The playback clock. While the music sounds, the picture's time is the audio output's clock (how
+//! far into the track the device has played), smoothed between its coarse updates; picture and
+//! sound cannot drift apart, whatever the device's crystal does. Without sound it runs on the wall
+//! clock scaled by the speed. [`MusicSync`] drives an [`AudioOutput`] (the rodio player in
+//! `viewer::music`, a fake in tests) from the transport's state.
+//!
+//! Each frame the clock reads the output's position (in 5 ms steps, bursty per device buffer),
+//! extrapolates the last reading on the wall clock and moves its own time a fifth of the way
+//! towards it, never backwards; a gap over 0.15 s snaps. Seeking, stepping and every loop wrap
+//! restart the music at the new place. At speeds other than 1× the music is muted (no
+//! time-stretching) and the wall clock runs the picture, as it does before the music starts and
+//! after it ends. The output's own latency is not compensated.
 
 use crate::rehearse::sync::{Alignment, music_plays_at};
 

@@ -1,6 +1,10 @@
 //! Rigged meshes cached by content hash: rigging takes a fraction of a second to seconds, so the
 //! result (the mesh, weights, proportions and bind pose) is kept as JSON in a cache folder and a
 //! second open of the same file — by `export`, `render` or the player — reads it back instead.
+//!
+//! The key is FNV-1a of the file's bytes and a format version (a glTF's external `.bin` is not part
+//! of it). The folder is `$LABANPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/labanplay/rigs`, else
+//! `~/.cache/labanplay/rigs`. A damaged entry is rigged again.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

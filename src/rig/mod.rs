@@ -1,10 +1,31 @@
-//! Any humanoid mesh rigged to the project's skeleton: import (OBJ, glTF/GLB, PLY, STL), unit
-//! and axis detection, repair (weld, degenerate faces, holes, a closed voxel proxy when the
-//! mesh cannot be mended), skeleton embedding after Baran & Popović's Pinocchio, bone-heat weights.
+//! Any humanoid mesh rigged to the project's skeleton: import (OBJ, glTF/GLB, PLY, STL), unit and
+//! axis detection, repair (weld, degenerate faces, holes, a closed voxel proxy when the mesh cannot
+//! be mended), skeleton embedding after Baran & Popović's Pinocchio, bone-heat weights.
 //!
 //! Pipeline: [`import::read_mesh`] → [`frame::detect_frame`] → [`repair::repair`] →
-//! [`voxel::VoxelBody`] → [`embed::embed_skeleton`] → [`rigged::rig_mesh`]. Pure CPU code;
-//! the CLI (`labanplay rig`) and the viewer (`--model PATH`) call [`rig_file`].
+//! [`voxel::VoxelBody`] → [`embed::embed_skeleton`] → [`rigged::rig_mesh`]. Pure CPU code; the CLI
+//! (`labanplay rig`) and the viewer (`--model PATH`) call [`rig_file`].
+//!
+//! - Import: the format by content, the extension breaks ties; a skinned glTF mesh is read in its
+//!   bind space, static nodes with their transforms. Empty files, non-finite coordinates,
+//!   out-of-range indices and truncated files are errors naming the format.
+//! - Frame: up is Y when it is one of the two largest extents, else Z (the smallest is the depth; a
+//!   glTF is never turned over, other files are when the top is far wider than the feet);
+//!   left–right is the wider horizontal extent; forward is where the toes point; metres for 0.3–3
+//!   units tall, centimetres for 30–300, millimetres for 300–3000, else scaled to 1.75 m. `--up`,
+//!   `--forward` and `--height-m` override.
+//! - Repair (each step counted in the report): weld seams, drop degenerate and duplicate faces,
+//!   orient each piece consistently and outwards, fill holes of at most 64 edges. A mesh that is
+//!   not one closed shell gets a closed proxy: the voxel body (inside by winding-number votes along
+//!   three axes, cavities filled, the largest piece kept) polygonised by marching tetrahedra;
+//!   weights are solved on it and carried back to the original vertices (inverse-distance blend of
+//!   the 4 nearest proxy vertices).
+//! - Embedding gives the skeleton's proportions (the score's motion uses the mesh's own leg lengths
+//!   and foot) and a bind pose that aims every bone at the embedded joints. A body whose hips are
+//!   below half its height steps like a body of these legs at ordinary proportions
+//!   (`animation::STEP_LEG_FRACTION`).
+//! - Weights: the bone-heat solve of [`crate::body::heat`], 4 influences, on the repaired mesh or
+//!   the proxy.
 
 pub mod cache;
 pub mod embed;

@@ -1,9 +1,10 @@
 //! Golden motion tables of the demo scores: every ¼ beat, the pelvis, facing, ankles, wrists and
-//! head of each dancer, rounded to 0.1 mm and 0.01°. What the tables show: walk-arms-turn steps forward
-//! 0.70 m a beat with the arms opening sideways, turns half right on the left foot with the right
-//! foot tucked, raises the arms forward-high, pliés and rises; jumps leaves the floor five times,
-//! the legs tucking (ankles ~0.45 m under the pelvis at the 0.6 m apex) or, in the leap, the
-//! back leg kicking up and the front leg reaching for the landing; the duet's dancers box-step, travel and make four quarter turns.
+//! head of each dancer, rounded to 0.1 mm and 0.01°. What the tables show: walk-arms-turn steps
+//! forward 0.70 m a beat with the arms opening sideways, turns half right on the left foot with the
+//! right foot tucked, raises the arms forward-high, pliés and rises; jumps leaves the floor five
+//! times, the legs tucking (ankles ~0.45 m under the pelvis at the 0.6 m apex) or, in the leap, the
+//! back leg kicking up and the front leg reaching for the landing; the duet's dancers box-step,
+//! travel and make four quarter turns.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;

@@ -1,10 +1,19 @@
 //! Embedding the project's skeleton into a voxel body, after Pinocchio (Baran & Popović 2007):
-//! medial samples of the distance field packed into spheres, a graph of the spheres whose
-//! joining segment stays inside, the skeleton reduced to its seven joints of degree ≠ 2
-//! (pelvis, shoulder junction, head top, fingertips, toe tips), a best-first branch-and-bound
-//! search over assignments of those to spheres minimising a penalty, re-insertion of the
-//! other joints along the chosen graph paths, then refinement of each joint onto the limb's
-//! cross-section centre and anatomical landmarks (crotch, armpit, wrist narrowing, neck).
+//! medial samples of the distance field packed into spheres, a graph of the spheres whose joining
+//! segment stays inside, the skeleton reduced to its seven joints of degree ≠ 2 (pelvis, shoulder
+//! junction, head top, fingertips, toe tips), a best-first branch-and-bound search over assignments
+//! of those to spheres minimising a penalty, re-insertion of the other joints along the chosen
+//! graph paths, then refinement of each joint onto the limb's cross-section centre and anatomical
+//! landmarks (crotch, armpit, wrist narrowing, neck).
+//!
+//! The distance field is exact and Euclidean, 150 voxels per height; graph edges stay half a radius
+//! deep. The penalty's unary terms are height bands, sides and graph ends; its pairwise terms a
+//! bone length within e^±0.4 of the average for free, bone direction, left–right symmetry and no
+//! two bones down one limb; the first complete placement off the queue is the best. Landmarks: the
+//! crotch where the legs' sections part, the ankle where the section grows into the foot, the knee
+//! halfway, the wrist at the narrowest section behind the palm (an arm whose sections only taper to
+//! its end, a mannequin without hands, has its wrist 3 % of the height from that end), the armpit
+//! where the arm's section jumps, the neck at the narrowest section under the head.
 
 mod refine;
 mod search;
