@@ -10,10 +10,8 @@ mod render_figure;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
-use labanplay::render::{
-    CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, OffscreenTarget, OrbitCamera, Renderer,
-    RendererConfig, Scene, create_headless,
-};
+use labanplay::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
+use labanplay::stage::{CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, OrbitCamera, Scene};
 use std::time::Duration;
 
 fn bench_render(c: &mut Criterion) {
@@ -67,8 +65,9 @@ fn bench_render(c: &mut Criterion) {
 /// 1 and 1,000 low-detail performers (the crowd body of plans) in a 40 × 25 block at 1.2 m,
 /// framed whole, 1280×720, no MSAA (what software rasterisers get), on the software adapter.
 fn bench_crowd(c: &mut Criterion) {
-    use labanplay::render::{AdapterPreference, PoseInstance, create_headless_with};
-    use labanplay::viewer::dancer_mesh::{coarse_mannequin, low_detail_mannequin, mannequin};
+    use labanplay::render::{AdapterPreference, create_headless_with};
+    use labanplay::stage::PoseInstance;
+    use labanplay::stage::dancer_mesh::{coarse_mannequin, low_detail_mannequin, mannequin};
     let gpu = match create_headless_with(AdapterPreference::SoftwareFirst) {
         Ok(gpu) => gpu,
         Err(error) => {
@@ -118,7 +117,7 @@ fn bench_crowd(c: &mut Criterion) {
             colour: [0.8, 0.3 + 0.05 * (k % 8) as f32, 0.25, 1.0],
         }
     };
-    let stage = labanplay::render::Stage { half_width_m: 26.0, half_depth_m: 17.0, ..Default::default() };
+    let stage = labanplay::stage::Stage { half_width_m: 26.0, half_depth_m: 17.0, ..Default::default() };
     let scene_of =
         |n: usize| Scene { stage, poses: poses.clone(), instances: (0..n).map(instance).collect(), ..Scene::default() };
     let camera = OrbitCamera::from_preset(CameraPreset::ThreeQuarter, Vec3::new(0.0, 0.9, 0.0), 42.0);
@@ -133,9 +132,9 @@ fn bench_crowd(c: &mut Criterion) {
     // The stadium plan half way (2,048 performers): posing the crowd and filling the scene (CPU),
     // and drawing that frame, framed as the player frames it.
     use labanplay::crowd::CrowdFrame;
-    use labanplay::viewer::camera_input::{CameraView, framed_camera};
-    use labanplay::viewer::plan_render::plan_view;
-    use labanplay::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
+    use labanplay::stage::camera_input::{CameraView, framed_camera};
+    use labanplay::stage::plan_stage::plan_view;
+    use labanplay::stage::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds};
     let plan = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble/stadium.plan.toml");
     let crowd = open_plan(&plan, &full).unwrap();
     let full_id = renderer.upload_mesh(&gpu.device, &full.mesh).unwrap();

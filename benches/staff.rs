@@ -6,8 +6,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use labanplay::read::read;
 use labanplay::score::{Measure, Score};
+use labanplay::stage::staff_layout::{StaffLayout, StaffView};
 use labanplay::viewer::metronome::beat_schedule;
-use labanplay::viewer::staff_layout::{StaffLayout, StaffView};
 use std::hint::black_box;
 
 /// The demo duet repeated until it has `measure_count` measures (entries and measures shifted).

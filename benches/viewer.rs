@@ -3,10 +3,10 @@
 //! the staff panel's glyphs — for the walking demo (one dancer) and the duet (two dancers).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use labanplay::render::{MeshId, Scene};
-use labanplay::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
-use labanplay::viewer::player::{Player, ScoreSource};
-use labanplay::viewer::staff_layout::StaffView;
+use labanplay::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use labanplay::stage::player::{Player, ScoreSource};
+use labanplay::stage::staff_layout::StaffView;
+use labanplay::stage::{MeshId, Scene};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ fn bench_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("viewer_frame_cpu");
     group.sample_size(40).measurement_time(Duration::from_secs(6)).warm_up_time(Duration::from_secs(1));
     for (label, index) in [("demo_walk", 0usize), ("duet", 2usize)] {
-        let Some((name, score)) = labanplay::viewer::demo_score(index) else { continue };
+        let Some((name, score)) = labanplay::stage::demo_score(index) else { continue };
         let Ok(model) = build_model(DEFAULT_MODEL) else { return };
         let mut player = Player::new(score, ScoreSource::Demo(name), model, false);
         player.playback.play();

@@ -17,6 +17,8 @@ pub mod export;
 pub mod mocap;
 pub mod motion;
 pub mod motion_report;
+#[cfg(feature = "viewer")]
+pub mod offline;
 pub mod pose;
 pub mod read;
 pub mod rehearse;
@@ -24,5 +26,6 @@ pub mod rehearse;
 pub mod render;
 pub mod rig;
 pub mod score;
+pub mod stage;
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -206,18 +206,18 @@ fn main() -> Result<ExitCode> {
             to,
             toe,
         }) => {
-            let size_px = match labanplay::viewer::headless::parse_size(&size) {
+            let size_px = match labanplay::offline::headless::parse_size(&size) {
                 Ok(size_px) => size_px,
                 Err(text) => {
                     eprintln!("error: {text}");
                     return Ok(ExitCode::from(2));
                 }
             };
-            let Some(camera) = labanplay::viewer::camera_input::CameraView::from_name(&camera) else {
+            let Some(camera) = labanplay::stage::camera_input::CameraView::from_name(&camera) else {
                 eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter, follow or behind");
                 return Ok(ExitCode::from(2));
             };
-            let options = labanplay::viewer::headless::RenderOptions {
+            let options = labanplay::offline::headless::RenderOptions {
                 file,
                 out,
                 size_px,
@@ -228,7 +228,7 @@ fn main() -> Result<ExitCode> {
                 to_beats: to,
                 toe_first: toe,
                 mirror,
-                music: labanplay::viewer::headless::MusicOptions {
+                music: labanplay::offline::headless::MusicOptions {
                     file: music,
                     offset_secs: offset,
                     bpm,
@@ -236,7 +236,7 @@ fn main() -> Result<ExitCode> {
                     settings: if no_settings { None } else { labanplay::rehearse::settings::default_settings_path() },
                 },
             };
-            match labanplay::viewer::headless::render(&options, &mut std::io::stderr()) {
+            match labanplay::offline::headless::render(&options, &mut std::io::stderr()) {
                 Ok(summary) => {
                     let place = summary.output.path().display();
                     let music = match &summary.music {

@@ -1,7 +1,7 @@
 //! The one error type of the renderer: what failed on the GPU side and, where a person can
 //! fix it (missing drivers, a bad mesh), what to do about it.
 
-use crate::render::scene::MeshId;
+use crate::stage::scene::MeshId;
 
 /// Shell command that installs the software rasterisers the headless renderer can fall back to.
 pub const SOFTWARE_RENDERER_INSTALL_HINT: &str = "install a software renderer: \
@@ -35,7 +35,7 @@ pub enum RenderError {
     /// A dancer refers to a mesh that was never uploaded to this renderer.
     #[error("dancer {dancer_index} refers to unknown mesh {mesh_id:?}")]
     UnknownMesh {
-        /// Position of the figure: dancers first, then [`crate::render::Scene::instances`].
+        /// Position of the figure: dancers first, then [`crate::stage::Scene::instances`].
         dancer_index: usize,
         /// The unknown id.
         mesh_id: MeshId,
@@ -43,7 +43,7 @@ pub enum RenderError {
     /// An instance refers to a pose the scene does not have.
     #[error("dancer {dancer_index} refers to pose {pose} but the scene has {poses} poses")]
     UnknownPose {
-        /// Position of the figure: dancers first, then [`crate::render::Scene::instances`].
+        /// Position of the figure: dancers first, then [`crate::stage::Scene::instances`].
         dancer_index: usize,
         /// The pose asked for.
         pose: u32,
@@ -56,7 +56,7 @@ pub enum RenderError {
          but the palette has {palette_len} matrices"
     )]
     PaletteTooShort {
-        /// Position of the dancer in [`crate::render::Scene::dancers`].
+        /// Position of the dancer in [`crate::stage::Scene::dancers`].
         dancer_index: usize,
         /// The dancer's mesh.
         mesh_id: MeshId,

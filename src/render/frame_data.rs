@@ -2,9 +2,9 @@
 //! globals with the fixed lighting rig, contact shadows, floor marks and line segments. Bad
 //! numbers (NaN, negative sizes) are dropped or replaced here so they never reach a shader.
 
-use crate::render::camera::OrbitCamera;
 use crate::render::gpu_data::{GlobalsUniform, LineVertex, MarkInstance, ShadowInstance};
-use crate::render::scene::{ContactShadow, FloorMark, FloorMarkKind, FootSide, Lighting, Polyline, Stage};
+use crate::stage::camera::OrbitCamera;
+use crate::stage::scene::{ContactShadow, FloorMark, FloorMarkKind, FootSide, Lighting, Polyline, Stage};
 
 /// Height (m) at which a contact shadow has faded out completely.
 pub(crate) const SHADOW_FADE_HEIGHT_M: f32 = 1.5;

@@ -1,6 +1,7 @@
 //! GPU renderer (feature `viewer`): draws a stage floor, skinned dancers, floor marks, contact
 //! shadows and lines into any texture view. It knows nothing about scores or motion — it takes
-//! meshes, skinning palettes (`&[Mat4]`), floor marks and an orbit camera.
+//! the plain scene description of [`crate::stage::scene`] (meshes, skinning palettes, floor
+//! marks) and an orbit camera ([`crate::stage::camera`]).
 //!
 //! Draw recording overview:
 //! 1. [`create_headless`] (or [`Gpu::from_instance`] with a window surface) opens a [`Gpu`].
@@ -17,7 +18,6 @@
 //! Conventions: world metres, +Y up, floor at y = 0, audience at +Z; colours are linear RGBA.
 //! Shaders live in `src/render/shaders/*.wgsl`.
 
-pub mod camera;
 pub mod error;
 mod frame_data;
 pub mod gpu;
@@ -25,14 +25,11 @@ mod gpu_data;
 pub mod offscreen;
 mod pipelines;
 pub mod renderer;
-pub mod scene;
 
-pub use camera::{CameraPreset, OrbitCamera};
 pub use error::RenderError;
 pub use gpu::{AdapterPreference, Gpu, create_headless, create_headless_with};
 pub use offscreen::{OffscreenTarget, render_to_image};
 pub use renderer::{Renderer, RendererConfig};
-pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, Lighting, MeshId, Polyline, PoseInstance, Scene,
-    SkinnedMeshData, Stage,
-};
+
+#[cfg(doc)]
+use crate::stage::{ContactShadow, FloorMark, MeshId, OrbitCamera, Polyline, PoseInstance, Scene, SkinnedMeshData};

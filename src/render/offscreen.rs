@@ -2,11 +2,11 @@
 //! mode, golden-image tests, benches). Handles wgpu's 256-byte row alignment and turns GPU
 //! validation errors into [`RenderError`] instead of panics.
 
-use crate::render::camera::OrbitCamera;
 use crate::render::error::RenderError;
 use crate::render::gpu::Gpu;
 use crate::render::renderer::Renderer;
-use crate::render::scene::Scene;
+use crate::stage::camera::OrbitCamera;
+use crate::stage::scene::Scene;
 
 /// A colour texture plus a read-back buffer of one size, reusable frame after frame.
 #[derive(Debug)]

@@ -6,13 +6,13 @@
 
 use wgpu::util::DeviceExt as _;
 
-use crate::render::camera::OrbitCamera;
 use crate::render::error::RenderError;
 use crate::render::frame_data;
 use crate::render::gpu::Gpu;
 use crate::render::gpu_data::{GlobalsUniform, GrowableBuffer, InstanceRecord, SkinnedVertex};
 use crate::render::pipelines::{DEPTH_FORMAT, Pipelines};
-use crate::render::scene::{MeshId, Scene, SkinnedMeshData};
+use crate::stage::camera::OrbitCamera;
+use crate::stage::scene::{MeshId, Scene, SkinnedMeshData};
 
 /// How the renderer's pipelines are built; fixed for the renderer's life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

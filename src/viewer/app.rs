@@ -9,19 +9,19 @@
 //! `LABANPLAY_SELECT=N` selects performer N of a plan at the start.
 
 use crate::rehearse::settings::{Settings, default_settings_path};
-use crate::render::{OrbitCamera, Scene};
-use crate::viewer::camera_input::{
+use crate::stage::camera_input::{
     CameraView, apply_motion, camera_motion, follow, follow_from_behind, framed_camera, unmirrored_pointer,
 };
-use crate::viewer::dancer_mesh::DancerModel;
-use crate::viewer::dancer_mesh::{ModelEntry, builtin_models};
-use crate::viewer::files::{FileWatch, RecentFiles};
-use crate::viewer::mesh_cache::{Origin, default_cache_dir};
-use crate::viewer::mesh_open::MeshJob;
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::dancer_mesh::{ModelEntry, builtin_models};
+use crate::stage::files::{FileWatch, RecentFiles};
+use crate::stage::mesh_cache::{Origin, default_cache_dir};
+use crate::stage::mesh_open::MeshJob;
+use crate::stage::player::{Opened, open_path};
+use crate::stage::player::{Player, ScoreSource};
+use crate::stage::{OrbitCamera, Scene};
 use crate::viewer::metronome::Metronome;
 use crate::viewer::music::MusicPlayer;
-use crate::viewer::player::{Opened, open_path};
-use crate::viewer::player::{Player, ScoreSource};
 use crate::viewer::rehearsal::Rehearsal;
 use crate::viewer::ui::{UiAction, UiState};
 use crate::viewer::video_export::{self, ExportState, VideoExport};
@@ -83,10 +83,10 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let last_file = last.filter(|k| !k.starts_with("demo:")).map(PathBuf::from).filter(|p| p.is_file());
     let last_demo = last
         .and_then(|k| k.strip_prefix("demo:"))
-        .and_then(|name| crate::viewer::DEMOS.iter().position(|(n, _)| *n == name));
+        .and_then(|name| crate::stage::DEMOS.iter().position(|(n, _)| *n == name));
     // An ensemble plan plays its crowd; the staff beside it is its first group's score.
-    let plan = match options.file.as_deref().filter(|p| crate::viewer::plan_stage::is_plan_path(p)) {
-        Some(path) => Some(crate::viewer::plan_stage::PlanPlayback::open(path, &model)?),
+    let plan = match options.file.as_deref().filter(|p| crate::stage::plan_stage::is_plan_path(p)) {
+        Some(path) => Some(crate::stage::plan_stage::PlanPlayback::open(path, &model)?),
         None => None,
     };
     let wanted = match &plan {
@@ -99,12 +99,12 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
             Opened::Score(score) => (score, ScoreSource::File(path)),
             Opened::Capture(animation) => {
                 capture = Some((animation, path));
-                let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+                let (name, score) = crate::stage::demo_score(0).ok_or("no demo score")?;
                 (score, ScoreSource::Demo(name))
             }
         },
         None => {
-            let (name, score) = crate::viewer::demo_score(last_demo.unwrap_or(0)).ok_or("no demo score")?;
+            let (name, score) = crate::stage::demo_score(last_demo.unwrap_or(0)).ok_or("no demo score")?;
             (score, ScoreSource::Demo(name))
         }
     };
@@ -154,7 +154,7 @@ struct Boot {
     settings: Settings,
     settings_path: Option<PathBuf>,
     settings_warning: Option<String>,
-    plan: Option<crate::viewer::plan_stage::PlanPlayback>,
+    plan: Option<crate::stage::plan_stage::PlanPlayback>,
 }
 
 /// What the file dialog open now is for.
@@ -198,7 +198,7 @@ struct Running {
     frames: u64,
     stage_size_px: [u32; 2],
     /// The ensemble plan playing, when one was opened.
-    plan: Option<crate::viewer::plan_stage::PlanPlayback>,
+    plan: Option<crate::stage::plan_stage::PlanPlayback>,
     /// The plan's commands carried out last: camera cut and music cue (indices into its commands).
     plan_cut: Option<usize>,
     plan_cue: Option<usize>,
@@ -349,7 +349,7 @@ impl Running {
             ui_state.plan = Some(crate::viewer::ui::PlanPanel::default());
         }
         let bounds = match &plan {
-            Some(p) => crate::viewer::plan_stage::plan_bounds(&p.crowd),
+            Some(p) => crate::stage::plan_stage::plan_bounds(&p.crowd),
             None => *player.floor_bounds(),
         };
         let mut camera = framed_camera(ui_state.camera_view, &bounds, 16.0 / 9.0);
@@ -429,7 +429,7 @@ impl Running {
             let dialog = match purpose {
                 Dialog::Music => rfd::FileDialog::new()
                     .set_title("Open a music track")
-                    .add_filter("Music", &crate::viewer::music::MUSIC_EXTENSIONS),
+                    .add_filter("Music", &crate::stage::files::MUSIC_EXTENSIONS),
                 Dialog::Score => rfd::FileDialog::new()
                     .set_title("Open a Labanotation score")
                     .add_filter("Labanotation scores", &["lbn", "lw", "json"]),
@@ -555,7 +555,7 @@ impl Running {
     fn reframe(&mut self) {
         let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
         let bounds = match &self.plan {
-            Some(p) => crate::viewer::plan_stage::plan_bounds(&p.crowd),
+            Some(p) => crate::stage::plan_stage::plan_bounds(&p.crowd),
             None => *self.player.floor_bounds(),
         };
         self.camera = framed_camera(self.ui_state.camera_view, &bounds, aspect);
@@ -607,7 +607,7 @@ impl Running {
             UiAction::SaveSidecar => self.ui_state.status = Some(self.rehearsal.save_sidecar()),
             UiAction::ExportVideo => self.start_video(),
             UiAction::OpenDemo(index) => {
-                if let Some((name, score)) = crate::viewer::demo_score(index) {
+                if let Some((name, score)) = crate::stage::demo_score(index) {
                     self.rehearsal.store_score(&self.player);
                     self.player.replace_score(score, ScoreSource::Demo(name));
                     self.player.playback.go_to_start();
@@ -716,20 +716,20 @@ impl Running {
         self.save_settings(false);
         match &mut self.plan {
             Some(plan) => {
-                use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene};
+                use crate::stage::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene};
                 let full = (self.player.model(), self.gpu.mesh_id());
                 let low = (&plan.low, plan.low_mesh.unwrap_or(self.gpu.mesh_id()));
                 let coarse = (&plan.coarse, plan.coarse_mesh.unwrap_or(self.gpu.mesh_id()));
                 let paths_and_spots = self.ui_state.camera_view == CameraView::Top;
                 let options = PlanOptions { paths_and_spots, selected: plan.selected };
-                let view = crate::viewer::plan_render::plan_view(&self.camera, self.stage_size_px[1]);
+                let view = crate::stage::plan_stage::plan_view(&self.camera, self.stage_size_px[1]);
                 let t_beats = self.player.playback.t_beats();
                 let meshes = PlanMeshes { full, low, coarse };
                 build_plan_scene(&plan.crowd, t_beats, &view, meshes, options, &mut plan.frame, &mut self.scene);
                 if paths_and_spots {
-                    crate::viewer::plan_stage::push_conflicts(&plan.crowd, &plan.report, &mut self.scene);
+                    crate::stage::plan_stage::push_conflicts(&plan.crowd, &plan.report, &mut self.scene);
                 }
-                let (lighting, error) = crate::viewer::plan_events::lighting_at(&plan.crowd.plan, t_beats);
+                let (lighting, error) = crate::stage::plan_events::lighting_at(&plan.crowd.plan, t_beats);
                 self.scene.lighting = lighting;
                 if error.is_some() && error != self.plan_lights_error {
                     self.ui_state.status = error.clone();
@@ -738,7 +738,7 @@ impl Running {
             }
             None => {
                 self.player.build_scene(self.gpu.mesh_id(), &mut self.scene);
-                self.scene.lighting = crate::render::Lighting::default();
+                self.scene.lighting = crate::stage::Lighting::default();
             }
         }
 
@@ -784,7 +784,7 @@ impl Running {
 }
 
 /// The plan's timeline on the player's transport: its clock, to the end of its last transition.
-fn set_plan_timeline(player: &mut Player, plan: &crate::viewer::plan_stage::PlanPlayback) {
+fn set_plan_timeline(player: &mut Player, plan: &crate::stage::plan_stage::PlanPlayback) {
     let mut timeline = player.playback.timeline().clone();
     timeline.bpm = plan.crowd.plan.clock.tempo.bpm;
     timeline.duration_beats = plan.crowd.end_beats() + 2.0;

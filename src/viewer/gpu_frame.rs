@@ -3,7 +3,8 @@
 //! a texture back into an `image::RgbaImage`, and rendering a whole egui UI offscreen.
 
 pub use crate::render::offscreen::{offscreen_colour_texture, read_texture};
-use crate::render::{Gpu, OrbitCamera, RenderError, Renderer, RendererConfig, Scene};
+use crate::render::{Gpu, RenderError, Renderer, RendererConfig};
+use crate::stage::{OrbitCamera, Scene};
 
 /// Colour format of the stage texture: gamma-encoded RGBA, what egui expects of user textures
 /// (the renderer encodes sRGB itself for non-sRGB targets).

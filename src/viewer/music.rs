@@ -8,9 +8,6 @@ use rodio::Source as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// File extensions offered in the music file dialog.
-pub const MUSIC_EXTENSIONS: [&str; 5] = ["wav", "flac", "ogg", "mp3", "oga"];
-
 /// A music file that decodes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MusicTrack {

@@ -8,10 +8,10 @@ use crate::rehearse::settings::{ScoreSettings, Settings, score_key};
 use crate::rehearse::sidecar::{Sidecar, resolve_music, sidecar_path};
 use crate::rehearse::sync::Alignment;
 use crate::rehearse::tap::{TapRecorder, fit_taps};
+use crate::stage::playback::Advanced;
+use crate::stage::player::{Player, ScoreSource};
 use crate::viewer::metronome::beat_schedule;
 use crate::viewer::music::{MusicPlayer, probe_track};
-use crate::viewer::playback::Advanced;
-use crate::viewer::player::{Player, ScoreSource};
 use crate::viewer::ui::UiState;
 use std::path::{Path, PathBuf};
 

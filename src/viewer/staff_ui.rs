@@ -5,8 +5,8 @@
 //! and an ensemble plan's event timeline beside it, on the same beat scale and cursor line.
 
 use crate::read::{Direction, Level};
-use crate::viewer::plan_events::{BarKind, TimelineBar};
-use crate::viewer::staff_layout::{EntryRef, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
+use crate::stage::plan_events::{BarKind, TimelineBar};
+use crate::stage::staff_layout::{EntryRef, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
 use egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Vec2, pos2, vec2};
 
 /// What the user did with the staff this frame.
@@ -639,7 +639,7 @@ mod tests {
         let later = at(6.0);
         assert!(((later[0][3] - r[0][3]) - 36.0).abs() < 1e-3);
         // The same scale as the staff layout's.
-        let layout = crate::viewer::staff_layout::StaffLayout::new(&crate::demo::default_score());
+        let layout = crate::stage::staff_layout::StaffLayout::new(&crate::demo::default_score());
         let layout_y = layout.y_of_beats(&view, 5.0, 8.0);
         assert!((layout_y - r[0][1]).abs() < 1e-3, "{layout_y} vs {}", r[0][1]);
     }

@@ -7,9 +7,9 @@
 use crate::rehearse::loop_range::LoopRange;
 use crate::rehearse::sync::speed_note;
 use crate::rehearse::tap::{TapError, TapFit};
-use crate::viewer::camera_input::{CameraView, PointerInput, stage_uv_x};
-use crate::viewer::playback::{MAX_SPEED, MIN_SPEED};
-use crate::viewer::player::Player;
+use crate::stage::camera_input::{CameraView, PointerInput, stage_uv_x};
+use crate::stage::playback::{MAX_SPEED, MIN_SPEED};
+use crate::stage::player::Player;
 use crate::viewer::staff_ui::staff_ui_with_loop;
 use std::path::PathBuf;
 
@@ -20,7 +20,7 @@ pub enum UiAction {
     Open(PathBuf),
     /// Show the native file dialog.
     OpenDialog,
-    /// Open bundled demo number `index` of [`crate::viewer::DEMOS`].
+    /// Open bundled demo number `index` of [`crate::stage::DEMOS`].
     OpenDemo(usize),
     /// Switch to model number `index` of the model list.
     SelectModel(usize),
@@ -106,7 +106,7 @@ pub struct UiState {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PlanPanel {
     /// The plan's events as bars beside the staff.
-    pub bars: Vec<crate::viewer::plan_events::TimelineBar>,
+    pub bars: Vec<crate::stage::plan_events::TimelineBar>,
     /// The beat of the shown score at the plan's beat (the staff scrolls in score beats).
     pub staff_t_beats: f64,
     /// The selected performer, described (none selected: the first group's score is shown).
@@ -326,7 +326,7 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                 }
             });
             ui.menu_button("Demo scores", |ui| {
-                for (index, (name, _)) in crate::viewer::DEMOS.iter().enumerate() {
+                for (index, (name, _)) in crate::stage::DEMOS.iter().enumerate() {
                     if ui.button(*name).clicked() {
                         out.actions.push(UiAction::OpenDemo(index));
                         ui.close();
@@ -635,7 +635,7 @@ fn stage(ui: &mut egui::Ui, state: &UiState, stage_texture: Option<egui::Texture
     {
         let ndc_x = 2.0 * (p.x - rect.left()) / rect.width() - 1.0;
         let ndc_y = 1.0 - 2.0 * (p.y - rect.top()) / rect.height();
-        out.stage_click_ndc = Some([crate::viewer::camera_input::shown_ndc_x(ndc_x, state.mirror), ndc_y]);
+        out.stage_click_ndc = Some([crate::stage::camera_input::shown_ndc_x(ndc_x, state.mirror), ndc_y]);
     }
     let dragging = response.dragged();
     let delta = if dragging { response.drag_delta() } else { egui::Vec2::ZERO };

@@ -3,9 +3,9 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use super::*;
-use crate::viewer::dancer_mesh::mannequin;
+use crate::stage::dancer_mesh::mannequin;
+use crate::stage::player::ScoreSource;
 use crate::viewer::gpu_frame::offscreen_raw_input;
-use crate::viewer::player::ScoreSource;
 
 fn key(key: egui::Key, shift: bool) -> egui::Event {
     let modifiers = if shift { egui::Modifiers::SHIFT } else { egui::Modifiers::NONE };
@@ -111,7 +111,7 @@ fn shift_drag_on_the_staff_loops_whole_beats_and_t_and_m_tap_and_mirror() {
 
 #[test]
 fn with_a_plan_the_timeline_sits_beside_the_staff_and_clicks_escape_and_the_top_view_reach_the_app() {
-    use crate::viewer::plan_events::{BarKind, TimelineBar};
+    use crate::stage::plan_events::{BarKind, TimelineBar};
     let model = mannequin(&crate::pose::Proportions::default()).unwrap();
     let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
     let bar = |kind, lane, start_beats, end_beats| TimelineBar {

@@ -2,7 +2,7 @@
 //! player shows (score, camera, model, mirror, music, offset, tempo) and reports its progress on
 //! the status line, so the window keeps playing while the video is written.
 
-use crate::viewer::player::{Player, ScoreSource};
+use crate::stage::player::{Player, ScoreSource};
 use crate::viewer::rehearsal::Rehearsal;
 use crate::viewer::ui::UiState;
 use std::ffi::OsString;
@@ -78,7 +78,7 @@ pub fn request_from(player: &Player, ui: &UiState, rehearsal: &Rehearsal) -> Res
     let (score, out) = match player.source() {
         ScoreSource::File(path) => (path.clone(), default_video_path(path)),
         ScoreSource::Demo(name) => {
-            let (_, bytes) = crate::viewer::DEMOS.iter().find(|(n, _)| n == name).ok_or("unknown demo")?;
+            let (_, bytes) = crate::stage::DEMOS.iter().find(|(n, _)| n == name).ok_or("unknown demo")?;
             let score = std::env::temp_dir().join(format!("labanplay-demo-{name}.lbn"));
             std::fs::write(&score, bytes).map_err(|e| format!("cannot write {}: {e}", score.display()))?;
             let out = std::env::current_dir().unwrap_or_default().join(format!("{name}.mp4"));

@@ -2,8 +2,10 @@
 //! painting into the surface, and saving a frame as PNG (the same frame painted into an
 //! offscreen texture and read back).
 
-use crate::render::{AdapterPreference, Gpu, MeshId, OrbitCamera, Renderer, Scene};
-use crate::viewer::dancer_mesh::DancerModel;
+use crate::render::{AdapterPreference, Gpu, Renderer};
+
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::{MeshId, OrbitCamera, Scene};
 use crate::viewer::gpu_frame::{
     EguiPainter, StageTexture, offscreen_colour_texture, read_texture, stage_renderer_config,
 };

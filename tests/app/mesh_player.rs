@@ -4,7 +4,7 @@
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
-use labanplay::viewer::mesh_cache::{Origin, cached_mesh_model, content_hash};
+use labanplay::stage::mesh_cache::{Origin, cached_mesh_model, content_hash};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -25,7 +25,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// Rigs the mesh into `cache` once per test binary run (the window test reuses it).
-fn rig_into(cache: &Path, mesh: &Path) -> labanplay::viewer::dancer_mesh::DancerModel {
+fn rig_into(cache: &Path, mesh: &Path) -> labanplay::stage::dancer_mesh::DancerModel {
     let (model, origin) = cached_mesh_model(mesh, Some(cache)).unwrap();
     assert_eq!(origin, Origin::Rigged, "an empty cache rigs");
     model
@@ -106,16 +106,17 @@ fn the_window_reopens_the_mesh_chosen_last_time() {
 #[test]
 fn rigged_meshes_dance_the_demo_golden() {
     use crate::support::golden_image::{Tolerance, assert_golden_in, gpu_or_skip};
-    use labanplay::render::{Renderer, RendererConfig, Scene, render_to_image};
-    use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
-    use labanplay::viewer::player::{Player, ScoreSource};
+    use labanplay::render::{Renderer, RendererConfig, render_to_image};
+    use labanplay::stage::Scene;
+    use labanplay::stage::camera_input::{CameraView, follow, framed_camera};
+    use labanplay::stage::player::{Player, ScoreSource};
     let test = "rigged_meshes_dance_the_demo_golden";
     let Some(anny) = mesh(test) else { return };
     let Some(gpu) = gpu_or_skip(test) else { return };
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/rig"));
     for (file, golden) in [(anny, "anny_mid_step"), (anny_dir().join("kenney-zombie.glb"), "zombie_mid_step")] {
         let (model, _) = cached_mesh_model(&file, None).unwrap();
-        let (name, score) = labanplay::viewer::demo_score(0).unwrap();
+        let (name, score) = labanplay::stage::demo_score(0).unwrap();
         let mut player = Player::new(score, ScoreSource::Demo(name), model, false);
         let config = RendererConfig { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 1 };
         let mut renderer = Renderer::new(&gpu.device, config);

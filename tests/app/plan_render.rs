@@ -10,15 +10,16 @@ use support::golden_image::{Tolerance, assert_golden, gpu_or_skip};
 
 use image::RgbaImage;
 use labanplay::crowd::{Crowd, CrowdFrame};
-use labanplay::render::MeshId;
-use labanplay::render::{Gpu, Lighting, Renderer, RendererConfig, Scene, render_to_image};
-use labanplay::viewer::camera_input::{CameraView, framed_camera};
-use labanplay::viewer::dancer_mesh::{DancerModel, coarse_mannequin, low_detail_mannequin, mannequin};
-use labanplay::viewer::plan_events::{lighting_at, lighting_for};
-use labanplay::viewer::plan_render::plan_view;
-use labanplay::viewer::plan_stage::{
+use labanplay::render::{Gpu, Renderer, RendererConfig, render_to_image};
+use labanplay::stage::MeshId;
+use labanplay::stage::camera_input::{CameraView, framed_camera};
+use labanplay::stage::dancer_mesh::{DancerModel, coarse_mannequin, low_detail_mannequin, mannequin};
+use labanplay::stage::plan_events::{lighting_at, lighting_for};
+use labanplay::stage::plan_stage::plan_view;
+use labanplay::stage::plan_stage::{
     PlanMeshes, PlanOptions, PlanPlayback, SELECTED_COLOUR, build_plan_scene, open_plan, plan_bounds,
 };
+use labanplay::stage::{Lighting, Scene};
 use std::path::{Path, PathBuf};
 
 const WIDTH: u32 = 320;

@@ -413,12 +413,12 @@ fn the_sidecar_names_the_music_offset_and_tempo_and_bad_ones_point_at_the_error(
 mod viewer {
     use super::*;
     use glam::{Vec3, Vec4Swizzles};
-    use labanplay::render::{CameraPreset, OrbitCamera};
-    use labanplay::viewer::camera_input::{
+    use labanplay::stage::camera_input::{
         CameraView, FloorBounds, PointerInput, apply_motion, behind_yaw_rad, camera_motion, follow_from_behind,
         framed_camera, shown_ndc_x, stage_uv_x, unmirrored_pointer,
     };
-    use labanplay::viewer::playback::{Playback, Timeline};
+    use labanplay::stage::playback::{Playback, Timeline};
+    use labanplay::stage::{CameraPreset, OrbitCamera};
 
     fn timeline() -> Timeline {
         Timeline { bpm: 60.0, duration_beats: 16.0, measure_starts: vec![(1, 0.0), (2, 4.0), (3, 8.0), (4, 12.0)] }
@@ -461,12 +461,12 @@ mod viewer {
 
     #[test]
     fn a_tempo_override_plays_the_same_motion_faster() {
-        let model = labanplay::viewer::dancer_mesh::mannequin(&labanplay::pose::Proportions::default()).unwrap();
+        let model = labanplay::stage::dancer_mesh::mannequin(&labanplay::pose::Proportions::default()).unwrap();
         let score = labanplay::demo::default_score();
         let score_bpm = score.tempo.bpm;
-        let mut player = labanplay::viewer::player::Player::new(
+        let mut player = labanplay::stage::player::Player::new(
             score,
-            labanplay::viewer::player::ScoreSource::Demo("walk"),
+            labanplay::stage::player::ScoreSource::Demo("walk"),
             model,
             false,
         );

@@ -12,9 +12,9 @@ use support::golden_image::{Tolerance, assert_golden, compare, golden_dir, gpu_o
 
 use glam::Vec3;
 use image::RgbaImage;
-use labanplay::render::{
-    CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, Gpu, OrbitCamera, Polyline, Renderer,
-    RendererConfig, Scene, render_to_image,
+use labanplay::render::{Gpu, Renderer, RendererConfig, render_to_image};
+use labanplay::stage::{
+    CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, OrbitCamera, Polyline, Scene,
 };
 
 const WIDTH: u32 = 256;
@@ -46,7 +46,7 @@ fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
     let right_now = root_in_world + side_dir * -0.1 + step_dir * 0.02;
     scene.floor_marks.push(FloorMark::footprint(FootSide::Right, right_now, heading_rad, right_print));
     scene.floor_marks.push(FloorMark {
-        kind: labanplay::render::FloorMarkKind::Spot,
+        kind: labanplay::stage::FloorMarkKind::Spot,
         world_from_mark: glam::Mat4::from_translation(Vec3::new(-1.0, 0.0, 1.0)),
         colour: [0.3, 0.8, 0.4, 0.8],
     });
@@ -154,7 +154,7 @@ fn bad_input_is_an_error_not_a_panic() {
     scene.dancers[0].palette.truncate(2);
     let error = render_to_image(&gpu, &mut renderer, &scene, &camera, 32, 32).unwrap_err();
     assert!(error.to_string().contains("palette"), "{error}");
-    scene.dancers[0].mesh_id = labanplay::render::MeshId(99);
+    scene.dancers[0].mesh_id = labanplay::stage::MeshId(99);
     assert!(render_to_image(&gpu, &mut renderer, &scene, &camera, 32, 32).is_err());
     let mut broken = render_figure::build_figure(1, 1);
     broken.indices.push(1_000_000);
@@ -225,7 +225,7 @@ fn footprints_and_shadows_top_view_matches_golden() {
         orange,
     ));
     scene.floor_marks.push(FloorMark {
-        kind: labanplay::render::FloorMarkKind::Spot,
+        kind: labanplay::stage::FloorMarkKind::Spot,
         world_from_mark: glam::Mat4::from_translation(Vec3::new(0.55, 0.0, -0.25)),
         colour: [0.3, 0.8, 0.4, 0.8],
     });

@@ -7,7 +7,7 @@
 use labanplay::diag::Span;
 use labanplay::read::{Direction, Format, Level, Side, read};
 use labanplay::score::{Channel, ChannelKind, Entry, EntryKind, Measure, Meter, Score, Staff, TempoMap};
-use labanplay::viewer::staff_layout::{COLUMN_WIDTH_PX, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
+use labanplay::stage::staff_layout::{COLUMN_WIDTH_PX, GlyphKind, PlacedGlyph, StaffLayout, StaffView};
 
 fn entry(start_beats: f64, duration_beats: f64, column: i32, direction: Direction, level: Level) -> Entry {
     Entry {

@@ -7,7 +7,7 @@
 use egui::{Event, Modifiers, PointerButton, Pos2, RawInput, Rect};
 use labanplay::read::read;
 use labanplay::score::Score;
-use labanplay::viewer::staff_layout::{GlyphKind, StaffLayout, StaffView};
+use labanplay::stage::staff_layout::{GlyphKind, StaffLayout, StaffView};
 use labanplay::viewer::staff_ui::{StaffResponse, staff_ui};
 
 const SIZE: [f32; 2] = [420.0, 600.0];

@@ -7,11 +7,12 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use image::RgbaImage;
-use labanplay::render::{Gpu, Renderer, RendererConfig, Scene, render_to_image};
-use labanplay::viewer::camera_input::{CameraView, follow, framed_camera};
-use labanplay::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
+use labanplay::render::{Gpu, Renderer, RendererConfig, render_to_image};
+use labanplay::stage::Scene;
+use labanplay::stage::camera_input::{CameraView, follow, framed_camera};
+use labanplay::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use labanplay::stage::player::{Player, ScoreSource};
 use labanplay::viewer::gpu_frame::render_ui_to_image;
-use labanplay::viewer::player::{Player, ScoreSource};
 use labanplay::viewer::staff_ui::staff_ui;
 use std::path::PathBuf;
 
@@ -29,7 +30,7 @@ fn assert_golden(name: &str, actual: &RgbaImage, tolerance: Tolerance) {
 
 fn demo_player() -> Player {
     let model = build_model(DEFAULT_MODEL).unwrap();
-    let (name, score) = labanplay::viewer::demo_score(0).unwrap();
+    let (name, score) = labanplay::stage::demo_score(0).unwrap();
     Player::new(score, ScoreSource::Demo(name), model, false)
 }
 

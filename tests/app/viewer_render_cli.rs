@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use image::AnimationDecoder as _;
-use labanplay::viewer::headless::frame_times_beats;
+use labanplay::offline::headless::frame_times_beats;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -47,7 +47,7 @@ fn adapter_or_skip(test: &str) -> bool {
 
 /// Frames expected for beats `from..=to` of the demo at `fps`.
 fn expected_frames(from: f64, to: f64, fps: f64) -> usize {
-    let (_, score) = labanplay::viewer::demo_score(0).unwrap();
+    let (_, score) = labanplay::stage::demo_score(0).unwrap();
     frame_times_beats(from, to.min(score.duration_beats), fps, score.tempo.bpm).len()
 }
 

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use glam::{Mat4, Vec3};
-use labanplay::render::SkinnedMeshData;
+use labanplay::stage::SkinnedMeshData;
 
 /// Bind-pose origin of each joint, world metres: root on the floor, torso at the hips, head at
 /// the neck.

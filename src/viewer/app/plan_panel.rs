@@ -76,15 +76,15 @@ impl Running {
     pub(super) fn carry_out_plan_commands(&mut self) {
         let Some(plan) = &self.plan else { return };
         let t_beats = self.player.playback.t_beats();
-        let cut = crate::viewer::plan_events::camera_at(&plan.crowd.plan, t_beats);
-        let cue = crate::viewer::plan_events::active_at(&plan.crowd.plan.commands, t_beats).music;
+        let cut = crate::stage::plan_events::camera_at(&plan.crowd.plan, t_beats);
+        let cue = crate::stage::plan_events::active_at(&plan.crowd.plan.commands, t_beats).music;
         let cue_file = cue.map(|k| {
             let command = &plan.crowd.plan.commands[k];
             let value = match &command.kind {
                 crate::ensemble::plan::CommandKind::Music(v) => v.as_str(),
                 _ => "",
             };
-            (command.at_beats, crate::viewer::plan_events::music_cue_path(&plan.path, value))
+            (command.at_beats, crate::stage::plan_events::music_cue_path(&plan.path, value))
         });
         if cut.map(|(k, _)| k) != self.plan_cut {
             self.plan_cut = cut.map(|(k, _)| k);

@@ -2,7 +2,7 @@
 //! point of the image) against each performer's body as an upright capsule; the nearest hit
 //! wins. Pure functions over the camera and the performers' ground points.
 
-use crate::render::OrbitCamera;
+use crate::stage::OrbitCamera;
 use glam::{Vec2, Vec3, Vec4Swizzles as _};
 
 /// The world ray through a point of the image: `ndc` in [-1, 1]² (x right, y up) of an image of
@@ -72,7 +72,7 @@ pub fn pick_performer(
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
-    use crate::render::CameraPreset;
+    use crate::stage::CameraPreset;
 
     #[test]
     fn a_ray_hits_a_capsule_at_its_surface_and_misses_beside_it() {

@@ -3,7 +3,7 @@
 //! behind"), the mirror view and the framing of a score's floor area. Pure functions over plain
 //! input structs; no UI types.
 
-use crate::render::{CameraPreset, OrbitCamera};
+use crate::stage::{CameraPreset, OrbitCamera};
 use glam::Vec3;
 
 /// Orbit speed: radians of yaw/pitch per logical pixel dragged.
@@ -271,8 +271,8 @@ pub fn framed_camera(view: CameraView, bounds: &FloorBounds, aspect_ratio: f32) 
     };
     // Bisection: `near` does not fit (or is the minimum), `far` fits.
     // The far end grows with the floor (a stadium plan needs more than 80 m).
-    let far_limit = 80.0f32.max(8.0 * bounds.radius_m()).min(crate::render::camera::MAX_DISTANCE_M);
-    let (mut near, mut far) = (crate::render::camera::MIN_DISTANCE_M, far_limit);
+    let far_limit = 80.0f32.max(8.0 * bounds.radius_m()).min(crate::stage::camera::MAX_DISTANCE_M);
+    let (mut near, mut far) = (crate::stage::camera::MIN_DISTANCE_M, far_limit);
     if fits(near) {
         far = near;
     } else if !fits(far) {

@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 
-/// Handle of a mesh uploaded with [`crate::render::Renderer::upload_mesh`].
+/// Handle of a mesh uploaded to the renderer (`render::Renderer::upload_mesh`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MeshId(pub u32);
 

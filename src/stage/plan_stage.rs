@@ -6,12 +6,37 @@
 use crate::crowd::{Crowd, CrowdFrame, Detail, View, world_from_stage};
 use crate::ensemble::plan::ObstacleShape;
 use crate::pose::skeleton::JOINT_COUNT;
-use crate::render::{FloorMark, FloorMarkKind, MeshId, Polyline, PoseInstance, Scene, Stage};
-use crate::viewer::camera_input::FloorBounds;
-use crate::viewer::dancer_mesh::DancerModel;
+use crate::stage::camera_input::FloorBounds;
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::{FloorMark, FloorMarkKind, MeshId, OrbitCamera, Polyline, PoseInstance, Scene, Stage};
 use glam::{Mat4, Vec3};
 
 use std::path::Path;
+
+/// Most performers posed on their own and drawn in the full body.
+pub const MAX_FULL_DETAIL: usize = 64;
+/// Farthest from the camera a performer is drawn in the full body, metres.
+pub const FULL_DETAIL_WITHIN_M: f32 = 20.0;
+
+/// A performer drawn smaller than this (its height on screen, pixels) gets the coarse body.
+pub const COARSE_BELOW_PX: f32 = 48.0;
+
+/// Who is drawn in which body through `camera` on a picture `height_px` tall: the nearest in
+/// full ([`MAX_FULL_DETAIL`] within [`FULL_DETAIL_WITHIN_M`]), the coarse body for those whose
+/// height would show under [`COARSE_BELOW_PX`] (farther than height × focal length / that),
+/// the low-detail body between.
+pub fn plan_view(camera: &OrbitCamera, height_px: u32) -> View {
+    let focal_px = 0.5 * height_px.max(1) as f32 / (0.5 * camera.vertical_fov_rad).tan();
+    View {
+        eye_in_world: camera.eye_in_world(),
+        full_within_m: FULL_DETAIL_WITHIN_M,
+        max_full: MAX_FULL_DETAIL,
+        coarse_beyond_m: PERFORMER_HEIGHT_M * focal_px / COARSE_BELOW_PX,
+    }
+}
+
+/// The height the coarse rule measures, metres (the plans' default performer).
+const PERFORMER_HEIGHT_M: f32 = 1.7;
 
 /// True when `path` names an ensemble plan (`*.plan.toml`).
 pub fn is_plan_path(path: &Path) -> bool {
@@ -245,7 +270,7 @@ pub struct PlanPlayback {
     /// Conflicts, late arrivals and long steps (`labanplay check`).
     pub report: crate::ensemble::conflicts::Report,
     /// The events as timeline bars.
-    pub bars: Vec<crate::viewer::plan_events::TimelineBar>,
+    pub bars: Vec<crate::stage::plan_events::TimelineBar>,
     /// The selected performer.
     pub selected: Option<usize>,
 }
@@ -254,10 +279,10 @@ impl PlanPlayback {
     /// Opens the plan at `path` for a full body of `model`.
     pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
         let crowd = open_plan(path, model)?;
-        let low = crate::viewer::dancer_mesh::low_detail_mannequin(&model.proportions)?;
-        let coarse = crate::viewer::dancer_mesh::coarse_mannequin(&model.proportions)?;
+        let low = crate::stage::dancer_mesh::low_detail_mannequin(&model.proportions)?;
+        let coarse = crate::stage::dancer_mesh::coarse_mannequin(&model.proportions)?;
         let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);
-        let bars = crate::viewer::plan_events::timeline_bars(&crowd.plan, crowd.end_beats() + 2.0);
+        let bars = crate::stage::plan_events::timeline_bars(&crowd.plan, crowd.end_beats() + 2.0);
         Ok(PlanPlayback {
             path: path.to_path_buf(),
             crowd,
@@ -301,10 +326,10 @@ impl PlanPlayback {
 
     /// Picks the performer under image point `ndc` ([-1, 1]², y up) of `camera` (a frame must
     /// have been prepared), or none.
-    pub fn pick(&self, camera: &crate::render::OrbitCamera, aspect_ratio: f32, ndc: glam::Vec2) -> Option<usize> {
-        let (origin, dir) = crate::viewer::plan_pick::ray_through(camera, aspect_ratio, ndc);
+    pub fn pick(&self, camera: &crate::stage::OrbitCamera, aspect_ratio: f32, ndc: glam::Vec2) -> Option<usize> {
+        let (origin, dir) = crate::stage::plan_pick::ray_through(camera, aspect_ratio, ndc);
         let body = &self.crowd.plan.body;
         let grounds = self.frame.performers.iter().map(|p| p.ground_in_world);
-        crate::viewer::plan_pick::pick_performer(origin, dir, grounds, body.radius_m as f32, body.height_m as f32)
+        crate::stage::plan_pick::pick_performer(origin, dir, grounds, body.radius_m as f32, body.height_m as f32)
     }
 }

@@ -6,8 +6,8 @@ use crate::animation::Animation;
 use crate::motion::plan::{Foot, forward_of};
 use crate::pose::fk::{Pose, local_to_world};
 use crate::pose::skeleton::{JOINT_COUNT, JointId};
-use crate::render::{ContactShadow, DancerInstance, FloorMark, FootSide, MeshId, Polyline, Scene};
-use crate::viewer::dancer_mesh::DancerModel;
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::{ContactShadow, DancerInstance, FloorMark, FootSide, MeshId, Polyline, Scene};
 use glam::{Mat4, Vec3};
 
 /// What the stage shows besides the dancers.
@@ -208,7 +208,7 @@ mod tests {
     use super::*;
     use crate::animation::compile;
     use crate::motion::rules::MotionOptions;
-    use crate::viewer::dancer_mesh::mannequin;
+    use crate::stage::dancer_mesh::mannequin;
 
     fn duet() -> crate::score::Score {
         let doc = crate::read::read(crate::demo::DUET_LBN, Some("lbn")).unwrap();

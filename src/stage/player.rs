@@ -6,13 +6,13 @@ use crate::animation::{Animation, compile};
 use crate::diag::{Diagnostic, Span};
 use crate::motion::rules::MotionOptions;
 use crate::pose::fk::Pose;
-use crate::render::{MeshId, Scene};
 use crate::score::Score;
-use crate::viewer::camera_input::FloorBounds;
-use crate::viewer::dancer_mesh::DancerModel;
-use crate::viewer::playback::{Playback, Timeline};
-use crate::viewer::staff_layout::StaffLayout;
-use crate::viewer::stage::{StageFrame, StageOptions, build_scene};
+use crate::stage::camera_input::FloorBounds;
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::playback::{Playback, Timeline};
+use crate::stage::score_stage::{StageFrame, StageOptions, build_scene};
+use crate::stage::staff_layout::StaffLayout;
+use crate::stage::{MeshId, Scene};
 use glam::Vec3;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<
     if crate::cli::capture::is_capture_file(path) {
         crate::cli::capture::load_capture(path, proportions).map(|a| Opened::Capture(Box::new(a)))
     } else {
-        crate::viewer::files::open_score(path).map(Opened::Score)
+        crate::stage::files::open_score(path).map(Opened::Score)
     }
 }
 
@@ -316,7 +316,7 @@ fn span_key(span: &Span) -> (u32, u32, usize) {
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
-    use crate::viewer::dancer_mesh::mannequin;
+    use crate::stage::dancer_mesh::mannequin;
 
     fn player() -> Player {
         let model = mannequin(&crate::pose::Proportions::default()).unwrap();

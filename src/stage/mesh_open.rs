@@ -1,8 +1,8 @@
 //! Opening a mesh file as the dancer in the player: rigging runs on its own thread (through
 //! the rig cache) so the window keeps playing; the app polls the job each frame.
 
-use crate::viewer::dancer_mesh::DancerModel;
-use crate::viewer::mesh_cache::{Origin, cached_mesh_model};
+use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::mesh_cache::{Origin, cached_mesh_model};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError};
 

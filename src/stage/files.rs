@@ -6,6 +6,9 @@ use crate::score::Score;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+/// File extensions of music tracks (the file dialog's filter, plan music cues).
+pub const MUSIC_EXTENSIONS: [&str; 5] = ["wav", "flac", "ogg", "mp3", "oga"];
+
 /// How many recent files are remembered.
 pub const MAX_RECENT: usize = 10;
 /// How often the watcher looks at the file, seconds.

@@ -6,10 +6,11 @@
 use crate::rehearse::settings::{ScoreSettings, Settings, score_key};
 use crate::rehearse::sidecar::{ResolvedMusic, Sidecar, resolve_music};
 use crate::rehearse::sync::Alignment;
-use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
-use crate::viewer::camera_input::{CameraView, follow, follow_from_behind, framed_camera};
-use crate::viewer::dancer_mesh::{DEFAULT_MODEL, build_model};
-use crate::viewer::player::{Player, ScoreSource};
+use crate::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
+use crate::stage::Scene;
+use crate::stage::camera_input::{CameraView, follow, follow_from_behind, framed_camera};
+use crate::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use crate::stage::player::{Player, ScoreSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -438,8 +439,8 @@ impl FrameSink {
 /// Renders the frames of `options`, printing progress to `progress`. Errors are messages for
 /// the user (no adapter → what to install; unreadable score; bad arguments).
 pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
-    if let Some(path) = options.file.as_deref().filter(|p| crate::viewer::plan_stage::is_plan_path(p)) {
-        return crate::viewer::plan_render::render_plan(path, options, progress);
+    if let Some(path) = options.file.as_deref().filter(|p| crate::stage::plan_stage::is_plan_path(p)) {
+        return crate::offline::plan_render::render_plan(path, options, progress);
     }
     let output = output_kind(&options.out)?;
     let ffmpeg = match &output {
@@ -449,21 +450,21 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let music = render_music(options)?;
     let model = build_model(&options.model)?;
     let opened = match &options.file {
-        Some(path) => Some((crate::viewer::player::open_path(path, &model.proportions)?, path.clone())),
+        Some(path) => Some((crate::stage::player::open_path(path, &model.proportions)?, path.clone())),
         None => None,
     };
     let mut player = match opened {
-        Some((crate::viewer::player::Opened::Score(score), path)) => {
+        Some((crate::stage::player::Opened::Score(score), path)) => {
             Player::new(score, ScoreSource::File(path), model, options.toe_first)
         }
         Some((capture, path)) => {
-            let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+            let (name, score) = crate::stage::demo_score(0).ok_or("no demo score")?;
             let mut player = Player::new(score, ScoreSource::Demo(name), model, options.toe_first);
             player.replace_opened(capture, ScoreSource::File(path));
             player
         }
         None => {
-            let (name, score) = crate::viewer::demo_score(0).ok_or("no demo score")?;
+            let (name, score) = crate::stage::demo_score(0).ok_or("no demo score")?;
             Player::new(score, ScoreSource::Demo(name), model, options.toe_first)
         }
     };

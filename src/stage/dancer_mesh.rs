@@ -4,7 +4,7 @@
 
 use crate::pose::fk::{Pose, local_to_world, world_rot_pos};
 use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
-use crate::render::SkinnedMeshData;
+use crate::stage::SkinnedMeshData;
 use glam::{Mat4, Vec3};
 
 /// A mesh skinned to the [`Skeleton`] of `proportions`, in that skeleton's rest pose.
@@ -124,10 +124,10 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
 }
 
 /// A mesh file rigged to the animation skeleton, from the rig cache when this content was
-/// rigged before ([`crate::viewer::mesh_cache`]).
+/// rigged before ([`crate::stage::mesh_cache`]).
 pub fn mesh_file_model(path: &std::path::Path) -> Result<DancerModel, String> {
-    let cache = crate::viewer::mesh_cache::default_cache_dir();
-    crate::viewer::mesh_cache::cached_mesh_model(path, cache.as_deref()).map(|(model, _)| model)
+    let cache = crate::stage::mesh_cache::default_cache_dir();
+    crate::stage::mesh_cache::cached_mesh_model(path, cache.as_deref()).map(|(model, _)| model)
 }
 
 /// Builds the model called `name` (case-insensitive), or says which names exist. A name that

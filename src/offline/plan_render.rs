@@ -4,47 +4,24 @@
 //! top view adds the paths, spots and conflicts. Lights commands light each frame, camera cuts
 //! move the camera.
 
-use crate::crowd::{CrowdFrame, View};
-use crate::render::OrbitCamera;
-use crate::render::{OffscreenTarget, Renderer, RendererConfig, Scene, create_headless};
-use crate::viewer::camera_input::{CameraView, framed_camera};
-use crate::viewer::dancer_mesh::{build_model, coarse_mannequin, low_detail_mannequin};
-use crate::viewer::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
-use crate::viewer::plan_events::{camera_at, lighting_at};
-use crate::viewer::plan_stage::{PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds, push_conflicts};
+use crate::crowd::CrowdFrame;
+use crate::offline::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
+use crate::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
+use crate::stage::Scene;
+use crate::stage::camera_input::{CameraView, framed_camera};
+use crate::stage::dancer_mesh::{build_model, coarse_mannequin, low_detail_mannequin};
+use crate::stage::plan_events::{camera_at, lighting_at};
+use crate::stage::plan_stage::{
+    PlanMeshes, PlanOptions, build_plan_scene, open_plan, plan_bounds, plan_view, push_conflicts,
+};
 use std::io::Write;
 use std::path::Path;
-
-/// Most performers posed on their own and drawn in the full body.
-pub const MAX_FULL_DETAIL: usize = 64;
-/// Farthest from the camera a performer is drawn in the full body, metres.
-pub const FULL_DETAIL_WITHIN_M: f32 = 20.0;
-
-/// A performer drawn smaller than this (its height on screen, pixels) gets the coarse body.
-pub const COARSE_BELOW_PX: f32 = 48.0;
-
-/// Who is drawn in which body through `camera` on a picture `height_px` tall: the nearest in
-/// full ([`MAX_FULL_DETAIL`] within [`FULL_DETAIL_WITHIN_M`]), the coarse body for those whose
-/// height would show under [`COARSE_BELOW_PX`] (farther than height × focal length / that),
-/// the low-detail body between.
-pub fn plan_view(camera: &OrbitCamera, height_px: u32) -> View {
-    let focal_px = 0.5 * height_px.max(1) as f32 / (0.5 * camera.vertical_fov_rad).tan();
-    View {
-        eye_in_world: camera.eye_in_world(),
-        full_within_m: FULL_DETAIL_WITHIN_M,
-        max_full: MAX_FULL_DETAIL,
-        coarse_beyond_m: PERFORMER_HEIGHT_M * focal_px / COARSE_BELOW_PX,
-    }
-}
-
-/// The height the coarse rule measures, metres (the plans' default performer).
-const PERFORMER_HEIGHT_M: f32 = 1.7;
 
 /// Renders the plan at `path` as `options` say (music options are ignored: plans carry cues).
 pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
     let output = output_kind(&options.out)?;
     let ffmpeg = match &output {
-        crate::viewer::headless::Output::Video(..) => Some(crate::viewer::headless::find_ffmpeg()?),
+        crate::offline::headless::Output::Video(..) => Some(crate::offline::headless::find_ffmpeg()?),
         _ => None,
     };
     let model = build_model(&options.model)?;

@@ -3,8 +3,8 @@
 //! bars in lanes. Pure functions over the plan (no GPU, no UI).
 
 use crate::ensemble::plan::{Command, CommandKind, Method, Plan};
-use crate::render::Lighting;
-use crate::viewer::camera_input::CameraView;
+use crate::stage::Lighting;
+use crate::stage::camera_input::CameraView;
 use glam::Vec3;
 
 /// The lighting presets a `lights = "NAME"` command may name, with what they look like; a
@@ -96,7 +96,7 @@ pub fn music_cue_path(plan_path: &std::path::Path, value: &str) -> Result<std::p
     let dir = plan_path.parent().unwrap_or(std::path::Path::new("."));
     let candidate = dir.join(value);
     let extension = candidate.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let is_music = extension.is_some_and(|e| crate::viewer::music::MUSIC_EXTENSIONS.contains(&e.as_str()));
+    let is_music = extension.is_some_and(|e| crate::stage::files::MUSIC_EXTENSIONS.contains(&e.as_str()));
     if is_music && candidate.is_file() {
         Ok(candidate)
     } else {

@@ -1,7 +1,7 @@
 //! Rigged mesh models for the player and `render`, through the pure rig cache
 //! ([`crate::rig::cache`], shared with `export`): a second open of the same file is instant.
 
-use crate::viewer::dancer_mesh::{DancerModel, skinned_mesh};
+use crate::stage::dancer_mesh::{DancerModel, skinned_mesh};
 use std::path::Path;
 
 pub use crate::rig::cache::{
