@@ -329,7 +329,7 @@ pub enum CommandKind {
 pub const CAMERAS: [&str; 5] = ["front", "side", "top", "three-quarter", "follow"];
 
 /// Lighting presets a `lights = "NAME"` command may name (case-insensitive; the player's
-/// `viewer::plan_events::LIGHT_PRESETS` says what each looks like); `lights = "#rrggbb"` sets a
+/// `stage::plan_events::LIGHT_PRESETS` says what each looks like); `lights = "#rrggbb"` sets a
 /// colour instead.
 pub const LIGHT_PRESETS: [&str; 7] = ["default", "warm", "cool", "bright", "dim", "night", "sunset"];
 
