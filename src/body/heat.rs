@@ -15,7 +15,7 @@
 //!   several bones of one joint meeting there do not outweigh a single bone of another).
 //!   A vertex that sees no bone gets H = 0 and takes its weights from its neighbours.
 //! - Visibility: the straight segment from the vertex to its closest point on the bone must
-//!   cross no triangle of the mesh (ray–mesh test with a BVH; the vertex's own triangles and
+//!   cross no triangle of the mesh (ray–mesh test with an AABB tree; the vertex's own triangles and
 //!   hits within the first 0.01 % of the segment are ignored). For a closed mesh this means
 //!   the segment stays inside the body.
 
@@ -25,7 +25,7 @@ use faer::sparse::{SparseColMat, Triplet};
 use glam::Vec3;
 
 use super::BodyError;
-use super::bvh::TriangleBvh;
+use super::aabb_tree::TriangleAabbTree;
 use super::lbs::{MAX_INFLUENCES, VertexInfluences};
 use super::mesh::TriMesh;
 
@@ -187,7 +187,7 @@ impl VertexHeat {
 
 /// For every vertex, the nearest bone(s) whose closest point it can see (see module doc).
 fn nearest_visible_bones(mesh: &TriMesh, bones: &[BoneSegment], params: &HeatParams) -> Vec<VertexHeat> {
-    let bvh = TriangleBvh::build(mesh);
+    let tree = TriangleAabbTree::build(mesh);
     let mut order: Vec<(f32, usize)> = Vec::with_capacity(bones.len());
     mesh.positions_in_model
         .iter()
@@ -202,7 +202,7 @@ fn nearest_visible_bones(mesh: &TriMesh, bones: &[BoneSegment], params: &HeatPar
                     break;
                 }
                 let Some(bone) = bones.get(i) else { continue };
-                if !bvh.segment_hits(p, bone.closest_point(p), 1e-4, v as u32) {
+                if !tree.segment_hits(p, bone.closest_point(p), 1e-4, v as u32) {
                     if heat.joints.is_empty() {
                         heat.distance_m = d;
                     }

@@ -11,7 +11,7 @@
 //! Conventions (rest pose): metres, +Y up, the dancer faces +Z, feet on y = 0, the dancer's
 //! right is −X (so "left" joints have x > 0).
 
-pub mod bvh;
+pub mod aabb_tree;
 pub mod heat;
 pub mod implicit;
 pub mod lbs;

@@ -148,68 +148,115 @@ pub(super) const PRUNE: f32 = 40.0;
 /// joint still to place (a lower bound, every term being ≥ 0), so the first complete
 /// embedding taken off the queue is the best one.
 pub(super) fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> Result<Search, RigError> {
-    let usable: Vec<usize> = (0..spheres.len()).filter(|&s| graph.component[s] == 0).collect();
-    let max_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MIN, f32::max);
-    let min_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MAX, f32::min);
-    let centre =
-        usable.iter().copied().max_by(|&a, &b| spheres[a].radius.total_cmp(&spheres[b].radius).then(b.cmp(&a)));
-    let Some(root) = centre else { return Err(RigError::Unriggable("no medial graph".into())) };
-    let h = frame.height;
-    // How far a sphere is from being a local end of the graph, seen from the body's centre.
-    let end_gap = |s: usize| -> f32 {
-        let here = graph.d(root, s);
-        usable
+    let scorer = Scorer::new(spheres, graph, *frame)?;
+    let candidates = scorer.candidates();
+    branch_and_bound(&scorer, &candidates)
+}
+
+/// Penalties of placing the reduced joints on spheres of the graph's largest component.
+struct Scorer<'a> {
+    spheres: &'a [Sphere],
+    graph: &'a Graph,
+    frame: BodyFrame,
+    /// Spheres of the largest component.
+    usable: Vec<usize>,
+    /// The largest usable sphere: the body's centre.
+    root: usize,
+    /// Highest and lowest usable sphere centre, in body heights above the floor.
+    max_y: f32,
+    min_y: f32,
+}
+
+impl<'a> Scorer<'a> {
+    fn new(spheres: &'a [Sphere], graph: &'a Graph, frame: BodyFrame) -> Result<Self, RigError> {
+        let usable: Vec<usize> = (0..spheres.len()).filter(|&s| graph.component[s] == 0).collect();
+        let max_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MIN, f32::max);
+        let min_y = usable.iter().map(|&s| frame.rel_y(spheres[s].centre)).fold(f32::MAX, f32::min);
+        let centre =
+            usable.iter().copied().max_by(|&a, &b| spheres[a].radius.total_cmp(&spheres[b].radius).then(b.cmp(&a)));
+        let Some(root) = centre else { return Err(RigError::Unriggable("no medial graph".into())) };
+        Ok(Scorer { spheres, graph, frame, usable, root, max_y, min_y })
+    }
+
+    /// How far a sphere is from being a local end of the graph, seen from the body's centre.
+    fn end_gap(&self, s: usize) -> f32 {
+        let (spheres, h) = (self.spheres, self.frame.height);
+        let here = self.graph.d(self.root, s);
+        self.usable
             .iter()
             .filter(|&&t| {
                 spheres[t].centre.distance(spheres[s].centre) < spheres[s].radius + spheres[t].radius + 0.02 * h
             })
-            .map(|&t| graph.d(root, t) - here)
+            .map(|&t| self.graph.d(self.root, t) - here)
             .fold(0.0f32, f32::max)
             / h
-    };
-    let band = |y: f32, lo: f32, hi: f32| (((lo - y).max(0.0) + (y - hi).max(0.0)) / 0.05).powi(2);
-    let unary = |joint: usize, s: usize| -> f32 {
-        let c = spheres[s].centre;
-        let (x, y) = (c.x / h, frame.rel_y(c));
+    }
+
+    /// Penalty of reduced joint `joint` on sphere `s` alone (height band, side, graph end).
+    fn unary(&self, joint: usize, s: usize) -> f32 {
+        let h = self.frame.height;
+        let c = self.spheres[s].centre;
+        let (x, y) = (c.x / h, self.frame.rel_y(c));
         let side = |want: f32| if x * want > 0.01 { 0.0 } else { 20.0 };
         match joint {
             // Wide bands: stylised bodies put the hips and shoulders far from the average.
             0 => band(y, 0.25, 0.62) + (x / 0.04).powi(2),
             1 => band(y, 0.45, 0.9) + (x / 0.04).powi(2),
-            2 => ((max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (end_gap(s) / 0.03).powi(2),
+            2 => ((self.max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (self.end_gap(s) / 0.03).powi(2),
             3 | 4 => {
                 let want = if joint == 3 { 1.0 } else { -1.0 };
                 side(want)
-                    + (end_gap(s) / 0.03).powi(2)
+                    + (self.end_gap(s) / 0.03).powi(2)
                     + if y > 0.98 { 5.0 } else { 0.0 }
                     + ((0.25 - y).max(0.0) / 0.05).powi(2)
             }
             _ => {
                 let want = if joint == 5 { 1.0 } else { -1.0 };
-                side(want) + ((y - min_y) / 0.04).powi(2) + (end_gap(s) / 0.03).powi(2)
+                side(want) + ((y - self.min_y) / 0.04).powi(2) + (self.end_gap(s) / 0.03).powi(2)
             }
         }
-    };
-    let mut candidates: Vec<Vec<(f32, usize)>> = Vec::with_capacity(REDUCED);
-    for joint in 0..REDUCED {
-        let mut list: Vec<(f32, usize)> = usable.iter().map(|&s| (unary(joint, s), s)).collect();
-        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        list.truncate(CANDIDATES);
-        candidates.push(list);
     }
-    let least_unary: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.0)).collect();
-    let rest_bound = |placed: usize| least_unary[placed..].iter().sum::<f32>();
-    // Penalty of the bones and pairs completed by placing joint `j` on sphere `s`.
-    let pair_penalty = |assigned: &[usize], j: usize, s: usize| -> f32 {
+
+    /// The [`CANDIDATES`] spheres of least unary penalty for each reduced joint, best first.
+    fn candidates(&self) -> Vec<Vec<Candidate>> {
+        let mut candidates: Vec<Vec<Candidate>> = Vec::with_capacity(REDUCED);
+        for joint in 0..REDUCED {
+            let mut list: Vec<Candidate> =
+                self.usable.iter().map(|&s| Candidate { unary: self.unary(joint, s), sphere: s }).collect();
+            list.sort_by(|a, b| a.unary.total_cmp(&b.unary).then(a.sphere.cmp(&b.sphere)));
+            list.truncate(CANDIDATES);
+            candidates.push(list);
+        }
+        candidates
+    }
+
+    /// Penalty of the bones and pairs completed by placing joint `j` on sphere `s`.
+    fn pair_penalty(&self, assigned: &[usize], j: usize, s: usize) -> f32 {
+        let Some(mut p) = self.bone_penalty(assigned, j, s) else { return f32::INFINITY };
+        self.add_overlap_penalty(&mut p, assigned, j, s);
+        // Left–right symmetry about the parent joint.
+        if j == 4 {
+            p += self.mirror(assigned[3], s, assigned[1]);
+        }
+        if j == 6 {
+            p += self.mirror(assigned[5], s, assigned[0]);
+        }
+        p
+    }
+
+    /// Length and direction penalty of the bones ending at joint `j` on sphere `s` whose
+    /// parent is placed; `None` when the graph does not join them.
+    fn bone_penalty(&self, assigned: &[usize], j: usize, s: usize) -> Option<f32> {
+        let (spheres, h) = (self.spheres, self.frame.height);
         let mut p = 0.0;
         for (b, &(u, v)) in BONES.iter().enumerate() {
             if v != j || u >= assigned.len() {
                 continue;
             }
             let a = assigned[u];
-            let length = graph.d(a, s);
+            let length = self.graph.d(a, s);
             if !length.is_finite() {
-                return f32::INFINITY;
+                return None;
             }
             // Lengths within a factor e^±0.4 of the average are free (stylised proportions).
             let ratio = (length / (BONE_LENGTH[b] * h)).max(1e-3).ln().abs();
@@ -224,52 +271,95 @@ pub(super) fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &Body
                 _ => ((1.0 + dir.y) / 0.25).powi(2),
             };
         }
-        // No two bones may run down the same part of the graph, except near a joint they share.
-        if let Some(b) = BONES.iter().position(|&(_, v)| v == j)
-            && BONES[b].0 < assigned.len()
-        {
-            let (u, _) = BONES[b];
-            let here = graph.path(assigned[u], s);
-            for &(u2, v2) in BONES.iter().take_while(|&&(_, v2)| v2 < j) {
-                if v2 >= assigned.len() {
-                    continue;
-                }
-                let shared_joints: Vec<usize> = [u2, v2].into_iter().filter(|&x| x == u).map(|x| assigned[x]).collect();
-                let other = graph.path(assigned[u2], assigned[v2]);
-                let shared = here
-                    .iter()
-                    .filter(|t| {
-                        other.contains(t)
-                            && shared_joints.iter().all(|&c| spheres[**t].centre.distance(spheres[c].centre) > 0.12 * h)
-                    })
-                    .count();
-                if shared > 0 {
-                    p += 10.0 + shared as f32;
-                }
+        Some(p)
+    }
+
+    /// No two bones may run down the same part of the graph, except near a joint they share:
+    /// adds to `p` for each placed bone whose path the new bone to `s` shares.
+    fn add_overlap_penalty(&self, p: &mut f32, assigned: &[usize], j: usize, s: usize) {
+        let (spheres, h) = (self.spheres, self.frame.height);
+        let Some(b) = BONES.iter().position(|&(_, v)| v == j) else { return };
+        if BONES[b].0 >= assigned.len() {
+            return;
+        }
+        let (u, _) = BONES[b];
+        let here = self.graph.path(assigned[u], s);
+        for &(u2, v2) in BONES.iter().take_while(|&&(_, v2)| v2 < j) {
+            if v2 >= assigned.len() {
+                continue;
+            }
+            let shared_joints: Vec<usize> = [u2, v2].into_iter().filter(|&x| x == u).map(|x| assigned[x]).collect();
+            let other = self.graph.path(assigned[u2], assigned[v2]);
+            let shared = here
+                .iter()
+                .filter(|t| {
+                    other.contains(t)
+                        && shared_joints.iter().all(|&c| spheres[**t].centre.distance(spheres[c].centre) > 0.12 * h)
+                })
+                .count();
+            if shared > 0 {
+                *p += 10.0 + shared as f32;
             }
         }
-        // Left–right symmetry about the parent joint.
-        let mirror = |l: usize, r: usize, about: usize| -> f32 {
-            let (a, b, m) = (spheres[l].centre, spheres[r].centre, spheres[about].centre);
-            let d = Vec3::new((a.x - m.x) + (b.x - m.x), a.y - b.y, a.z - b.z) / h;
-            (d.length() / 0.06).powi(2)
-        };
-        if j == 4 {
-            p += mirror(assigned[3], s, assigned[1]);
-        }
-        if j == 6 {
-            p += mirror(assigned[5], s, assigned[0]);
-        }
-        p
-    };
-    // (lower bound, insertion order, placed spheres, penalty so far as f32 bits)
-    type Entry = Reverse<(Key, u64, Vec<usize>, u32)>;
-    let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
+    }
+
+    /// How far spheres `l` and `r` are from mirror images about sphere `about`.
+    fn mirror(&self, l: usize, r: usize, about: usize) -> f32 {
+        let (a, b, m) = (self.spheres[l].centre, self.spheres[r].centre, self.spheres[about].centre);
+        let d = Vec3::new((a.x - m.x) + (b.x - m.x), a.y - b.y, a.z - b.z) / self.frame.height;
+        (d.length() / 0.06).powi(2)
+    }
+}
+
+/// Penalty of a height `y` outside the band `lo..=hi` (body heights).
+fn band(y: f32, lo: f32, hi: f32) -> f32 {
+    (((lo - y).max(0.0) + (y - hi).max(0.0)) / 0.05).powi(2)
+}
+
+/// A sphere a reduced joint may take, with its unary penalty.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    unary: f32,
+    sphere: usize,
+}
+
+/// A partial embedding in the queue: spheres of the first joints, penalty so far.
+struct Partial {
+    /// Penalty so far plus the least unary penalty of every joint still to place.
+    lower_bound: Key,
+    /// Insertion order, to break ties.
+    seq: u64,
+    assigned: Vec<usize>,
+    cost: f32,
+}
+
+impl PartialEq for Partial {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for Partial {}
+impl PartialOrd for Partial {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Partial {
+    /// By lower bound, then insertion order (unique per entry).
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.lower_bound, self.seq).cmp(&(other.lower_bound, other.seq))
+    }
+}
+
+/// The search proper: expands the partial embedding of least lower bound until one is complete.
+fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Result<Search, RigError> {
+    let least_unary: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.unary)).collect();
+    let rest_bound = |placed: usize| least_unary[placed..].iter().sum::<f32>();
+    let mut heap: BinaryHeap<Reverse<Partial>> = BinaryHeap::new();
     let mut seq = 0u64;
-    heap.push(Reverse((Key(rest_bound(0)), seq, Vec::new(), 0f32.to_bits())));
+    heap.push(Reverse(Partial { lower_bound: Key(rest_bound(0)), seq, assigned: Vec::new(), cost: 0.0 }));
     let mut expansions = 0usize;
-    while let Some(Reverse((_, _, assigned, cost_bits))) = heap.pop() {
-        let cost = f32::from_bits(cost_bits);
+    while let Some(Reverse(Partial { assigned, cost, .. })) = heap.pop() {
         if assigned.len() == REDUCED {
             let mut assignment = [0usize; REDUCED];
             assignment.copy_from_slice(&assigned);
@@ -280,18 +370,23 @@ pub(super) fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &Body
             break;
         }
         let j = assigned.len();
-        for &(u, s) in &candidates[j] {
+        for &Candidate { unary: u, sphere: s } in &candidates[j] {
             if assigned.contains(&s) {
                 continue;
             }
-            let next_cost = cost + u + pair_penalty(&assigned, j, s);
+            let next_cost = cost + u + scorer.pair_penalty(&assigned, j, s);
             if next_cost.is_nan() || next_cost >= PRUNE {
                 continue;
             }
             let mut next = assigned.clone();
             next.push(s);
             seq += 1;
-            heap.push(Reverse((Key(next_cost + rest_bound(j + 1)), seq, next, next_cost.to_bits())));
+            heap.push(Reverse(Partial {
+                lower_bound: Key(next_cost + rest_bound(j + 1)),
+                seq,
+                assigned: next,
+                cost: next_cost,
+            }));
         }
     }
     Err(RigError::Unriggable(

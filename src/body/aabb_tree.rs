@@ -1,6 +1,6 @@
-//! Bounding-volume hierarchy over a mesh's triangles for segment–mesh intersection queries
-//! (the visibility test of bone-heat skinning: does the segment from a vertex to its bone
-//! stay inside the body?).
+//! Tree of axis-aligned bounding boxes over a mesh's triangles for segment–mesh intersection
+//! queries (the visibility test of bone-heat skinning: does the segment from a vertex to its
+//! bone stay inside the body?).
 
 use glam::Vec3;
 
@@ -19,9 +19,9 @@ struct Node {
     count: u32,
 }
 
-/// An axis-aligned BVH of a triangle mesh (median split on the longest axis). Immutable.
+/// A tree of axis-aligned boxes over a triangle mesh (median split on the longest axis). Immutable.
 #[derive(Clone, Debug)]
-pub struct TriangleBvh {
+pub struct TriangleAabbTree {
     nodes: Vec<Node>,
     /// Triangle indices in leaf order.
     order: Vec<u32>,
@@ -31,7 +31,7 @@ pub struct TriangleBvh {
     triangles: Vec<[u32; 3]>,
 }
 
-impl TriangleBvh {
+impl TriangleAabbTree {
     /// Builds the tree. Triangles with out-of-range indices are left out.
     pub fn build(mesh: &TriMesh) -> Self {
         let mut corners = Vec::with_capacity(mesh.triangles.len());
@@ -173,13 +173,13 @@ mod tests {
         let triangles = quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
         let mesh = TriMesh { positions_in_model: p, normals_in_model: Vec::new(), triangles };
         assert!(mesh.topology().is_closed_manifold());
-        let bvh = TriangleBvh::build(&mesh);
+        let tree = TriangleAabbTree::build(&mesh);
         let centre = Vec3::splat(0.5);
-        assert!(!bvh.segment_hits(centre, Vec3::new(0.9, 0.2, 0.7), 0.0, u32::MAX));
-        assert!(bvh.segment_hits(centre, Vec3::new(1.5, 0.5, 0.5), 0.0, u32::MAX));
-        assert!(bvh.segment_hits(Vec3::new(0.5, 0.5, -1.0), Vec3::new(0.5, 0.5, 2.0), 0.0, u32::MAX));
+        assert!(!tree.segment_hits(centre, Vec3::new(0.9, 0.2, 0.7), 0.0, u32::MAX));
+        assert!(tree.segment_hits(centre, Vec3::new(1.5, 0.5, 0.5), 0.0, u32::MAX));
+        assert!(tree.segment_hits(Vec3::new(0.5, 0.5, -1.0), Vec3::new(0.5, 0.5, 2.0), 0.0, u32::MAX));
         // From a corner inwards: its own faces are skipped, the far face still counts.
-        assert!(!bvh.segment_hits(Vec3::ZERO, centre, 0.0, 0));
-        assert!(bvh.segment_hits(Vec3::ZERO, Vec3::new(1.5, 0.5, 0.5), 0.0, 0));
+        assert!(!tree.segment_hits(Vec3::ZERO, centre, 0.0, 0));
+        assert!(tree.segment_hits(Vec3::ZERO, Vec3::new(1.5, 0.5, 0.5), 0.0, 0));
     }
 }
