@@ -79,9 +79,16 @@ impl DancerAnimation {
         let first_key_end = track.keys.iter().map(|k| k.t_end_secs).find(|e| *e >= start).unwrap_or(start);
         // The run's first gesture moves from where the foot is (the blend from its own keys),
         // not from where an earlier run left the leg.
-        let (dir, bend, reach_scale, segments) = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
+        let aim = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
         let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
-        Some((dir, bend, reach_scale, blend, segments, self.leg_touch(foot, t)))
+        Some(LegGesture {
+            dir_in_body: aim.dir_in_body,
+            bend_rad: aim.bend_rad,
+            reach_scale: aim.reach_scale,
+            blend,
+            segments_in_body: aim.segments_in_body,
+            touch: self.leg_touch(foot, t),
+        })
     }
 
     /// Where the active leg gesture `gesture` (from [`Self::active_leg_gesture`]) puts the ankle:
@@ -96,14 +103,14 @@ impl DancerAnimation {
         yaw: f32,
         base: &FootState,
     ) -> Vec3 {
-        let (dir, bend, reach_scale, blend, segments, touch) = gesture;
+        let LegGesture { dir_in_body: dir, bend_rad: bend, reach_scale, blend, segments_in_body, touch } = gesture;
         let (upper, lower) = leg_lengths(skeleton, foot);
         let geo = &self.foot_geometry;
-        let mut target = match segments {
+        let mut target = match segments_in_body {
             // The score placed the knee: the ankle is where the two segments put it, but high
             // enough that the pointed foot clears the floor whichever way it points (a lower
             // leg swept low under a hanging thigh while the other leg bends would scrape it).
-            Some((thigh, shin)) => {
+            Some(SegmentDirs { upper_in_body: thigh, lower_in_body: shin }) => {
                 let at = hip + world_from_body(thigh, yaw) * upper + world_from_body(shin, yaw) * lower;
                 let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball()).length();
                 Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
@@ -138,8 +145,8 @@ impl DancerAnimation {
         axis: Vec3,
         yaw: f32,
     ) -> Vec3 {
-        let (_, _, _, blend, segments, _) = gesture;
-        let Some((thigh, _)) = segments else { return least };
+        let LegGesture { blend, segments_in_body, .. } = gesture;
+        let Some(thigh) = segments_in_body.map(|s| s.upper_in_body) else { return least };
         let knee_from_hip = world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0;
         let out = (knee_from_hip - axis * knee_from_hip.dot(axis)) / leg_lengths(skeleton, foot).0;
         least * (1.0 - blend + 0.05) + out * blend
@@ -158,8 +165,8 @@ impl DancerAnimation {
         yaw: f32,
         pose: &Pose,
     ) -> bool {
-        let (_, _, _, blend, segments, _) = gesture;
-        let Some((thigh, _)) = segments.filter(|_| blend > 0.999) else { return false };
+        let LegGesture { blend, segments_in_body, .. } = gesture;
+        let Some(thigh) = segments_in_body.filter(|_| blend > 0.999).map(|s| s.upper_in_body) else { return false };
         let knee = joint_world(skeleton, pose, if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR }).1;
         knee.distance(hip + world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0) > KNEE_MISS_M
     }
@@ -173,7 +180,7 @@ impl DancerAnimation {
         let mut pivot = Vec3::ZERO;
         let mut weight = 0.0f32;
         for side in [Side::Left, Side::Right] {
-            let Some((dir, _, _, blend, _, _)) = gestures[side.index()] else { continue };
+            let Some(LegGesture { dir_in_body: dir, blend, .. }) = gestures[side.index()] else { continue };
             let q = pelvis_tilt_for_gesture(&self.tilt_rule, dir, side == Side::Right);
             tilt *= Quat::IDENTITY.slerp(q, blend);
             let other_hip = if side == Side::Left { JointId::HipR } else { JointId::HipL };

@@ -3,6 +3,7 @@
 //! the shoulder's range (a small table per move) instead of the shortest way across its limits.
 
 use super::arm_between::{arm_swivel_angle, swivel_axis, swivel_reference, wrap_turn};
+use super::arms::MIN_ARM_REACH_M;
 use super::{Aim, ArmBows, arm_move_aim, reach_for};
 use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
 use crate::pose::fk::{Pose, joint_world};
@@ -119,10 +120,14 @@ fn move_steps(
     let pose = Pose::rest(skeleton);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
-    let goal_of = |(dir, bend, reach_scale, _): Aim| {
-        let dir_w = world_from_body(dir, 0.0).normalize_or(-Vec3::Y);
-        let reach = reach_for(upper, lower, bend) * reach_scale;
-        LimbGoal { end_in_world: shoulder_pos + dir_w * reach.max(0.12), pole_in_world: None, end_rot_in_world: None }
+    let goal_of = |aim: Aim| {
+        let dir_w = world_from_body(aim.dir_in_body, 0.0).normalize_or(-Vec3::Y);
+        let reach = reach_for(upper, lower, aim.bend_rad) * aim.reach_scale;
+        LimbGoal {
+            end_in_world: shoulder_pos + dir_w * reach.max(MIN_ARM_REACH_M),
+            pole_in_world: None,
+            end_rot_in_world: None,
+        }
     };
     let limits = skeleton.limits(shoulder);
     let mut steps = Vec::with_capacity(PATH_STEPS + 1);
@@ -139,7 +144,7 @@ fn move_steps(
         let aim = arm_move_aim(track, t, side, limits, bows, at)?;
         // Segments (an elbow given by the score) at either key: no path. (Whether an aim has
         // segments depends on the keys only, not on the blend.)
-        if aim.3.is_some() {
+        if aim.segments_in_body.is_some() {
             return None;
         }
         steps.push((smoothstep(x as f32), goal_of(aim)));
