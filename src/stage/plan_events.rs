@@ -1,6 +1,15 @@
 //! A plan's events for the player: which command (lights, camera, music) is in force at a beat,
 //! the lighting and camera view it yields, and the timeline of behaviour and command events as
 //! bars in lanes. Pure functions over the plan (no GPU, no UI).
+//!
+//! The last command of each kind at or before the beat is in force. `lights = "NAME"` is a preset:
+//! `default` (the player's own: warm white key light front-right, cool sky), `warm` (amber key,
+//! warm low ambient), `cool` (pale blue), `bright` (strong white from high front), `dim` (the
+//! default at 40 %), `night` (faint blue moonlight from upstage), `sunset` (low orange-red from
+//! stage left, purple sky); `lights = "#rrggbb"` sets the key light to that colour, the ambient
+//! tinted by it at a third. `camera = "NAME"` cuts to that view framed on the plan (in the player
+//! once, when the cut comes into force, so the camera can be moved after it). `music = "FILE"`
+//! starts that file with the cue's beat at the file's start.
 
 use crate::ensemble::plan::{Command, CommandKind, Method, Plan};
 use crate::stage::Lighting;

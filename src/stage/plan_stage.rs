@@ -2,6 +2,13 @@
 //! a [`Scene`] with every performer (near ones in the full body, far ones in the low-detail
 //! body, the farthest in the coarse one), the set pieces, and in the top view the paths and the
 //! spots they lead to.
+//!
+//! Drawing is instanced: each distinct pose's skinning palette is uploaded once per body, every
+//! performer is one instance record (its root `world_from_pose`, colour and the palette range of
+//! its pose), and the renderer draws one `draw_indexed` per body mesh over its instances. Three
+//! bodies: the full body, the low-detail body (six-sided capsules, 1,008 triangles) and the coarse
+//! body (`coarse_mannequin`: fourteen four-sided prisms, one per long bone, 224 triangles), given
+//! by [`plan_view`] to every sharing performer whose 1.7 m would show under [`COARSE_BELOW_PX`].
 
 use crate::crowd::{Crowd, CrowdFrame, Detail, View, world_from_stage};
 use crate::ensemble::plan::ObstacleShape;
