@@ -68,7 +68,7 @@ fn bench_step(c: &mut Criterion) {
     for (name, method) in [("steering", Avoidance::Steering), ("orca", Avoidance::Orca)] {
         for n in [64usize, 1_000, 10_000] {
             let text = swap_plan(n);
-            let mut plan = read_plan(text.as_bytes(), std::path::Path::new(".")).unwrap();
+            let mut plan = read_plan(text.as_bytes(), std::path::Path::new("."), &mut labanplay::read::Files).unwrap();
             plan.steering.method = method;
             let mut sim = Simulation::new(&plan);
             // Into the crossing: the blocks are moving and meeting.
@@ -157,7 +157,8 @@ fn bench_crowd_frame(c: &mut Criterion) {
     let mut group = c.benchmark_group("crowd_frame");
     group.sample_size(20);
     for n in [1_000usize, 10_000] {
-        let plan = read_plan(forward_plan(n).as_bytes(), std::path::Path::new(".")).unwrap();
+        let plan =
+            read_plan(forward_plan(n).as_bytes(), std::path::Path::new("."), &mut labanplay::read::Files).unwrap();
         let count = plan.performers.len();
         let motion = labanplay::ensemble::simulate(&plan);
         let crowd = Crowd::new(plan, motion, &Proportions::default()).unwrap();

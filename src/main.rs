@@ -1,6 +1,5 @@
 //! The `labanplay` binary: argument parsing and dispatch. Everything else lives in the library.
 
-use anyhow::Result;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -146,24 +145,24 @@ enum Command {
     },
 }
 
-fn main() -> Result<ExitCode> {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check { paths, quiet, survey, motion }) => {
             if motion {
                 let (text, ok) = labanplay::cli::motion_check::check_motion(&paths);
                 print!("{text}");
-                return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+                return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
             }
             if survey {
                 let (text, ok) = labanplay::cli::survey::run(&paths);
                 print!("{text}");
-                return Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE });
+                return if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE };
             }
             let report =
                 labanplay::cli::check::check(&paths, &labanplay::cli::check::CheckOptions { show_warnings: !quiet });
             print!("{}", report.text);
-            Ok(if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+            if report.any_error { ExitCode::FAILURE } else { ExitCode::SUCCESS }
         }
         Some(Command::Export { file, bvh, gltf, model, fps, dancer, toe }) => {
             let opts = labanplay::cli::export::ExportOptions {
@@ -175,19 +174,19 @@ fn main() -> Result<ExitCode> {
                 toe_first: toe,
                 ..Default::default()
             };
-            Ok(report(labanplay::cli::export::export(&file, &opts)))
+            report(labanplay::cli::export::export(&file, &opts))
         }
         Some(Command::Rig { mesh, out, report: report_path, up, forward, height_m }) => {
             let opts = labanplay::cli::rig::RigCliOptions { out_glb: out, report: report_path, up, forward, height_m };
-            Ok(report(labanplay::cli::rig::rig(&mesh, &opts, &mut std::io::stderr())))
+            report(labanplay::cli::rig::rig(&mesh, &opts, &mut std::io::stderr()))
         }
         Some(Command::Models) => {
             print!("{}", labanplay::cli::export::models_text());
-            Ok(ExitCode::SUCCESS)
+            ExitCode::SUCCESS
         }
-        Some(Command::Inspect { file, json }) => Ok(report(labanplay::cli::inspect::inspect(&file, json))),
+        Some(Command::Inspect { file, json }) => report(labanplay::cli::inspect::inspect(&file, json)),
         #[cfg(feature = "viewer")]
-        Some(Command::Play { file }) => Ok(play(file.or(cli.file))),
+        Some(Command::Play { file }) => play(file.or(cli.file)),
         #[cfg(feature = "viewer")]
         Some(Command::Render {
             file,
@@ -210,12 +209,12 @@ fn main() -> Result<ExitCode> {
                 Ok(size_px) => size_px,
                 Err(text) => {
                     eprintln!("error: {text}");
-                    return Ok(ExitCode::from(2));
+                    return ExitCode::from(2);
                 }
             };
             let Some(camera) = labanplay::stage::camera_input::CameraView::from_name(&camera) else {
                 eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter, follow or behind");
-                return Ok(ExitCode::from(2));
+                return ExitCode::from(2);
             };
             let options = labanplay::offline::headless::RenderOptions {
                 file,
@@ -247,16 +246,16 @@ fn main() -> Result<ExitCode> {
                         "wrote {} frames to {place} at {:.1} bpm{music} (on {})",
                         summary.frames, summary.bpm, summary.adapter
                     );
-                    Ok(ExitCode::SUCCESS)
+                    ExitCode::SUCCESS
                 }
                 Err(text) => {
                     eprintln!("error: {text}");
-                    Ok(ExitCode::FAILURE)
+                    ExitCode::FAILURE
                 }
             }
         }
         #[cfg(feature = "viewer")]
-        None => Ok(play(cli.file)),
+        None => play(cli.file),
         #[cfg(not(feature = "viewer"))]
         None => {
             // Built without the window: show the composite score as a table instead.
@@ -265,13 +264,13 @@ fn main() -> Result<ExitCode> {
                     Ok(text) => text,
                     Err(text) => {
                         eprintln!("{text}");
-                        return Ok(ExitCode::FAILURE);
+                        return ExitCode::FAILURE;
                     }
                 },
                 None => labanplay::score::table::render_table(&labanplay::demo::default_score()),
             };
             print!("{text}");
-            Ok(ExitCode::SUCCESS)
+            ExitCode::SUCCESS
         }
     }
 }

@@ -2,7 +2,7 @@
 //! format. Folders are walked recursively for `.lbn`, `.json` and `.lw` files, in sorted order.
 
 use crate::diag::Severity;
-use crate::read::Format;
+use crate::read::{Format, LoadError};
 use crate::score::Score;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -66,7 +66,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             walk(&p, out);
-        } else if super::score_extension(&p).is_some_and(|e| EXTENSIONS.contains(&e.as_str()))
+        } else if crate::read::score_extension(&p).is_some_and(|e| EXTENSIONS.contains(&e.as_str()))
             || super::ensemble::is_plan_name(&p)
         {
             out.push(p);
@@ -79,7 +79,7 @@ pub fn check(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
     let mut report = CheckReport::default();
     for path in collect_files(paths) {
         let name = path.display().to_string();
-        if super::score_extension(&path).as_deref() == Some("toml") {
+        if crate::read::score_extension(&path).as_deref() == Some("toml") {
             // An ensemble plan: read, simulate, report conflicts.
             let checked = super::ensemble::check_plan(&path, opts.show_warnings);
             report.text.push_str(&checked.text);
@@ -93,10 +93,11 @@ pub fn check(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
             }
             continue;
         }
-        let loaded = match super::load(&path) {
-            Ok(l) => l,
-            Err(e) => {
-                let _ = writeln!(report.text, "{name}: error: cannot read file: {e}");
+        let (bytes, document) = match crate::read::load(&path) {
+            Ok(loaded) => (loaded.bytes, Ok(loaded.document)),
+            Err(LoadError::Unreadable { bytes, diagnostics, .. }) => (bytes, Err(diagnostics)),
+            Err(error @ LoadError::Io { .. }) => {
+                let _ = writeln!(report.text, "{error}");
                 report.any_error = true;
                 let s = report.summary.entry("unknown".into()).or_default();
                 s.files += 1;
@@ -104,16 +105,16 @@ pub fn check(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
                 continue;
             }
         };
-        let ext = super::score_extension(&path);
-        let format = crate::read::detect(&loaded.bytes, ext.as_deref()).map(Format::name).unwrap_or("unknown");
+        let ext = crate::read::score_extension(&path);
+        let format = crate::read::detect(&bytes, ext.as_deref()).map(Format::name).unwrap_or("unknown");
         let s = report.summary.entry(format.to_string()).or_default();
         s.files += 1;
-        match loaded.document {
+        match document {
             Err(diags) => {
                 s.failed += 1;
                 s.warnings += diags.0.iter().filter(|d| d.severity == Severity::Warning).count();
                 report.any_error = true;
-                let _ = writeln!(report.text, "{}", diags.render(&name, Some(&loaded.bytes)));
+                let _ = writeln!(report.text, "{}", diags.render(&name, Some(&bytes)));
             }
             Ok(doc) => {
                 let score = Score::from_document(&doc);
@@ -125,7 +126,7 @@ pub fn check(paths: &[PathBuf], opts: &CheckOptions) -> CheckReport {
                 }
                 if opts.show_warnings {
                     for w in &score.warnings {
-                        let _ = writeln!(report.text, "{}", w.render(&name, Some(&loaded.bytes)));
+                        let _ = writeln!(report.text, "{}", w.render(&name, Some(&bytes)));
                     }
                 }
             }

@@ -28,14 +28,11 @@ pub struct PlanCheck {
 /// Reads, simulates and checks `path`.
 pub fn check_plan(path: &Path, show_warnings: bool) -> PlanCheck {
     let name = path.display().to_string();
-    let (plan, bytes) = match crate::ensemble::read_plan_file(path) {
+    let crate::ensemble::PlanFile { plan, bytes } = match crate::ensemble::read_plan_file(path, &mut crate::read::Files)
+    {
         Ok(ok) => ok,
-        Err((diags, bytes)) => {
-            return PlanCheck {
-                text: format!("{}\n", diags.render(&name, Some(&bytes))),
-                failed: true,
-                report: Report::default(),
-            };
+        Err(error) => {
+            return PlanCheck { text: format!("{}\n", error.render()), failed: true, report: Report::default() };
         }
     };
     let motion = crate::ensemble::simulate(&plan);

@@ -160,10 +160,13 @@ pub fn export(path: &Path, opts: &ExportOptions) -> Result<String, String> {
         (None, None) => None,
     };
     let proportions = model.as_ref().map_or_else(Proportions::default, Body::proportions);
-    let anim = if super::capture::is_capture_file(path) {
-        super::capture::load_capture(path, &proportions)?
+    let anim = if crate::mocap::is_capture_file(path) {
+        let skeleton = crate::pose::skeleton::Skeleton::new(&proportions);
+        let capture = crate::mocap::load(path, &skeleton).map_err(|e| e.render())?;
+        crate::animation::Animation::from_capture(capture.motion)
     } else {
-        let (score, _) = super::load_score(path)?;
+        let loaded = crate::read::load(path).map_err(|e| e.render())?;
+        let score = crate::score::Score::from_document(&loaded.document);
         let motion = MotionOptions { toe_first: opts.toe_first, ..MotionOptions::default() };
         compile(&score, &motion, &proportions)
     };

@@ -5,6 +5,7 @@ use std::path::Path;
 
 /// The text `inspect` prints, or the rendered read errors.
 pub fn inspect(path: &Path, json: bool) -> Result<String, String> {
-    let (score, _) = super::load_score(path)?;
+    let loaded = crate::read::load(path).map_err(|e| e.render())?;
+    let score = crate::score::Score::from_document(&loaded.document);
     Ok(if json { render_json(&score) } else { render_table(&score) })
 }

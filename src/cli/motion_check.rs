@@ -16,14 +16,15 @@ pub fn check_motion(paths: &[PathBuf]) -> (String, bool) {
     let scores = super::check::collect_files(paths).into_iter().filter(|p| !super::ensemble::is_plan_name(p));
     for path in scores {
         let name = path.display().to_string();
-        match super::load_score(&path) {
-            Ok((score, _)) => {
+        match crate::read::load(&path) {
+            Ok(loaded) => {
+                let score = crate::score::Score::from_document(&loaded.document);
                 let anim = compile(&score, &MotionOptions::default(), &Proportions::default());
                 text.push_str(&render(&name, &score, &compromises(&anim)));
             }
             Err(error) => {
                 ok = false;
-                let _ = writeln!(text, "{}", error.trim_end());
+                let _ = writeln!(text, "{}", error.render().trim_end());
             }
         }
     }

@@ -23,8 +23,7 @@ pub fn plan_bvh_path(base: &Path, group: &str, number: usize) -> PathBuf {
 /// Reads, simulates and exports the plan at `path`; returns the summary or an error text.
 pub fn export_plan(path: &Path, opts: &ExportOptions) -> Result<String, String> {
     let name = path.display().to_string();
-    let (plan, _) =
-        crate::ensemble::read_plan_file(path).map_err(|(diags, bytes)| diags.render(&name, Some(&bytes)))?;
+    let plan = crate::ensemble::read_plan_file(path, &mut crate::read::Files).map_err(|e| e.render())?.plan;
     let body = match &opts.model {
         Some(model) => Body::named(model, opts.rig_cache_dir.as_deref())?,
         None => crate::body::models::builtin_models()

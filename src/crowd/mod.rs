@@ -41,13 +41,13 @@ use steps::{WalkJob, Walker, walk_plan};
 /// What can go wrong building a crowd.
 #[derive(Debug, thiserror::Error)]
 pub enum CrowdError {
-    /// A group's score could not be read (the plan checker reads it too, so this is rare).
-    #[error("group `{group}`: {message}")]
-    Score {
+    /// A group names a score the plan does not carry (a plan built by hand, not read).
+    #[error("group `{group}`: the score `{}` was not read with the plan", path.display())]
+    MissingScore {
         /// The group.
         group: String,
-        /// What the reader said.
-        message: String,
+        /// The score it names.
+        path: PathBuf,
     },
 }
 
@@ -300,9 +300,10 @@ impl Crowd {
                 None => Dance::new(None, plan.clock.tempo.bpm, 0.0, 0, &skeleton, opts.foot_half_spacing_m),
                 Some(path) => {
                     if !scores.contains_key(path) {
-                        let score = crate::cli::load_score(path)
-                            .map_err(|message| CrowdError::Score { group: g.name.clone(), message })?
-                            .0;
+                        let score = plan
+                            .score(path)
+                            .cloned()
+                            .ok_or_else(|| CrowdError::MissingScore { group: g.name.clone(), path: path.clone() })?;
                         let anim = compile(&score, &opts, proportions);
                         scores.insert(path.clone(), (score, anim));
                     }

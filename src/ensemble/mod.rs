@@ -15,5 +15,5 @@ pub mod shapes;
 pub mod simulate;
 pub mod steer;
 
-pub use plan::{Plan, read_plan, read_plan_file};
+pub use plan::{Plan, PlanError, PlanFile, read_plan, read_plan_file};
 pub use simulate::{Motion, Simulation, simulate};

@@ -1,6 +1,6 @@
 //! Motion capture: BVH files read ([`raw`] → checked [`capture`]), their joints matched to the
-//! project skeleton ([`names`]) and retargeted onto it ([`retarget`]) as poses over time. Pure:
-//! bytes and text in, poses out; the callers read the files.
+//! project skeleton ([`names`]) and retargeted onto it ([`retarget`]) as poses over time. Bytes
+//! and text in, poses out; [`load`] ([`file`]) is the one place that reads a capture file.
 //!
 //! Frames are interpolated (the pelvis linearly, rotations by slerp) so any time can be sampled.
 //! Not done: finger joints (the hands follow the wrist), non-root translation channels (bones keep
@@ -9,11 +9,13 @@
 //! sliding stays), and several performers in one file.
 
 pub mod capture;
+pub mod file;
 pub mod names;
 pub mod raw;
 pub mod retarget;
 
 pub use capture::{Capture, read_capture};
+pub use file::{CaptureLoadError, CaptureTimeline, LoadedCapture, is_capture_file, load, map_file_beside};
 pub use names::{JointMap, MapFileError, apply_overrides, auto_map};
 pub use raw::{BvhError, parse_bvh};
 pub use retarget::{CaptureMotion, RetargetError, RetargetReport, retarget};

@@ -1,9 +1,11 @@
 //! Score readers: bytes in, a raw [`Document`] (or line-accurate diagnostics) out.
 //!
 //! One module per format, each built with nom and never panicking. [`read`] picks the format
-//! from the content (magic word, shape) and falls back to the file extension.
+//! from the content (magic word, shape) and falls back to the file extension. [`load`] is the
+//! one place that reads a score file from disk ([`file`]).
 
 pub mod document;
+pub mod file;
 pub mod json;
 mod json_value;
 pub mod lbn;
@@ -13,6 +15,7 @@ pub mod lw_table;
 pub mod lw_text;
 
 pub use document::*;
+pub use file::{Files, LoadError, LoadedScore, Sources, has_empty_stem, load, load_from, score_extension};
 
 use crate::diag::{Diagnostic, Diagnostics, Span};
 

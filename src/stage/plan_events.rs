@@ -285,7 +285,7 @@ mod tests {
     fn eight() -> Plan {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble");
         let bytes = std::fs::read(dir.join("eight.plan.toml")).unwrap();
-        read_plan(&bytes, &dir).unwrap()
+        read_plan(&bytes, &dir, &mut crate::read::Files).unwrap()
     }
 
     #[test]

@@ -53,8 +53,7 @@ pub fn is_plan_path(path: &Path) -> bool {
 /// Reads, checks and simulates a plan, and compiles its crowd for a body of `model`'s
 /// proportions. Errors are the plan reader's diagnostics, rendered.
 pub fn open_plan(path: &Path, model: &DancerModel) -> Result<Crowd, String> {
-    let (plan, _) = crate::ensemble::read_plan_file(path)
-        .map_err(|(diags, bytes)| diags.render(&path.display().to_string(), Some(&bytes)))?;
+    let plan = crate::ensemble::read_plan_file(path, &mut crate::read::Files).map_err(|e| e.render())?.plan;
     let motion = crate::ensemble::simulate(&plan);
     Crowd::new(plan, motion, &model.proportions).map_err(|e| format!("{}: {e}", path.display()))
 }

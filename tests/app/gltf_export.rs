@@ -469,7 +469,8 @@ fn a_mesh_file_as_the_model_is_rigged_and_exported_dancing() {
 
 fn plan_crowd(name: &str) -> labanplay::crowd::Crowd {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble").join(name);
-    let (plan, _) = labanplay::ensemble::read_plan_file(&path).map_err(|(d, _)| format!("{d:?}")).unwrap();
+    let plan =
+        labanplay::ensemble::read_plan_file(&path, &mut labanplay::read::Files).map_err(|e| e.render()).unwrap().plan;
     let motion = labanplay::ensemble::simulate(&plan);
     labanplay::crowd::Crowd::new(plan, motion, rig().proportions()).unwrap()
 }
@@ -594,7 +595,8 @@ fn command_line_exports_a_plan_to_gltf_and_bvh() {
     let parsed = parse_glb(&std::fs::read(&glb).unwrap());
     assert_eq!(parsed.json["skins"].as_array().unwrap().len(), 8);
     // One BVH per performer, named by group and number.
-    let group = labanplay::ensemble::read_plan_file(&plan).unwrap().0.groups[0].name.clone();
+    let group =
+        labanplay::ensemble::read_plan_file(&plan, &mut labanplay::read::Files).unwrap().plan.groups[0].name.clone();
     for k in 1..=8 {
         let file = dir.join(format!("eight-{group}-{k}.bvh"));
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));

@@ -100,7 +100,7 @@ fn an_action_stroke_without_a_space_measurement_sign_is_a_warning_with_its_place
 #[test]
 fn near_far_arms_contract_and_extend_where_the_action_strokes_say() {
     let Some(dir) = support::real_scores_dir("action strokes") else { return };
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/near-far.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/near-far.lbn"));
     assert!(
         s.warnings.iter().all(|w| !w.message.contains("Ways 3") && !w.message.contains("could modify")),
         "{:#?}",

@@ -18,7 +18,7 @@ fn every_real_file_is_read_or_gets_a_line_accurate_error() {
     let known_empty = ["laban-tk/new.lbn"];
     for path in &files {
         let rel = path.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
-        let loaded = labanplay::cli::load(path).unwrap();
+        let loaded = crate::support::load_file(path);
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         match loaded.document {
             Err(diags) => {
@@ -74,13 +74,13 @@ fn every_real_file_is_read_or_gets_a_line_accurate_error() {
 #[test]
 fn known_bad_files_point_at_the_right_lines() {
     let Some(dir) = support::real_scores_dir("known_bad") else { return };
-    let l1 = labanplay::cli::load(&dir.join("laban-tk/l1.lbn")).unwrap();
+    let l1 = crate::support::load_file(&dir.join("laban-tk/l1.lbn"));
     let diags = l1.document.unwrap_err();
     let lines: Vec<u32> = diags.0.iter().map(|d| d.span.line).collect();
     assert_eq!(lines, vec![1, 47, 84], "merge markers are on lines 1, 47 and 84");
     assert!(diags.0.iter().all(|d| d.message.contains("merge-conflict")));
 
-    let nul = labanplay::cli::load(&dir.join("laban-tk/new_file2.lbn")).unwrap();
+    let nul = crate::support::load_file(&dir.join("laban-tk/new_file2.lbn"));
     let diags = nul.document.unwrap_err();
     assert_eq!(diags.0.len(), 1);
     assert_eq!((diags.0[0].span.line, diags.0[0].span.col), (3, 32));
@@ -92,7 +92,7 @@ fn known_bad_files_point_at_the_right_lines() {
     let files = collect_files(&[dir.join("laban-tk")]);
     let hidden = dir.join("laban-tk/.lbn");
     assert!(files.contains(&hidden), "the folder walk must not skip `.lbn`");
-    let loaded = labanplay::cli::load(&hidden).unwrap();
+    let loaded = crate::support::load_file(&hidden);
     let doc = loaded.document.unwrap();
     assert_eq!(doc.warnings[0].span.line, 1);
     assert!(doc.warnings[0].message.contains("empty stem"));

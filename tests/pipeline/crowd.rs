@@ -8,11 +8,12 @@ use labanplay::ensemble::{read_plan_file, simulate};
 use labanplay::motion::plan::Foot;
 use labanplay::pose::fk::{Pose, end_site_positions, joint_positions, joint_world};
 use labanplay::pose::skeleton::{JOINT_COUNT, JointId, Proportions};
+use labanplay::read::Files;
 use std::path::Path;
 
 fn crowd(name: &str, edit: impl FnOnce(&mut labanplay::ensemble::Plan)) -> Crowd {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble").join(name);
-    let (mut plan, _) = read_plan_file(&path).map_err(|(d, _)| format!("{d:?}")).unwrap();
+    let mut plan = read_plan_file(&path, &mut Files).map_err(|e| e.render()).unwrap().plan;
     edit(&mut plan);
     let motion = simulate(&plan);
     Crowd::new(plan, motion, &Proportions::default()).unwrap()
@@ -213,7 +214,7 @@ fn holding_a_formation_every_performer_dances_its_groups_staff_in_unison() {
     assert_eq!(frame.poses.len(), 1, "eight performers in unison share one pose");
     // The score staff itself, compiled on its own.
     let score_path = crowd.plan.groups[0].score.clone().unwrap();
-    let (score, _) = labanplay::cli::load_score(&score_path).unwrap();
+    let score = crate::support::load_score(&score_path);
     let anim = labanplay::animation::compile(&score, &Default::default(), &Proportions::default());
     let mut pose = Pose::rest(&anim.skeleton);
     // The staff repeats while the formation holds.
@@ -340,7 +341,7 @@ fn feet_while_holding(crowd: &Crowd, performers: &[usize]) -> HoldReport {
         let group = crowd.plan.performers[i].group;
         let anim = crowd.dance_animation(group).expect("the group dances a score");
         // The plan's beats are the score's beats, at the score's own tempo.
-        let (score, _) = labanplay::cli::load_score(crowd.plan.groups[group].score.as_ref().unwrap()).unwrap();
+        let score = crate::support::load_score(crowd.plan.groups[group].score.as_ref().unwrap());
         let score_beats = score.duration_beats;
         let mut holds = Vec::new();
         let mut from = 0.0;
@@ -416,7 +417,7 @@ fn a_travelling_score_is_danced_in_place_with_planted_feet() {
     // The two-hundred plan's groups dance walk-arms-turn, whose four walking steps travel 2.8 m.
     let crowd = crowd("two-hundred.plan.toml", |_| {});
     let score_path = crowd.plan.groups[0].score.clone().unwrap();
-    let (score, _) = labanplay::cli::load_score(&score_path).unwrap();
+    let score = crate::support::load_score(&score_path);
     let written = labanplay::animation::compile(&score, &Default::default(), &Proportions::default());
     let spread = |prints: &[labanplay::motion::plan::Footprint]| {
         prints.iter().map(|p| p.position_end_in_world.distance(prints[0].position_in_world)).fold(0.0f32, f32::max)

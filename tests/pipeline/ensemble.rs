@@ -4,6 +4,8 @@
 
 use glam::DVec2;
 use labanplay::ensemble::{self, conflicts, simulate};
+use labanplay::read::{Files, Sources};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn demo_dir() -> PathBuf {
@@ -69,7 +71,8 @@ fn bundled_pictures_are_the_generated_ones() {
 // Plans: reading, errors with positions.
 
 fn read_text(text: &str) -> Result<ensemble::Plan, String> {
-    ensemble::read_plan(text.as_bytes(), &demo_dir()).map_err(|d| d.render("test.plan.toml", Some(text.as_bytes())))
+    ensemble::read_plan(text.as_bytes(), &demo_dir(), &mut Files)
+        .map_err(|d| d.render("test.plan.toml", Some(text.as_bytes())))
 }
 
 const MINIMAL: &str = r#"ensemble = 1
@@ -212,17 +215,49 @@ fn a_broken_picture_is_an_error_at_its_formation() {
     std::fs::write(dir.join("cut.png"), &png[..png.len() / 2]).unwrap();
     let text =
         MINIMAL.replace("shape = \"circle\"\ncentre = [0, 4]\nradius_m = 2", "picture = \"cut.png\"\nsize_m = [4, 4]");
-    let err = ensemble::read_plan(text.as_bytes(), &dir).unwrap_err().render("t", Some(text.as_bytes()));
+    let err = ensemble::read_plan(text.as_bytes(), &dir, &mut Files).unwrap_err().render("t", Some(text.as_bytes()));
     assert!(err.starts_with("t:13:11: error: picture `cut.png`: the Png picture cannot be decoded"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Reads from disk and counts how often each file is asked for.
+#[derive(Default)]
+struct CountingFiles {
+    reads: BTreeMap<PathBuf, usize>,
+}
+
+impl Sources for CountingFiles {
+    fn bytes(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        *self.reads.entry(path.to_path_buf()).or_default() += 1;
+        std::fs::read(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+}
+
+#[test]
+fn a_plan_reads_each_file_once_through_its_sources_and_carries_its_scores() {
+    let mut sources = CountingFiles::default();
+    let file = ensemble::read_plan_file(&demo_dir().join("two-hundred.plan.toml"), &mut sources).unwrap();
+    assert!(sources.reads.len() >= 3, "the plan, its picture and its score: {:?}", sources.reads);
+    for (path, n) in &sources.reads {
+        assert_eq!(*n, 1, "{} read {n} times", path.display());
+    }
+    let named: Vec<&PathBuf> = file.plan.groups.iter().filter_map(|g| g.score.as_ref()).collect();
+    assert!(!named.is_empty());
+    for path in named {
+        let score = file.plan.score(path).expect("every group's score travels with the plan");
+        assert!(score.duration_beats > 0.0);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The bundled plans: zero conflicts, everyone on time, deterministic.
 
 fn demo(name: &str) -> (ensemble::Plan, ensemble::Motion, conflicts::Report) {
-    let (plan, _) =
-        ensemble::read_plan_file(&demo_dir().join(name)).map_err(|(d, b)| d.render(name, Some(&b))).unwrap();
+    let plan = ensemble::read_plan_file(&demo_dir().join(name), &mut Files).map_err(|e| e.render()).unwrap().plan;
     let motion = ensemble::simulate(&plan);
     let report = conflicts::check(&plan, &motion);
     (plan, motion, report)
@@ -282,8 +317,7 @@ fn stadium_plan_is_clean() {
 // ORCA as the avoidance method, measured against the plain steering.
 
 fn demo_with(name: &str, method: ensemble::plan::Avoidance) -> (ensemble::Plan, ensemble::Motion, conflicts::Report) {
-    let (mut plan, _) =
-        ensemble::read_plan_file(&demo_dir().join(name)).map_err(|(d, b)| d.render(name, Some(&b))).unwrap();
+    let mut plan = ensemble::read_plan_file(&demo_dir().join(name), &mut Files).map_err(|e| e.render()).unwrap().plan;
     plan.steering.method = method;
     let motion = ensemble::simulate(&plan);
     let report = conflicts::check(&plan, &motion);

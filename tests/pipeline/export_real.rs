@@ -13,10 +13,11 @@ fn every_well_formed_real_lbn_exports_to_bvh() {
     std::fs::create_dir_all(&out_dir).unwrap();
     let mut exported = 0;
     for (k, path) in labanplay::cli::check::collect_files(&[dir]).into_iter().enumerate() {
-        if labanplay::cli::score_extension(&path).as_deref() != Some("lbn") {
+        if labanplay::read::score_extension(&path).as_deref() != Some("lbn") {
             continue;
         }
-        let Ok((score, _)) = labanplay::cli::load_score(&path) else { continue };
+        let Ok(loaded) = labanplay::read::load(&path) else { continue };
+        let score = labanplay::score::Score::from_document(&loaded.document);
         if score.staves.is_empty() {
             continue;
         }

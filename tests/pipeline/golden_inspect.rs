@@ -45,7 +45,7 @@ fn inspect_tables_match_the_hand_checked_goldens() {
 #[test]
 fn barn_has_two_staves_with_dancer_pins_and_facings() {
     let Some(dir) = support::real_scores_dir("barn") else { return };
-    let (score, _) = labanplay::cli::load_score(&dir.join("laban-tk/barn.lbn")).unwrap();
+    let score = crate::support::load_score(&dir.join("laban-tk/barn.lbn"));
     assert_eq!(score.staves.len(), 2);
     let s1 = &score.staves[0];
     let s2 = &score.staves[1];

@@ -39,7 +39,7 @@ fn corpus() -> Vec<(String, Animation)> {
     labanplay::cli::check::collect_files(&dirs)
         .into_iter()
         .filter_map(|p| {
-            let ext = labanplay::cli::score_extension(&p)?;
+            let ext = labanplay::read::score_extension(&p)?;
             let real = !p.starts_with(&dirs[0]);
             if real && ext != "lbn" {
                 return None;

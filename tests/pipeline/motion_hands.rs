@@ -193,7 +193,7 @@ fn real_with_hands() -> Vec<(String, Score)> {
     let Some(dir) = support::real_scores_dir("hand and palm columns in real scores") else { return Vec::new() };
     labanplay::cli::check::collect_files(&[dir])
         .into_iter()
-        .filter(|p| labanplay::cli::score_extension(p).as_deref() == Some("lbn"))
+        .filter(|p| labanplay::read::score_extension(p).as_deref() == Some("lbn"))
         .filter_map(|p| {
             let doc = read(&std::fs::read(&p).ok()?, Some("lbn")).ok()?;
             let score = Score::from_document(&doc);

@@ -35,7 +35,7 @@ fn real_lbn() -> Vec<(String, Animation)> {
     let Some(dir) = support::real_scores_dir("motion invariants on real scores") else { return Vec::new() };
     labanplay::cli::check::collect_files(&[dir])
         .into_iter()
-        .filter(|p| labanplay::cli::score_extension(p).as_deref() == Some("lbn"))
+        .filter(|p| labanplay::read::score_extension(p).as_deref() == Some("lbn"))
         .filter_map(|p| {
             let bytes = std::fs::read(&p).ok()?;
             animation(&bytes, "lbn").map(|a| (p.display().to_string(), a))

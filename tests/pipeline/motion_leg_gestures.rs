@@ -24,7 +24,7 @@ fn scores() -> Vec<(String, Animation)> {
     let mut all = vec![("jumps".to_string(), animation(labanplay::demo::JUMPS_LBN).unwrap())];
     if let Some(dir) = support::real_scores_dir("leg gestures on real scores") {
         for p in labanplay::cli::check::collect_files(&[dir]) {
-            if labanplay::cli::score_extension(&p).as_deref() != Some("lbn") {
+            if labanplay::read::score_extension(&p).as_deref() != Some("lbn") {
                 continue;
             }
             if let Some(a) = std::fs::read(&p).ok().and_then(|b| animation(&b)) {

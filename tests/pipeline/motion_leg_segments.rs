@@ -123,7 +123,7 @@ fn a_thigh_sign_moves_the_thigh_and_an_ankle_sign_the_lower_leg_left_mirroring_r
 #[test]
 fn real_knee_score_points_each_segment_its_written_way() {
     let Some(dir) = support::real_scores_dir("thigh and lower-leg columns") else { return };
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/knee.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/knee.lbn"));
     let anim = compile(&s, &MotionOptions::default(), &Proportions::default());
     let texts: Vec<&str> = anim.interpretation.skipped.iter().map(|d| d.message.as_str()).collect();
     assert!(!texts.iter().any(|m| m.contains("not animated")), "{texts:?}");
@@ -175,7 +175,7 @@ fn real_knee_score_points_each_segment_its_written_way() {
 #[test]
 fn real_thigh_score_displaces_the_hips_with_the_feet_standing() {
     let Some(dir) = support::real_scores_dir("hip columns") else { return };
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/thigh.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/thigh.lbn"));
     let anim = compile(&s, &MotionOptions::default(), &Proportions::default());
     let texts: Vec<&str> = anim.interpretation.skipped.iter().map(|d| d.message.as_str()).collect();
     assert!(!texts.iter().any(|m| m.contains("not animated")), "{texts:?}");

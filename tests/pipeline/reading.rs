@@ -200,7 +200,7 @@ fn partners_hold_between_two_staves_names_both_dancers_and_the_surface() {
 #[test]
 fn barn_dance_hold_is_read_as_contacts_and_the_arms_keep_their_columns() {
     let Some(dir) = support::real_scores_dir("barn hold") else { return };
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/barn.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/barn.lbn"));
     // Three contacts in the starting position (joined hands; his right hand on her back; her
     // left hand on his right upper arm), released in measure 2, taken again in measure 4. Measures
     // 1–8 are repeated (beats 32–64 play them again): measure 2's release lets go of measure 4's
@@ -416,7 +416,7 @@ fn real_segment_scores_move_the_segment_their_pre_sign_names() {
     let c = std::f32::consts::FRAC_1_SQRT_2;
     // elbow1.lbn: wrist signs claim both arm columns from the starting position; the first
     // lower-arm gesture is to the side high, the upper arm hangs (natural standing).
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/elbow1.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/elbow1.lbn"));
     let anim = animate(&s);
     let t = end_of(&s.staves[0], ChannelKind::Part(BodyPart::Wrist(Side::Right)), is_dir(D::Right, L::High));
     let (upper, lower) = segment_dirs(&anim, t, [JointId::ShoulderR, JointId::ElbowR, JointId::WristR]);
@@ -428,7 +428,7 @@ fn real_segment_scores_move_the_segment_their_pre_sign_names() {
 #[test]
 fn barn_dance_partners_hands_stay_together_through_the_opening_hold() {
     let Some(dir) = support::real_scores_dir("barn hold motion") else { return };
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/barn.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/barn.lbn"));
     let anim = animate(&s);
     let sk = &anim.skeleton;
     // The opening hold lasts to measure 2, beat 3.5 (6.5 beats = 3.25 s at 120 bpm).
@@ -453,7 +453,7 @@ fn barn_dance_partners_hands_stay_together_through_the_opening_hold() {
 fn a_repeated_section_reports_each_thing_about_a_symbol_once() {
     let Some(dir) = support::real_scores_dir("warnings once") else { return };
     // barn.lbn repeats its measures; its front sign in measure 8 disagrees with the turns each time.
-    let (s, _) = labanplay::cli::load_score(&dir.join("laban-tk/barn.lbn")).unwrap();
+    let s = crate::support::load_score(&dir.join("laban-tk/barn.lbn"));
     let anim = animate(&s);
     let skipped = &anim.interpretation.skipped;
     let front = skipped.iter().filter(|d| d.message.contains("front sign says 225°")).count();

@@ -5,7 +5,37 @@
 #[cfg(feature = "viewer")]
 pub mod golden_image;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// The score file at `path` read and composed; panics with the rendered diagnostics.
+#[track_caller]
+pub fn load_score(path: &Path) -> labanplay::score::Score {
+    match labanplay::read::load(path) {
+        Ok(loaded) => labanplay::score::Score::from_document(&loaded.document),
+        Err(e) => panic!("{}", e.render()),
+    }
+}
+
+/// A score file's bytes and its document, or the reader's diagnostics; panics when the file
+/// cannot be read at all.
+pub struct LoadedFile {
+    /// The raw bytes.
+    pub bytes: Vec<u8>,
+    /// The document, or why it could not be read.
+    pub document: Result<labanplay::read::Document, labanplay::diag::Diagnostics>,
+}
+
+/// [`LoadedFile`] of `path`.
+#[track_caller]
+pub fn load_file(path: &Path) -> LoadedFile {
+    match labanplay::read::load(path) {
+        Ok(loaded) => LoadedFile { bytes: loaded.bytes, document: Ok(loaded.document) },
+        Err(labanplay::read::LoadError::Unreadable { bytes, diagnostics, .. }) => {
+            LoadedFile { bytes, document: Err(diagnostics) }
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
 
 /// `../shared/scores/real`, or `None` (with a printed SKIP line) when it is absent.
 pub fn real_scores_dir(test: &str) -> Option<PathBuf> {

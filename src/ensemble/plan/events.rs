@@ -1,5 +1,6 @@
 //! Groups, their performers, and the timeline of behaviour and command events of a plan.
 
+use super::behaviour::GroupState;
 use super::*;
 
 impl Checker<'_> {
@@ -36,13 +37,9 @@ impl Checker<'_> {
             }
             let score = r.score.as_ref().map(|s| self.base_dir.join(s.get_ref()));
             if let (Some(path), Some(s)) = (&score, &r.score)
-                && let Err(text) = crate::cli::load_score(path)
+                && let Err(e) = self.score(path)
             {
-                self.error_help(
-                    s,
-                    format!("the score `{}` cannot be read", s.get_ref()),
-                    text.lines().next().unwrap_or("").to_string(),
-                );
+                self.error_help(s, format!("the score `{}` cannot be read", s.get_ref()), e.to_string());
             }
             let staff = match &r.staff {
                 Some(s) if *s.get_ref() < 1 => {
@@ -108,8 +105,8 @@ impl Checker<'_> {
     ) -> (Vec<Behaviour>, Vec<Command>) {
         let mut behaviours = Vec::new();
         let mut commands = Vec::new();
-        // Where each group stands (formation index, None after keep/merge) and until when it is busy.
-        let mut state: Vec<(Option<usize>, f64)> = groups.iter().map(|g| (Some(g.formation), 0.0)).collect();
+        let mut state: Vec<GroupState> =
+            groups.iter().map(|g| GroupState { formation: Some(g.formation), busy_until_beats: 0.0 }).collect();
         let mut order: Vec<(f64, usize)> = Vec::new();
         let mut starts = Vec::new();
         for (k, e) in raw.events.iter().enumerate() {
@@ -169,7 +166,6 @@ impl Checker<'_> {
             if let Some(b) = self.behaviour(e, start, formations, groups, &mut state) {
                 behaviours.extend(b);
             }
-            let _ = r;
         }
         (behaviours, commands)
     }
@@ -199,7 +195,7 @@ impl Checker<'_> {
     /// player shows the cue without sound).
     fn music(&mut self, m: &Spanned<String>) {
         let path = self.base_dir.join(m.get_ref());
-        if !path.is_file() {
+        if !self.sources.is_file(&path) {
             let d = Diagnostic::warning(
                 self.span(m),
                 format!("music cue `{}`: no such file `{}`", m.get_ref(), path.display()),
@@ -207,246 +203,5 @@ impl Checker<'_> {
             .with_help("the cue plays without sound; name a WAV, FLAC, OGG or MP3 file relative to the plan");
             self.warnings.push(d);
         }
-    }
-
-    fn behaviour(
-        &mut self,
-        e: &Spanned<RawEvent>,
-        start: f64,
-        formations: &[Formation],
-        groups: &[Group],
-        state: &mut [(Option<usize>, f64)],
-    ) -> Option<Vec<Behaviour>> {
-        let r = e.get_ref();
-        let span = self.span(e);
-        let g = r.group.as_ref()?;
-        let mut gi = Vec::new();
-        for name in g.get_ref().names() {
-            match groups.iter().position(|x| x.name == name) {
-                Some(i) if !gi.contains(&i) => gi.push(i),
-                Some(_) => self.error(g, format!("group `{name}` is named twice")),
-                None => self.error_help(g, format!("no group named `{name}`"), known(groups.iter().map(|x| &x.name))),
-            }
-        }
-        if gi.is_empty() {
-            return None;
-        }
-        if r.lights.is_some() || r.music.is_some() || r.camera.is_some() {
-            self.error(
-                e,
-                "a behaviour event (with `group`) cannot also be a command; write the command as its own `[[event]]`",
-            );
-        }
-        let beats = match &r.beats {
-            Some(b) if b.get_ref().is_finite() && *b.get_ref() > 0.0 => *b.get_ref(),
-            Some(b) => {
-                self.error(b, "`beats` must be a positive number");
-                return None;
-            }
-            None => {
-                self.error(e, "a behaviour event needs `beats` (its duration)");
-                return None;
-            }
-        };
-        let find = |cx: &mut Self, s: &Spanned<String>| -> Option<usize> {
-            let f = formations.iter().position(|f| f.name == *s.get_ref());
-            if f.is_none() {
-                cx.error_help(
-                    s,
-                    format!("no formation named `{}`", s.get_ref()),
-                    known(formations.iter().map(|f| &f.name)),
-                );
-            }
-            f
-        };
-        for &i in &gi {
-            if state[i].1 > start + 1e-9 {
-                self.error(
-                    e,
-                    format!(
-                        "group `{}` is still moving until beat {:.2} of the previous event",
-                        groups[i].name, state[i].1
-                    ),
-                );
-            }
-        }
-        if let Some(from) = &r.from
-            && let Some(fi) = find(self, from)
-        {
-            for &i in &gi {
-                if state[i].0 != Some(fi) {
-                    let now = state[i]
-                        .0
-                        .map(|f| format!("`{}`", formations[f].name))
-                        .unwrap_or_else(|| "no named formation".into());
-                    self.error(
-                        from,
-                        format!("group `{}` stands in {now} here, not in `{}`", groups[i].name, from.get_ref()),
-                    );
-                }
-            }
-        }
-        let count: usize = gi.iter().map(|&i| groups[i].count).sum();
-        let method_name =
-            r.method.as_ref().map(|m| m.get_ref().as_str()).unwrap_or(if r.to.is_some() { "shortest" } else { "keep" });
-        let gait = match r.gait.as_ref().map(|g| g.get_ref().as_str()) {
-            None | Some("walk") => Gait::Walk,
-            Some("run") => Gait::Run,
-            Some(other) => {
-                self.error(r.gait.as_ref()?, format!("unknown gait `{other}`; use `walk` or `run`"));
-                Gait::Walk
-            }
-        };
-        let path = match r.path.as_ref().map(|p| p.get_ref().as_str()) {
-            None if r.via.is_some() => PathKind::Bezier(r.via.as_ref()?.get_ref().iter().map(xy).collect()),
-            None | Some("linear") => {
-                if let Some(v) = &r.via {
-                    self.error(v, "`via` control points need `path = \"bezier\"`");
-                }
-                PathKind::Linear
-            }
-            Some("bezier") => match &r.via {
-                Some(v) if !v.get_ref().is_empty() => PathKind::Bezier(v.get_ref().iter().map(xy).collect()),
-                _ => {
-                    self.error(e, "a Bézier path needs `via = [[x, y], …]` control points");
-                    PathKind::Linear
-                }
-            },
-            Some(other) => {
-                self.error(r.path.as_ref()?, format!("unknown path `{other}`; use `linear` or `bezier`"));
-                PathKind::Linear
-            }
-        };
-        let attract = r.attract.as_ref().map(|a| xy(a.get_ref()));
-        let mut legs: Vec<(Method, Option<usize>)> = Vec::new();
-        let into = |cx: &mut Self, fi: usize, at: &Spanned<String>| -> bool {
-            if formations[fi].spots.len() != count {
-                cx.error_help(
-                    at,
-                    format!(
-                        "formation `{}` has {} spots for {count} performers",
-                        formations[fi].name,
-                        formations[fi].spots.len()
-                    ),
-                    "give the formation `count` equal to the performers it receives",
-                );
-                return false;
-            }
-            true
-        };
-        match method_name {
-            "shortest" | "order" => {
-                let Some(to) = &r.to else {
-                    self.error(e, format!("method `{method_name}` needs `to` (the target formation)"));
-                    return None;
-                };
-                let mut names: Vec<&Spanned<String>> = Vec::new();
-                let through: Vec<Spanned<String>> = match &r.through {
-                    Some(t) => t.get_ref().iter().map(|n| Spanned::new(t.span(), n.clone())).collect(),
-                    None => Vec::new(),
-                };
-                names.extend(through.iter());
-                names.push(to);
-                for n in names {
-                    let fi = find(self, n)?;
-                    if !into(self, fi, n) {
-                        return None;
-                    }
-                    let m = if method_name == "order" { Method::Order(fi) } else { Method::Shortest(fi) };
-                    legs.push((m, Some(fi)));
-                }
-            }
-            "keep" => {
-                if r.to.is_some() {
-                    self.error(e, "`keep` moves the group as it stands; give `scale` and/or `move`, not `to`");
-                }
-                let reference = match (&r.reference, &r.reference_row) {
-                    (Some(_), Some(_)) => {
-                        self.error(e, "give `reference` or `reference_row`, not both");
-                        Reference::Centre
-                    }
-                    (Some(p), None) if *p.get_ref() < 1 || *p.get_ref() as usize > count => {
-                        self.error(p, format!("the reference performer must be 1 to {count}"));
-                        Reference::Centre
-                    }
-                    (Some(p), None) => Reference::Performer(*p.get_ref() as usize - 1),
-                    (None, Some(row)) if *row.get_ref() < 1 => {
-                        self.error(row, "rows count from 1 (the front row)");
-                        Reference::Centre
-                    }
-                    (None, Some(row)) => Reference::Row(*row.get_ref() as usize - 1),
-                    (None, None) => Reference::Centre,
-                };
-                let scale = match &r.scale {
-                    Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0) => {
-                        self.error(s, "`scale` must be positive");
-                        1.0
-                    }
-                    Some(s) => *s.get_ref(),
-                    None => 1.0,
-                };
-                let move_m = r.move_m.as_ref().map(|m| xy(m.get_ref())).unwrap_or(DVec2::ZERO);
-                legs.push((Method::Keep { reference, scale, move_m }, None));
-            }
-            "merge" => {
-                let Some(other) = &r.merge_into else {
-                    self.error(e, "method `merge` needs `merge_into` (the group whose line this one joins)");
-                    return None;
-                };
-                let Some(oi) = groups.iter().position(|x| x.name == *other.get_ref()) else {
-                    self.error_help(
-                        other,
-                        format!("no group named `{}`", other.get_ref()),
-                        known(groups.iter().map(|x| &x.name)),
-                    );
-                    return None;
-                };
-                if gi.contains(&oi) {
-                    self.error(other, "a group cannot merge into itself");
-                    return None;
-                }
-                if count > groups[oi].count + 1 {
-                    self.error(
-                        other,
-                        format!(
-                            "{count} performers cannot fill the {} gaps of `{}`'s line",
-                            groups[oi].count + 1,
-                            groups[oi].name
-                        ),
-                    );
-                    return None;
-                }
-                legs.push((Method::Merge(oi), None));
-            }
-            other => {
-                self.error_help(
-                    r.method.as_ref()?,
-                    format!("unknown method `{other}`"),
-                    "methods: shortest, order, keep, merge",
-                );
-                return None;
-            }
-        }
-        let leg_beats = beats / legs.len() as f64;
-        let mut out = Vec::new();
-        for (k, (method, fi)) in legs.into_iter().enumerate() {
-            out.push(Behaviour {
-                groups: gi.clone(),
-                start_beats: start + k as f64 * leg_beats,
-                duration_beats: leg_beats,
-                method,
-                path: path.clone(),
-                attract,
-                gait,
-                span,
-            });
-            for &i in &gi {
-                state[i].0 = fi;
-            }
-        }
-        for &i in &gi {
-            state[i].1 = start + beats;
-        }
-        Some(out)
     }
 }

@@ -143,7 +143,7 @@ impl Checker<'_> {
             None => 128,
         };
         let path = self.base_dir.join(pic.get_ref());
-        let bytes = match std::fs::read(&path) {
+        let bytes = match self.sources.bytes(&path) {
             Ok(b) => b,
             Err(e) => {
                 self.error(pic, format!("cannot read the picture `{}`: {e}", pic.get_ref()));

@@ -1,15 +1,21 @@
 //! The checked ensemble plan and its reader: TOML text → [`super::raw`] → [`Plan`], with every
-//! problem reported as a [`Diagnostic`] at its line and column. Pictures and scores named by the
-//! plan are read relative to the plan's folder.
+//! problem reported as a [`Diagnostic`] at its line and column. Pictures, scores and music named
+//! by the plan are read relative to the plan's folder through the [`Sources`] the reader is
+//! given; each score is read and composed once and kept in [`Plan::scores`].
 
 use super::clock::{Clock, parse_measure_beat};
-use super::raw::{RawEvent, RawFormation, RawPlan, RawXy};
+use super::raw::{GroupNames, RawEvent, RawFormation, RawPlan, RawXy};
 use super::{picture, shapes};
 use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::read::{LoadError, Sources};
+use crate::score::Score;
 use glam::DVec2;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use toml::Spanned;
 
+mod behaviour;
 mod events;
 mod formations;
 
@@ -45,6 +51,15 @@ pub struct Plan {
     pub commands: Vec<Command>,
     /// Problems that do not stop the plan.
     pub warnings: Vec<Diagnostic>,
+    /// Every score the plan names (the tempo score and the groups'), composed, by path.
+    pub scores: BTreeMap<PathBuf, Arc<Score>>,
+}
+
+impl Plan {
+    /// The composed score at `path` (a [`Plan::score_path`] or a [`Group::score`]).
+    pub fn score(&self, path: &Path) -> Option<&Arc<Score>> {
+        self.scores.get(path)
+    }
 }
 
 /// The performers' body.
@@ -333,20 +348,57 @@ pub const CAMERAS: [&str; 5] = ["front", "side", "top", "three-quarter", "follow
 /// colour instead.
 pub const LIGHT_PRESETS: [&str; 7] = ["default", "warm", "cool", "bright", "dim", "night", "sunset"];
 
-/// Reads a plan file from disk.
-pub fn read_plan_file(path: &Path) -> Result<(Plan, Vec<u8>), (Diagnostics, Vec<u8>)> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        (Diagnostics::from(Diagnostic::error(Span::at(1, 1), format!("cannot read the plan: {e}"))), Vec::new())
-    })?;
-    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    match read_plan(&bytes, &base) {
-        Ok(plan) => Ok((plan, bytes)),
-        Err(d) => Err((d, bytes)),
+/// A plan read from its file.
+#[derive(Clone, Debug)]
+pub struct PlanFile {
+    /// The checked plan.
+    pub plan: Plan,
+    /// The file's bytes (for rendering the plan's warnings with their source lines).
+    pub bytes: Vec<u8>,
+}
+
+/// Why a plan file could not be read: its diagnostics, still structured.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", first_line(path, diagnostics))]
+pub struct PlanError {
+    /// The plan file.
+    pub path: PathBuf,
+    /// Its bytes (empty when it could not be read at all).
+    pub bytes: Vec<u8>,
+    /// Errors and warnings at their lines and columns.
+    pub diagnostics: Diagnostics,
+}
+
+impl PlanError {
+    /// Every diagnostic as `file:line:col: error: message` with its source line and caret.
+    pub fn render(&self) -> String {
+        self.diagnostics.render(&self.path.display().to_string(), Some(&self.bytes))
     }
 }
 
-/// Reads a plan from its text; pictures and scores are found relative to `base_dir`.
-pub fn read_plan(bytes: &[u8], base_dir: &Path) -> Result<Plan, Diagnostics> {
+/// `file:line:col: error: message` of the first diagnostic in file order.
+fn first_line(path: &Path, diagnostics: &Diagnostics) -> String {
+    let first = diagnostics.0.iter().min_by_key(|d| (d.span.line, d.span.col));
+    first.map(|d| d.render(&path.display().to_string(), None)).unwrap_or_else(|| path.display().to_string())
+}
+
+/// Reads the plan file at `path` and what it names through `sources`.
+pub fn read_plan_file(path: &Path, sources: &mut dyn Sources) -> Result<PlanFile, PlanError> {
+    let bytes = sources.bytes(path).map_err(|e| PlanError {
+        path: path.to_path_buf(),
+        bytes: Vec::new(),
+        diagnostics: Diagnostic::error(Span::at(1, 1), format!("cannot read the plan: {e}")).into(),
+    })?;
+    let base = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    match read_plan(&bytes, &base, sources) {
+        Ok(plan) => Ok(PlanFile { plan, bytes }),
+        Err(diagnostics) => Err(PlanError { path: path.to_path_buf(), bytes, diagnostics }),
+    }
+}
+
+/// Reads a plan from its text; pictures, scores and music are found relative to `base_dir`
+/// and read through `sources`.
+pub fn read_plan(bytes: &[u8], base_dir: &Path, sources: &mut dyn Sources) -> Result<Plan, Diagnostics> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Diagnostics::from(Diagnostic::error(Span::of_offset(bytes, e.valid_up_to()), "the plan is not UTF-8 text"))
     })?;
@@ -357,11 +409,13 @@ pub fn read_plan(bytes: &[u8], base_dir: &Path) -> Result<Plan, Diagnostics> {
             "see the plan format in README.md (`ensemble = 1`, [stage], [[formation]], [[group]], [[event]])",
         ))
     })?;
-    let mut cx = Checker { bytes, base_dir, errors: Vec::new(), warnings: Vec::new() };
+    let mut cx =
+        Checker { bytes, base_dir, sources, scores: BTreeMap::new(), errors: Vec::new(), warnings: Vec::new() };
     let plan = cx.plan(raw);
     if cx.errors.is_empty() {
         let mut plan = plan;
         plan.warnings = cx.warnings;
+        plan.scores = cx.scores.into_iter().filter_map(|(path, score)| Some((path, score.ok()?))).collect();
         Ok(plan)
     } else {
         let mut all = cx.errors;
@@ -373,11 +427,26 @@ pub fn read_plan(bytes: &[u8], base_dir: &Path) -> Result<Plan, Diagnostics> {
 struct Checker<'a> {
     bytes: &'a [u8],
     base_dir: &'a Path,
+    sources: &'a mut dyn Sources,
+    /// Every score named so far, read and composed once (or why it could not be).
+    scores: BTreeMap<PathBuf, Result<Arc<Score>, Arc<LoadError>>>,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
 }
 
 impl Checker<'_> {
+    /// The score at `path`, read and composed on its first use.
+    fn score(&mut self, path: &Path) -> Result<Arc<Score>, Arc<LoadError>> {
+        if let Some(known) = self.scores.get(path) {
+            return known.clone();
+        }
+        let loaded = crate::read::load_from(&mut *self.sources, path)
+            .map(|l| Arc::new(Score::from_document(&l.document)))
+            .map_err(Arc::new);
+        self.scores.insert(path.to_path_buf(), loaded.clone());
+        loaded
+    }
+
     fn span<T>(&self, s: &Spanned<T>) -> Span {
         Span::of_offset(self.bytes, s.span().start)
     }
@@ -466,6 +535,7 @@ impl Checker<'_> {
             behaviours,
             commands,
             warnings: Vec::new(),
+            scores: BTreeMap::new(),
         }
     }
 
@@ -483,8 +553,8 @@ impl Checker<'_> {
             return (Clock::plain(bpm, meter), None);
         };
         let path = self.base_dir.join(score.get_ref());
-        match crate::cli::load_score(&path) {
-            Ok((s, _)) => {
+        match self.score(&path) {
+            Ok(s) => {
                 let mut clock = Clock::plain(s.tempo.bpm, s.meter.beats_per_measure.max(1));
                 clock.tempo = s.tempo;
                 clock.measures = s.measures.clone();
@@ -494,9 +564,8 @@ impl Checker<'_> {
                 }
                 (clock, Some(path))
             }
-            Err(text) => {
-                let first = text.lines().next().unwrap_or("").to_string();
-                self.error_help(score, format!("the score `{}` cannot be read", score.get_ref()), first);
+            Err(e) => {
+                self.error_help(score, format!("the score `{}` cannot be read", score.get_ref()), e.to_string());
                 (Clock::plain(bpm, meter), None)
             }
         }

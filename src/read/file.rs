@@ -1,0 +1,137 @@
+//! The edge that reads files. [`load`] takes a score file's path and gives its bytes and
+//! [`Document`], or a [`LoadError`] whose diagnostics stay structured until `cli` or the viewer
+//! renders them. [`Sources`] is how the modules above (an ensemble plan's scores, pictures and
+//! music) read the files they are given by name without opening them: [`Files`] reads the disk,
+//! a test may hand in its own.
+
+use super::Document;
+use crate::diag::{Diagnostic, Diagnostics, Span};
+use std::path::{Path, PathBuf};
+
+/// A score file read from disk.
+#[derive(Clone, Debug)]
+pub struct LoadedScore {
+    /// Where it was read.
+    pub path: PathBuf,
+    /// The raw bytes (kept for rendering diagnostics).
+    pub bytes: Vec<u8>,
+    /// The document, its warnings included.
+    pub document: Document,
+}
+
+/// Why a score file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{}: error: cannot read file: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The reader found errors (warnings found with them are kept too).
+    #[error("{}", first_line(path, diagnostics))]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Its bytes (for rendering the diagnostics with their source lines).
+        bytes: Vec<u8>,
+        /// Errors and warnings at their lines and columns.
+        diagnostics: Diagnostics,
+    },
+}
+
+/// `file:line:col: error: message` of the first diagnostic in file order.
+fn first_line(path: &Path, diagnostics: &Diagnostics) -> String {
+    let first = diagnostics.0.iter().min_by_key(|d| (d.span.line, d.span.col));
+    first.map(|d| d.render(&path.display().to_string(), None)).unwrap_or_else(|| path.display().to_string())
+}
+
+impl LoadError {
+    /// The file that could not be loaded.
+    pub fn path(&self) -> &Path {
+        match self {
+            LoadError::Io { path, .. } | LoadError::Unreadable { path, .. } => path,
+        }
+    }
+
+    /// Every diagnostic as `file:line:col: error: message` with its source line and caret.
+    pub fn render(&self) -> String {
+        match self {
+            LoadError::Io { .. } => self.to_string(),
+            LoadError::Unreadable { path, bytes, diagnostics } => {
+                diagnostics.render(&path.display().to_string(), Some(bytes))
+            }
+        }
+    }
+}
+
+/// Reads files by name for a reader that is given them (an ensemble plan's scores, pictures
+/// and music cues).
+pub trait Sources {
+    /// The bytes of the file at `path`.
+    fn bytes(&mut self, path: &Path) -> std::io::Result<Vec<u8>>;
+    /// True when `path` names a file that can be read.
+    fn is_file(&self, path: &Path) -> bool;
+}
+
+/// [`Sources`] on the file system.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Files;
+
+impl Sources for Files {
+    fn bytes(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        std::fs::read(path)
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        path.is_file()
+    }
+}
+
+/// The score extension of `path`, lower-case. Unlike [`Path::extension`] this also sees the
+/// extension of a file whose stem is empty (`.lbn`), which Rust treats as a hidden file name.
+pub fn score_extension(path: &Path) -> Option<String> {
+    if let Some(ext) = path.extension().and_then(|e| e.to_str()) {
+        return Some(ext.to_ascii_lowercase());
+    }
+    let name = path.file_name()?.to_str()?;
+    let rest = name.strip_prefix('.')?;
+    (!rest.is_empty() && !rest.contains('.')).then(|| rest.to_ascii_lowercase())
+}
+
+/// True when the file name is only an extension (`.lbn`).
+pub fn has_empty_stem(path: &Path) -> bool {
+    path.extension().is_none() && score_extension(path).is_some()
+}
+
+/// Reads the score file at `path` from disk (see [`load_from`]).
+pub fn load(path: &Path) -> Result<LoadedScore, LoadError> {
+    load_from(&mut Files, path)
+}
+
+/// Reads the score file at `path` through `sources` and runs the right reader on it (chosen by
+/// content, the extension breaking ties). A file whose name has an empty stem gets a warning at
+/// line 1 (it is easily lost: most tools hide it).
+pub fn load_from(sources: &mut dyn Sources, path: &Path) -> Result<LoadedScore, LoadError> {
+    let bytes = sources.bytes(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    let ext = score_extension(path);
+    let mut document = super::read(&bytes, ext.as_deref());
+    if has_empty_stem(path) {
+        let warning = Diagnostic::warning(
+            Span::at(1, 1),
+            "the file name has an empty stem (only an extension); it is read, but most tools hide such files",
+        )
+        .with_help("rename it, e.g. to `untitled.lbn`");
+        match &mut document {
+            Ok(doc) => doc.warnings.insert(0, warning),
+            Err(diags) => diags.0.insert(0, warning),
+        }
+    }
+    match document {
+        Ok(document) => Ok(LoadedScore { path: path.to_path_buf(), bytes, document }),
+        Err(diagnostics) => Err(LoadError::Unreadable { path: path.to_path_buf(), bytes, diagnostics }),
+    }
+}
