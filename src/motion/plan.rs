@@ -136,6 +136,16 @@ pub struct Key<T> {
     pub value: T,
 }
 
+/// The shortest time a change of facing, centre, level or turn takes, seconds: one written with
+/// no duration still eases over this long instead of jumping.
+pub const MIN_KEY_SECS: f64 = 1e-3;
+
+/// The end of a change that starts at `t_start_secs` and is written to end at `t_end_secs`:
+/// no sooner than [`MIN_KEY_SECS`] after its start.
+pub fn key_end_secs(t_start_secs: f64, t_end_secs: f64) -> f64 {
+    t_end_secs.max(t_start_secs + MIN_KEY_SECS)
+}
+
 /// A track of keys sorted by end time, evaluated with ease in/out between keys.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Track<T> {

@@ -5,7 +5,7 @@
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;
 use crate::motion::floor::{FloorInput, FloorPart, FloorPartEntry, plan_floor_support};
-use crate::motion::plan::{Foot, Key};
+use crate::motion::plan::{Foot, Key, key_end_secs};
 use crate::score::{Entry, EntryKind};
 
 /// Applies one support group's floor-part entries (`floor`) to the walker. `feet_written`: left
@@ -71,7 +71,7 @@ pub(super) fn floor_group(
             w.lift(foot, t0);
         }
     }
-    let t_end = t1.max(t0 + 1e-3);
+    let t_end = key_end_secs(t0, t1);
     if w.plan.floor.keys.is_empty() && t0 > 0.0 {
         // Standing until the first floor support.
         w.plan.floor.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: None });

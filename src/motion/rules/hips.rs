@@ -6,7 +6,7 @@
 
 use super::{Interpretation, Walker, gesture_dir_in_body, place};
 use crate::diag::Diagnostic;
-use crate::motion::plan::{Key, Rotated};
+use crate::motion::plan::{Key, Rotated, key_end_secs};
 use crate::read::{Direction, Side};
 use crate::score::{Entry, EntryKind};
 
@@ -60,6 +60,6 @@ pub(super) fn resolve(w: &mut Walker) {
     for s in shifts {
         now[usize::from(s.side == Side::Right)] = s.turn_rad;
         let value = now[0] + now[1];
-        track.push(Key { t_start_secs: s.t_start_secs, t_end_secs: s.t_end_secs.max(s.t_start_secs + 1e-3), value });
+        track.push(Key { t_start_secs: s.t_start_secs, t_end_secs: key_end_secs(s.t_start_secs, s.t_end_secs), value });
     }
 }

@@ -24,7 +24,7 @@
 
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;
-use crate::motion::plan::{Contact, Foot, Footprint, Key, Rotated, Track, forward_of};
+use crate::motion::plan::{Contact, Foot, Footprint, Key, Rotated, Track, forward_of, key_end_secs};
 use crate::read::{BodyPart, Side};
 use crate::score::{ChannelKind, Entry, EntryKind};
 
@@ -158,7 +158,7 @@ pub(super) fn rotation(
                 ),
             )
         });
-        w.swivels.push(LegSwivel { foot, t0, t1: t1.max(t0 + 1e-3), target_rad: value, pivoting, clamped });
+        w.swivels.push(LegSwivel { foot, t0, t1: key_end_secs(t0, t1), target_rad: value, pivoting, clamped });
     }
     report.interpreted += 1;
 }
