@@ -69,6 +69,7 @@
 //! whatever the threads.
 
 mod job;
+mod normal;
 mod path;
 mod problem;
 mod residuals;

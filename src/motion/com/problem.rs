@@ -9,7 +9,7 @@ use glam::{DVec2, DVec3};
 use super::job::{ComError, ComWeights};
 use super::path::{Piece, basis, basis_d1, basis_d2};
 use super::residuals::EVENT_SECS;
-use super::timeline::{Boundary, SegmentPlan, Timeline};
+use super::timeline::{Boundary, RunPlan, SegmentPlan, Timeline};
 
 /// Gauss–Legendre points on [0, 1] (two per span; exact for cubic integrands).
 const GAUSS_U: [f64; 2] = [0.211_324_865_405_187_1, 0.788_675_134_594_812_9];
@@ -164,169 +164,14 @@ pub(crate) struct SegmentProblem<'a> {
 impl<'a> SegmentProblem<'a> {
     /// Lays out the segment `plan` of `timeline`.
     pub fn new(timeline: &'a Timeline, plan: &SegmentPlan, weights: ComWeights) -> Result<Self, ComError> {
-        let g = timeline.gravity_mps2;
-        let mut runs = Vec::with_capacity(plan.runs.len());
-        let mut total = 0usize;
-        for (i, r) in plan.runs.iter().enumerate() {
-            let flight_after_secs = match (r.end, plan.runs.get(i + 1)) {
-                (Boundary::Flight, Some(next)) => Some(next.t_start_secs - r.t_end_secs),
-                _ => None,
-            };
-            runs.push(RunLayout {
-                t_start_secs: r.t_start_secs,
-                dt_secs: r.dt_secs(),
-                spans: r.spans,
-                first_ctrl: total,
-                flight_after_secs,
-            });
-            total += r.spans + 3;
-        }
-
-        // Which control points follow from boundary conditions (local indices: c_j is j + 1).
-        let mut eliminated = vec![false; total];
-        for (r, lay) in plan.runs.iter().zip(&runs) {
-            let (f, n) = (lay.first_ctrl, lay.spans);
-            match r.start {
-                Boundary::Fixed { .. } => {
-                    eliminated[f] = true;
-                    eliminated[f + 2] = true;
-                }
-                Boundary::Flight => eliminated[f] = true,
-                Boundary::Free => {}
-            }
-            match r.end {
-                Boundary::Fixed { .. } => {
-                    eliminated[f + n] = true;
-                    eliminated[f + n + 2] = true;
-                }
-                Boundary::Flight => eliminated[f + n + 2] = true,
-                Boundary::Free => {}
-            }
-        }
-        let mut block_of = vec![None; total];
-        let mut blocks = 0usize;
-        let mut ctrl = vec![CtrlExpr::free(0); total];
-        for i in 0..total {
-            if !eliminated[i] {
-                block_of[i] = Some(blocks);
-                ctrl[i] = CtrlExpr::free(blocks);
-                blocks += 1;
-            }
-        }
-        let free = |i: usize| block_of.get(i).copied().flatten().ok_or(ComError::NumericalFailure);
-        for (ri, (r, lay)) in plan.runs.iter().zip(&runs).enumerate() {
-            let (f, n, dt) = (lay.first_ctrl, lay.spans, lay.dt_secs);
-            if let Boundary::Fixed { position: p, velocity: v } = r.start {
-                let b = free(f + 1)?;
-                ctrl[f] = single(b, -2.0, 3.0 * p - dt * v);
-                ctrl[f + 2] = single(b, -2.0, 3.0 * p + dt * v);
-            }
-            match r.end {
-                Boundary::Fixed { position: q, velocity: w } => {
-                    let b = free(f + n + 1)?;
-                    ctrl[f + n + 2] = single(b, -2.0, 3.0 * q + dt * w);
-                    ctrl[f + n] = single(b, -2.0, 3.0 * q - dt * w);
-                }
-                Boundary::Flight => {
-                    let (Some(next), Some(t_flight)) = (runs.get(ri + 1), lay.flight_after_secs) else {
-                        return Err(ComError::NumericalFailure);
-                    };
-                    let fb = next.first_ctrl;
-                    let refs = [free(f + n)?, free(f + n + 1)?, free(fb + 1)?, free(fb + 2)?];
-                    let (cu, ku, cw, kw) = flight_elimination(dt, next.dt_secs, t_flight, g);
-                    ctrl[f + n + 2] = CtrlExpr { terms: 4, block: refs, coef: cu, constant: ku };
-                    ctrl[fb] = CtrlExpr { terms: 4, block: refs, coef: cw, constant: kw };
-                }
-                Boundary::Free => {}
-            }
-        }
-
-        // Normal-matrix profile: blocks referenced by one span couple with each other.
-        let mut block_first: Vec<usize> = (0..blocks).collect();
-        let total_spans: usize = runs.iter().map(|r| r.spans).sum();
-        let mut spans = Vec::with_capacity(total_spans);
-        let mut samples = Vec::with_capacity(3 * total_spans + timeline.contact_events.len() + 8);
+        let runs = run_layouts(plan);
+        let controls = Controls::new(plan, &runs, timeline.gravity_mps2)?;
+        let mut layout = SampleLayout::new(timeline, &controls, &runs);
         for (lay, plan_run) in runs.iter().zip(&plan.runs) {
-            let dt = lay.dt_secs;
-            // Reach at every touch-down and lift-off inside the run: (span, u, contact).
-            let t_end = lay.t_start_secs + dt * lay.spans as f64;
-            let events = &timeline.contact_events;
-            let from = events.partition_point(|e| e.0 < lay.t_start_secs - 1e-9);
-            let mut run_events = events
-                .get(from..)
-                .unwrap_or(&[])
-                .iter()
-                .take_while(|e| e.0 <= t_end + 1e-9)
-                .map(|&(t, contact)| {
-                    let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
-                    let j = (x.floor() as usize).min(lay.spans - 1);
-                    (j, x - j as f64, contact)
-                })
-                .peekable();
-            let jerk_scale = (weights.jerk * dt).sqrt() / (dt * dt * dt);
-            for j in 0..lay.spans {
-                let ctrl0 = lay.first_ctrl + j;
-                let span = ctrl.get(ctrl0..ctrl0 + 4).unwrap_or(&[]);
-                let referenced = span.iter().flat_map(|e| e.block.iter().take(e.terms));
-                let lowest = referenced.clone().min().copied().unwrap_or(0);
-                for &b in referenced {
-                    if let Some(first) = block_first.get_mut(b) {
-                        *first = (*first).min(lowest);
-                    }
-                }
-                let plain_block = span.first().map(|e| e.block[0]).filter(|&b0| {
-                    span.len() == 4
-                        && b0 + 4 <= blocks
-                        && span.iter().enumerate().all(|(k, e)| {
-                            e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO
-                        })
-                });
-                spans.push(SpanRows { index: spans.len(), ctrl0, jerk_scale, plain_block, samples: 0..0 });
-                // A free end is weakly held by interior samples alone: sample the end itself.
-                let free_start = j == 0 && plan_run.start == Boundary::Free;
-                let free_end = j + 1 == lay.spans && plan_run.end == Boundary::Free;
-                let ends = [free_start.then_some(0.0), free_end.then_some(1.0)];
-                let quad = dt / GAUSS_U.len() as f64;
-                for u in ends[0].into_iter().chain(GAUSS_U).chain(ends[1]) {
-                    let t = lay.t_start_secs + (j as f64 + u) * dt;
-                    let phase = timeline.phase_index_at(t);
-                    let height_m = timeline.target_height_m(t, phase);
-                    let pressure_xz = timeline.pressure_reference_xz(phase, t);
-                    let terms = Terms::Support { phase, height_m, pressure_xz };
-                    samples.push(sample(ctrl0, u, dt, quad, terms));
-                    if u == 0.0 || u == 1.0 {
-                        let desired_m =
-                            timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t, p));
-                        samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
-                    }
-                    if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
-                        let floor_y = timeline.floor_height_m(phase);
-                        let omega = (g / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
-                        let sign = if u == 0.0 { -1.0 } else { 1.0 };
-                        samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
-                    }
-                }
-                let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
-                let phase = timeline.phase_index_at(t_mid);
-                let height_m = timeline.target_height_m(t_mid, phase);
-                let desired_m = timeline.phases.get(phase).map_or(height_m, |p| timeline.desired_height_m(t_mid, p));
-                samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m, desired_m }));
-                while let Some((_, u, contact)) = run_events.next_if(|e| e.0 == j) {
-                    samples.push(sample(ctrl0, u, dt, EVENT_SECS, Terms::Event { contact }));
-                }
-            }
+            layout.add_run(lay, plan_run, weights.jerk);
         }
-
-        // Samples are pushed span by span: record each span's range.
-        let mut next = 0usize;
-        for span in &mut spans {
-            let start = next;
-            while samples.get(next).is_some_and(|s| s.ctrl0 == span.ctrl0) {
-                next += 1;
-            }
-            span.samples = start..next;
-        }
-
+        let SampleLayout { block_first, spans, samples, .. } = layout.finish();
+        let Controls { ctrl, block_of, blocks } = controls;
         let mut problem =
             Self { timeline, weights, runs, ctrl, blocks, block_first, samples, spans, initial: Vec::new() };
         problem.initial = problem.initial_guess(&block_of);
@@ -409,6 +254,263 @@ impl<'a> SegmentProblem<'a> {
             }
         }
         pieces
+    }
+}
+
+/// Each run's spans and first control point (a run of n spans has n + 3 control points,
+/// stored one run after another), and the flight after it.
+fn run_layouts(plan: &SegmentPlan) -> Vec<RunLayout> {
+    let mut runs = Vec::with_capacity(plan.runs.len());
+    let mut total = 0usize;
+    for (i, r) in plan.runs.iter().enumerate() {
+        let flight_after_secs = match (r.end, plan.runs.get(i + 1)) {
+            (Boundary::Flight, Some(next)) => Some(next.t_start_secs - r.t_end_secs),
+            _ => None,
+        };
+        runs.push(RunLayout {
+            t_start_secs: r.t_start_secs,
+            dt_secs: r.dt_secs(),
+            spans: r.spans,
+            first_ctrl: total,
+            flight_after_secs,
+        });
+        total += r.spans + 3;
+    }
+    runs
+}
+
+/// The control points of a segment as expressions of its free blocks.
+struct Controls {
+    ctrl: Vec<CtrlExpr>,
+    /// Per control point, its block when it is free.
+    block_of: Vec<Option<usize>>,
+    blocks: usize,
+}
+
+impl Controls {
+    /// Numbers the free control points, then writes those that follow from fixed points and
+    /// flights in terms of them.
+    fn new(plan: &SegmentPlan, runs: &[RunLayout], gravity_mps2: f64) -> Result<Self, ComError> {
+        let total = runs.last().map_or(0, |lay| lay.first_ctrl + lay.spans + 3);
+        let eliminated = eliminated_points(plan, runs, total);
+        let mut block_of = vec![None; total];
+        let mut blocks = 0usize;
+        let mut ctrl = vec![CtrlExpr::free(0); total];
+        for i in 0..total {
+            if !eliminated[i] {
+                block_of[i] = Some(blocks);
+                ctrl[i] = CtrlExpr::free(blocks);
+                blocks += 1;
+            }
+        }
+        let mut controls = Controls { ctrl, block_of, blocks };
+        controls.eliminate(plan, runs, gravity_mps2)?;
+        Ok(controls)
+    }
+
+    fn free(&self, i: usize) -> Result<usize, ComError> {
+        self.block_of.get(i).copied().flatten().ok_or(ComError::NumericalFailure)
+    }
+
+    /// The expressions of the control points [`eliminated_points`] marks: a fixed point
+    /// (position and velocity) ties the two control points around one free one, a flight
+    /// makes the join an exact ballistic arc (see [`flight_elimination`]).
+    fn eliminate(&mut self, plan: &SegmentPlan, runs: &[RunLayout], gravity_mps2: f64) -> Result<(), ComError> {
+        for (ri, (r, lay)) in plan.runs.iter().zip(runs).enumerate() {
+            let (f, n, dt) = (lay.first_ctrl, lay.spans, lay.dt_secs);
+            if let Boundary::Fixed { position: p, velocity: v } = r.start {
+                let b = self.free(f + 1)?;
+                self.ctrl[f] = single(b, -2.0, 3.0 * p - dt * v);
+                self.ctrl[f + 2] = single(b, -2.0, 3.0 * p + dt * v);
+            }
+            match r.end {
+                Boundary::Fixed { position: q, velocity: w } => {
+                    let b = self.free(f + n + 1)?;
+                    self.ctrl[f + n + 2] = single(b, -2.0, 3.0 * q + dt * w);
+                    self.ctrl[f + n] = single(b, -2.0, 3.0 * q - dt * w);
+                }
+                Boundary::Flight => {
+                    let (Some(next), Some(t_flight)) = (runs.get(ri + 1), lay.flight_after_secs) else {
+                        return Err(ComError::NumericalFailure);
+                    };
+                    let fb = next.first_ctrl;
+                    let refs = [self.free(f + n)?, self.free(f + n + 1)?, self.free(fb + 1)?, self.free(fb + 2)?];
+                    let (cu, ku, cw, kw) = flight_elimination(dt, next.dt_secs, t_flight, gravity_mps2);
+                    self.ctrl[f + n + 2] = CtrlExpr { terms: 4, block: refs, coef: cu, constant: ku };
+                    self.ctrl[fb] = CtrlExpr { terms: 4, block: refs, coef: cw, constant: kw };
+                }
+                Boundary::Free => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which control points follow from boundary conditions (local indices: c_j is j + 1).
+fn eliminated_points(plan: &SegmentPlan, runs: &[RunLayout], total: usize) -> Vec<bool> {
+    let mut eliminated = vec![false; total];
+    for (r, lay) in plan.runs.iter().zip(runs) {
+        let (f, n) = (lay.first_ctrl, lay.spans);
+        match r.start {
+            Boundary::Fixed { .. } => {
+                eliminated[f] = true;
+                eliminated[f + 2] = true;
+            }
+            Boundary::Flight => eliminated[f] = true,
+            Boundary::Free => {}
+        }
+        match r.end {
+            Boundary::Fixed { .. } => {
+                eliminated[f + n] = true;
+                eliminated[f + n + 2] = true;
+            }
+            Boundary::Flight => eliminated[f + n + 2] = true,
+            Boundary::Free => {}
+        }
+    }
+    eliminated
+}
+
+/// A touch-down or lift-off inside a run: the span it falls in, where in the span, which
+/// contact.
+#[derive(Clone, Copy, Debug)]
+struct RunEvent {
+    span: usize,
+    u: f64,
+    contact: usize,
+}
+
+/// The residual samples of a segment, laid out span by span, and the normal matrix's
+/// profile (blocks referenced by one span couple with each other).
+struct SampleLayout<'t> {
+    timeline: &'t Timeline,
+    ctrl: &'t [CtrlExpr],
+    blocks: usize,
+    /// Per block, the first block it couples with.
+    block_first: Vec<usize>,
+    spans: Vec<SpanRows>,
+    samples: Vec<Sample>,
+}
+
+impl<'t> SampleLayout<'t> {
+    fn new(timeline: &'t Timeline, controls: &'t Controls, runs: &[RunLayout]) -> Self {
+        let total_spans: usize = runs.iter().map(|r| r.spans).sum();
+        SampleLayout {
+            timeline,
+            ctrl: &controls.ctrl,
+            blocks: controls.blocks,
+            block_first: (0..controls.blocks).collect(),
+            spans: Vec::with_capacity(total_spans),
+            samples: Vec::with_capacity(3 * total_spans + timeline.contact_events.len() + 8),
+        }
+    }
+
+    /// The spans of one run and their samples; `jerk_weight` scales the jerk rows.
+    fn add_run(&mut self, lay: &RunLayout, plan_run: &RunPlan, jerk_weight: f64) {
+        let dt = lay.dt_secs;
+        let events = self.run_events(lay);
+        let mut next_event = 0usize;
+        let jerk_scale = (jerk_weight * dt).sqrt() / (dt * dt * dt);
+        for j in 0..lay.spans {
+            let ctrl0 = lay.first_ctrl + j;
+            self.add_span(ctrl0, jerk_scale);
+            // A free end is weakly held by interior samples alone: sample the end itself.
+            let free_start = j == 0 && plan_run.start == Boundary::Free;
+            let free_end = j + 1 == lay.spans && plan_run.end == Boundary::Free;
+            let ends = [free_start.then_some(0.0), free_end.then_some(1.0)];
+            for u in ends[0].into_iter().chain(GAUSS_U).chain(ends[1]) {
+                self.add_support_samples(lay, j, u);
+            }
+            let t_mid = lay.t_start_secs + (j as f64 + 0.5) * dt;
+            let tl = self.timeline;
+            let phase = tl.phase_index_at(t_mid);
+            let height_m = tl.target_height_m(t_mid, phase);
+            let desired_m = tl.phases.get(phase).map_or(height_m, |p| tl.desired_height_m(t_mid, p));
+            self.samples.push(sample(ctrl0, 0.5, dt, dt, Terms::Level { phase, height_m, desired_m }));
+            while let Some(event) = events.get(next_event).filter(|e| e.span == j) {
+                self.samples.push(sample(ctrl0, event.u, dt, EVENT_SECS, Terms::Event { contact: event.contact }));
+                next_event += 1;
+            }
+        }
+    }
+
+    /// Every touch-down and lift-off inside the run, in time order.
+    fn run_events(&self, lay: &RunLayout) -> Vec<RunEvent> {
+        let dt = lay.dt_secs;
+        let t_end = lay.t_start_secs + dt * lay.spans as f64;
+        let events = &self.timeline.contact_events;
+        let from = events.partition_point(|e| e.0 < lay.t_start_secs - 1e-9);
+        events
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|e| e.0 <= t_end + 1e-9)
+            .map(|&(t, contact)| {
+                let x = ((t - lay.t_start_secs) / dt).clamp(0.0, lay.spans as f64);
+                let j = (x.floor() as usize).min(lay.spans - 1);
+                RunEvent { span: j, u: x - j as f64, contact }
+            })
+            .collect()
+    }
+
+    /// The span starting at control point `ctrl0`: its blocks couple in the profile, and it
+    /// is plain when its 4 control points are consecutive free blocks.
+    fn add_span(&mut self, ctrl0: usize, jerk_scale: f64) {
+        let span = self.ctrl.get(ctrl0..ctrl0 + 4).unwrap_or(&[]);
+        let referenced = span.iter().flat_map(|e| e.block.iter().take(e.terms));
+        let lowest = referenced.clone().min().copied().unwrap_or(0);
+        for &b in referenced {
+            if let Some(first) = self.block_first.get_mut(b) {
+                *first = (*first).min(lowest);
+            }
+        }
+        let plain_block = span.first().map(|e| e.block[0]).filter(|&b0| {
+            span.len() == 4
+                && b0 + 4 <= self.blocks
+                && span
+                    .iter()
+                    .enumerate()
+                    .all(|(k, e)| e.terms == 1 && e.coef[0] == 1.0 && e.block[0] == b0 + k && e.constant == DVec3::ZERO)
+        });
+        let index = self.spans.len();
+        self.spans.push(SpanRows { index, ctrl0, jerk_scale, plain_block, samples: 0..0 });
+    }
+
+    /// The dynamic terms at `u` in span `j` of the run; at a free end (u = 0 or 1) also the
+    /// level terms and, where there is a centre of pressure to aim at, the capture point.
+    fn add_support_samples(&mut self, lay: &RunLayout, j: usize, u: f64) {
+        let tl = self.timeline;
+        let (dt, ctrl0) = (lay.dt_secs, lay.first_ctrl + j);
+        let quad = dt / GAUSS_U.len() as f64;
+        let t = lay.t_start_secs + (j as f64 + u) * dt;
+        let phase = tl.phase_index_at(t);
+        let height_m = tl.target_height_m(t, phase);
+        let pressure_xz = tl.pressure_reference_xz(phase, t);
+        let terms = Terms::Support { phase, height_m, pressure_xz };
+        self.samples.push(sample(ctrl0, u, dt, quad, terms));
+        if u == 0.0 || u == 1.0 {
+            let desired_m = tl.phases.get(phase).map_or(height_m, |p| tl.desired_height_m(t, p));
+            self.samples.push(sample(ctrl0, u, dt, 0.5 * dt, Terms::Level { phase, height_m, desired_m }));
+        }
+        if let (Some(pressure_xz), true) = (pressure_xz, u == 0.0 || u == 1.0) {
+            let floor_y = tl.floor_height_m(phase);
+            let omega = (tl.gravity_mps2 / (height_m - floor_y).max(MIN_BALANCE_HEIGHT_M)).sqrt();
+            let sign = if u == 0.0 { -1.0 } else { 1.0 };
+            self.samples.push(sample(ctrl0, u, dt, 0.0, Terms::Capture { sign, omega, pressure_xz }));
+        }
+    }
+
+    /// Records each span's range of samples (they were pushed span by span).
+    fn finish(mut self) -> Self {
+        let mut next = 0usize;
+        for span in &mut self.spans {
+            let start = next;
+            while self.samples.get(next).is_some_and(|s| s.ctrl0 == span.ctrl0) {
+                next += 1;
+            }
+            span.samples = start..next;
+        }
+        self
     }
 }
 

@@ -1,13 +1,14 @@
-//! Levenberg–Marquardt over one segment: Gauss–Newton normal equations assembled straight
-//! into a skyline (banded) matrix and solved by sparse Cholesky, O(unknowns) per iteration.
+//! Levenberg–Marquardt over one segment: Gauss–Newton normal equations (see [`super::normal`])
+//! assembled straight into a skyline (banded) matrix and solved by sparse Cholesky,
+//! O(unknowns) per iteration.
 //!
 //! Deterministic: fixed evaluation order, no threads, no clocks.
 
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 
-use super::problem::{CtrlExpr, SegmentProblem, SpanRows};
-use super::residuals::{AXES_ALL, AXIS_X, AXIS_Y, AXIS_Z, Sink};
-use super::skyline::{Block, Skyline};
+use super::normal::{Chain, LinearGradientSink, NormalSink, assemble, cost_at};
+use super::problem::SegmentProblem;
+use super::skyline::Skyline;
 
 /// Converged when an accepted step lowers the objective by less than this fraction...
 const RELATIVE_DECREASE: f64 = 1e-7;
@@ -39,558 +40,309 @@ pub(crate) struct SegmentSolution {
     pub converged: bool,
 }
 
-/// Sums squared residuals of the rows flagged `LINEAR` (when `L`) and of the others (when `N`).
-struct CostSink<const L: bool, const N: bool> {
-    cost: f64,
-}
-
-impl<const L: bool, const N: bool> Sink for CostSink<L, N> {
-    const GRAD: bool = false;
-    const LINEAR_ROWS: bool = L;
-    const NONLINEAR_ROWS: bool = N;
-    fn row(&mut self, r: f64, _grads: &[DVec3; 4], _axes: u8) {
-        self.cost += r * r;
-    }
-}
-
-/// Accumulates the gradient Jᵀ·r of the rows flagged `LINEAR` only, and their cost Σ r² (the
-/// bits [`CostSink`] gives).
-struct LinearGradientSink<'a> {
-    ctrl: &'a [CtrlExpr],
-    gradient: &'a mut [f64],
-    ctrl0: usize,
-    local_g: [f64; 12],
-    cost: f64,
-}
-
-impl Sink for LinearGradientSink<'_> {
-    const GRAD: bool = true;
-    const NONLINEAR_ROWS: bool = false;
-
-    fn begin_span(&mut self, span: &SpanRows) {
-        self.ctrl0 = span.ctrl0;
-        self.local_g = [0.0; 12];
-    }
-
-    fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
-        self.cost += r * r;
-        for (k, g) in grads.iter().enumerate() {
-            for (a, v) in g.to_array().into_iter().enumerate() {
-                if axes & (1 << a) != 0 {
-                    self.local_g[3 * k + a] += r * v;
-                }
-            }
-        }
-    }
-
-    fn end_span(&mut self) {
-        for k in 0..4 {
-            let Some(e) = self.ctrl.get(self.ctrl0 + k) else { continue };
-            for t in 0..e.terms.min(4) {
-                for a in 0..3 {
-                    if let Some(g) = self.gradient.get_mut(3 * e.block[t] + a) {
-                        *g += e.coef[t] * self.local_g[3 * k + a];
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Rows whose gradient is w[k]·d for one weight vector w (see [`Sink::row_weighted`]),
-/// summed as Σ r·d and Σ d·dᵀ (+ curvature) until the weights change: their share of the
-/// span matrix is then (w·wᵀ) ⊗ M, added once instead of once per row.
-#[derive(Clone, Copy)]
-struct Pending {
-    w: [f64; 4],
-    /// Symmetric 3×3, row-major.
-    m: Block,
-    g: [f64; 3],
-    active: bool,
-}
-
-impl Pending {
-    const NONE: Pending = Pending { w: [0.0; 4], m: [0.0; 9], g: [0.0; 3], active: false };
-}
-
-/// How the sums of a span that is not plain (see [`SpanRows::plain_block`]) reach the
-/// gradient and the skyline matrix through its control-point expressions (the chain rule),
-/// laid out once per solve in the order the terms are added.
-#[derive(Clone, Debug, Default)]
-struct Chain {
-    /// (first gradient entry 3·b, span point k, coefficient).
-    grad: Vec<(usize, usize, f64)>,
-    /// (skyline storage index of block (b, b2 ≤ b), span points k and k2, scale): the block
-    /// takes scale · the span's block (k, k2).
-    blocks: Vec<(usize, usize, usize, f64)>,
-}
-
-impl Chain {
-    /// The chains of `problem`'s spans (empty for plain spans) into `normal`'s profile.
-    fn of_spans(problem: &SegmentProblem<'_>, normal: &Skyline) -> Vec<Chain> {
-        let n = 3 * problem.blocks;
-        let ctrl = &problem.ctrl;
-        problem
-            .spans
-            .iter()
-            .map(|span| {
-                let mut chain = Chain::default();
-                if span.plain_block.is_some() {
-                    return chain;
-                }
-                for k in 0..4 {
-                    let Some(ek) = ctrl.get(span.ctrl0 + k) else { continue };
-                    for t in 0..ek.terms.min(4) {
-                        let (b, cb) = (ek.block[t], ek.coef[t]);
-                        if 3 * b + 2 >= n {
-                            continue;
-                        }
-                        chain.grad.push((3 * b, k, cb));
-                        for k2 in 0..4 {
-                            let Some(ek2) = ctrl.get(span.ctrl0 + k2) else { continue };
-                            for t2 in 0..ek2.terms.min(4) {
-                                let (b2, cb2) = (ek2.block[t2], ek2.coef[t2]);
-                                if b2 <= b {
-                                    chain.blocks.push((normal.block_index(b, b2), k, k2, cb * cb2));
-                                }
-                            }
-                        }
-                    }
-                }
-                chain
-            })
-            .collect()
-    }
-}
-
-/// The lower half (with the diagonal) of a row-major 3×3 block.
-const LOWER: [usize; 6] = [0, 3, 4, 6, 7, 8];
-
-/// Index of the lower block (k, k2 ≤ k) of a span's 4×4 blocks.
-#[inline]
-fn tri(k: usize, k2: usize) -> usize {
-    k * (k + 1) / 2 + k2
-}
-
-/// Accumulates Jᵀ·J (+ the Newton terms rows ask for) and Jᵀ·r over the free unknowns: first
-/// over the 4 control points of one span (its 10 lower 3×3 blocks), then once per span
-/// through the control-point expressions into the skyline matrix. `LINEAR`: of the rows
-/// flagged `LINEAR` (once per solve: their matrix never changes); else of the others (every
-/// iteration).
-struct NormalSink<'a, const LINEAR: bool> {
-    chains: &'a [Chain],
-    normal: &'a mut Skyline,
-    gradient: &'a mut [f64],
-    /// The span being summed (its index).
-    span: usize,
-    /// The span's first block when it is plain (see [`SpanRows::plain_block`]).
-    plain_block: Option<usize>,
-    /// The span's lower blocks (k, k2 ≤ k) at [`tri`]`(k, k2)`; of a diagonal block only the
-    /// lower half (until [`Sink::end_span`] mirrors it).
-    local: [Block; 10],
-    local_g: [f64; 12],
-    /// Pending weighted rows of the position (slot 0) and of the acceleration (slot 1).
-    pending: [Pending; 2],
-    touched: bool,
-    /// Σ r² of the rows received, in the order [`CostSink`] sums them (so the same bits).
-    cost: f64,
-}
-
-impl<'a, const LINEAR: bool> NormalSink<'a, LINEAR> {
-    fn new(chains: &'a [Chain], normal: &'a mut Skyline, gradient: &'a mut [f64]) -> Self {
-        Self {
-            chains,
-            normal,
-            gradient,
-            span: 0,
-            plain_block: None,
-            local: [[0.0; 9]; 10],
-            local_g: [0.0; 12],
-            pending: [Pending::NONE; 2],
-            touched: false,
-            cost: 0.0,
-        }
-    }
-
-    /// The pending slot for weights `w`: the one holding them, else a free one, else slot 0
-    /// flushed.
-    #[inline]
-    fn slot(&mut self, w: &[f64; 4]) -> &mut Pending {
-        self.touched = true;
-        let i = match self.pending.iter().position(|p| p.active && p.w == *w) {
-            Some(i) => i,
-            None => {
-                let i = self.pending.iter().position(|p| !p.active).unwrap_or(0);
-                self.flush(i);
-                self.pending[i] = Pending { w: *w, active: true, ..Pending::NONE };
-                i
-            }
-        };
-        &mut self.pending[i]
-    }
-
-    /// Adds a pending slot's (w·wᵀ) ⊗ M and w ⊗ g to the span's sums. M is symmetric, so in
-    /// the pass of the other rows (whose every block is a sum of such terms) only the lower
-    /// half of each block is summed, and [`Sink::end_span`] mirrors it.
-    fn flush(&mut self, slot: usize) {
-        let p = self.pending[slot];
-        if !p.active {
-            return;
-        }
-        self.pending[slot].active = false;
-        for k in 0..4 {
-            for a in 0..3 {
-                self.local_g[3 * k + a] += p.w[k] * p.g[a];
-            }
-            for k2 in 0..=k {
-                let s = p.w[k] * p.w[k2];
-                let l = &mut self.local[tri(k, k2)];
-                if LINEAR {
-                    for (l, m) in l.iter_mut().zip(&p.m) {
-                        *l += s * m;
-                    }
-                } else {
-                    for i in LOWER {
-                        l[i] += s * p.m[i];
-                    }
-                }
-            }
-        }
-    }
-
-    /// Block (k, k2) of the span's symmetric matrix (after the diagonal blocks are mirrored).
-    fn block(&self, k: usize, k2: usize) -> Block {
-        if k2 <= k {
-            self.local[tri(k, k2)]
-        } else {
-            let m = self.local[tri(k2, k)];
-            [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]
-        }
-    }
-}
-
-impl<const LINEAR_PASS: bool> Sink for NormalSink<'_, LINEAR_PASS> {
-    const GRAD: bool = true;
-    const LINEAR_ROWS: bool = LINEAR_PASS;
-    const NONLINEAR_ROWS: bool = !LINEAR_PASS;
-
-    fn begin_span(&mut self, span: &SpanRows) {
-        self.span = span.index;
-        self.plain_block = span.plain_block;
-        if self.touched {
-            self.local = [[0.0; 9]; 10];
-        }
-        self.local_g = [0.0; 12];
-        // (Each span's end flushed its slots; a slot taken is set afresh.)
-        for p in &mut self.pending {
-            p.active = false;
-        }
-        self.touched = false;
-    }
-
-    fn row(&mut self, r: f64, grads: &[DVec3; 4], axes: u8) {
-        // The other rows all come weighted (their blocks are symmetric: see `flush`).
-        debug_assert!(LINEAR_PASS, "a row that is not LINEAR must come through row_weighted");
-        self.touched = true;
-        self.cost += r * r;
-        if axes & AXES_ALL == AXIS_X || axes & AXES_ALL == AXIS_Y || axes & AXES_ALL == AXIS_Z {
-            // One axis (most linear rows): the same sums without the index maps.
-            let a = (axes & AXES_ALL).trailing_zeros() as usize;
-            let v = grads.map(|g| g.to_array()[a]);
-            for k in 0..4 {
-                self.local_g[3 * k + a] += r * v[k];
-                for k2 in 0..=k {
-                    self.local[tri(k, k2)][4 * a] += v[k] * v[k2];
-                }
-            }
-            return;
-        }
-        let mut idx = [0usize; 12];
-        let mut val = [0.0f64; 12];
-        let mut m = 0usize;
-        for (k, g) in grads.iter().enumerate() {
-            for (a, v) in g.to_array().into_iter().enumerate() {
-                if axes & (1 << a) != 0 {
-                    idx[m] = 3 * k + a;
-                    val[m] = v;
-                    m += 1;
-                }
-            }
-        }
-        for p in 0..m {
-            let (i, vi) = (idx[p], val[p]);
-            self.local_g[i] += r * vi;
-            for q in 0..=p {
-                let j = idx[q];
-                self.local[tri(i / 3, j / 3)][3 * (i % 3) + j % 3] += vi * val[q];
-            }
-        }
-    }
-
-    #[inline]
-    fn row_weighted(&mut self, r: f64, w: &[f64; 4], d: DVec3, _axes: u8) {
-        self.cost += r * r;
-        let p = self.slot(w);
-        let d = d.to_array();
-        for a in 0..3 {
-            p.g[a] += r * d[a];
-            for a2 in 0..3 {
-                p.m[3 * a + a2] += d[a] * d[a2];
-            }
-        }
-    }
-
-    fn curvature(&mut self, pos_w: &[f64; 4], m: &DMat3) {
-        let p = self.slot(pos_w);
-        let m = m.to_cols_array();
-        for (pm, v) in p.m.iter_mut().zip(m) {
-            *pm += v;
-        }
-    }
-
-    fn end_span(&mut self) {
-        self.flush(0);
-        self.flush(1);
-        if self.touched {
-            // Of the other rows every block was summed in its lower half only.
-            let mirrored = if LINEAR_PASS { &[0, 2, 5, 9][..] } else { &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9][..] };
-            for &i in mirrored {
-                let d = &mut self.local[i];
-                (d[1], d[2], d[5]) = (d[3], d[6], d[7]);
-            }
-        }
-        if let Some(b0) = self.plain_block {
-            for (g, l) in self.gradient[3 * b0..3 * b0 + 12].iter_mut().zip(&self.local_g) {
-                *g += l;
-            }
-            if self.touched {
-                // Block row b0 + k takes the span's blocks (k, 0..=k), which lie together.
-                for k in 0..4 {
-                    self.normal.add_to_row(b0 + k, b0, &self.local[tri(k, 0)..=tri(k, k)]);
-                }
-            }
-            return;
-        }
-        // General case: chain rule through the control-point expressions.
-        let Some(chain) = self.chains.get(self.span) else { return };
-        for &(g, k, cb) in &chain.grad {
-            for a in 0..3 {
-                self.gradient[g + a] += cb * self.local_g[3 * k + a];
-            }
-        }
-        if self.touched {
-            for &(index, k, k2, scale) in &chain.blocks {
-                self.normal.add_scaled_at(index, scale, &self.block(k, k2));
-            }
-        }
-    }
-}
-
-/// The objective at `z`: rows flagged `LINEAR` (when `L`) and the others (when `N`).
-fn cost_at<const L: bool, const N: bool>(problem: &SegmentProblem<'_>, z: &[DVec3], x: &mut Vec<DVec3>) -> f64 {
-    problem.control_points(z, x);
-    let mut sink = CostSink::<L, N> { cost: 0.0 };
-    problem.visit(x, &mut sink);
-    sink.cost
-}
-
-/// The Gauss–Newton matrix and gradient at control points `x`: the linear rows' constant
-/// matrix plus the other rows, into `work`, and the other rows' gradient added to `gradient`
-/// (which holds the linear rows' gradient at `x`). Returns the other rows' cost at `x`, the
-/// bits [`cost_at`]`::<false, true>` gives.
-fn assemble(
-    problem: &SegmentProblem<'_>,
-    chains: &[Chain],
-    constant: &Skyline,
-    x: &[DVec3],
-    work: &mut Skyline,
-    gradient: &mut [f64],
-) -> f64 {
-    work.copy_values_from(constant);
-    let mut sink = NormalSink::<false>::new(chains, work, gradient);
-    problem.visit(x, &mut sink);
-    sink.cost
-}
-
 /// Minimises the segment objective from its initial guess.
 pub(crate) fn solve_segment(problem: &mut SegmentProblem<'_>, max_iterations: u32) -> SegmentSolution {
-    let n = 3 * problem.blocks;
-    let mut work = Skyline::new(problem.block_first.clone());
-    let mut constant = Skyline::new(problem.block_first.clone());
-    let mut diag = vec![0.0; n];
-    let mut scratch = vec![0.0; n];
-    let mut gradient = vec![0.0; n];
-    let mut step = vec![0.0; n];
-    let mut x = Vec::with_capacity(problem.ctrl.len());
-    let mut z = problem.initial.clone();
-    let mut trial = z.clone();
-
-    let mut iterations = 0usize;
-    if n == 0 {
-        let cost = cost_at::<true, true>(problem, &z, &mut x);
-        return SegmentSolution { z, iterations, initial_cost: cost, final_cost: cost, converged: true };
+    if problem.blocks == 0 {
+        let z = problem.initial.clone();
+        let cost = cost_at::<true, true>(problem, &z, &mut Vec::with_capacity(problem.ctrl.len()));
+        return SegmentSolution { z, iterations: 0, initial_cost: cost, final_cost: cost, converged: true };
     }
-    // The linear rows (most of them): their matrix once, and their gradient and cost kept
-    // up to date exactly through it (g(z + δ) = g(z) + H·δ, C(z + δ) = C(z) + 2gᵀδ + δᵀHδ),
-    // so iterations only visit the other rows.
-    let mut linear_gradient = vec![0.0; n];
-    let mut linear_step = vec![0.0; n];
-    problem.control_points(&z, &mut x);
-    let chains = Chain::of_spans(problem, &constant);
-    let mut sink = NormalSink::<true>::new(&chains, &mut constant, &mut linear_gradient);
-    problem.visit(&x, &mut sink);
-    let mut linear_cost = sink.cost;
-    problem.weights.reach *= REACH_START;
-    // A trial point's matrix is assembled in the same visit as its cost, into `next_work` and
-    // `next_gradient`: the step is nearly always taken, and the next iteration starts from it.
-    let mut next_work = Skyline::new(problem.block_first.clone());
-    let mut next_gradient = vec![0.0; n];
-    gradient.copy_from_slice(&linear_gradient);
-    let initial_cost = linear_cost + assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
-    // Whether `work` and `gradient` hold the undamped matrix and the gradient at `z`.
-    let mut assembled = true;
-    let mut cost = initial_cost;
-    let mut lambda = 1e-6;
-    let mut converged = false;
+    SegmentSolver::new(problem, max_iterations).run()
+}
 
-    while iterations < max_iterations as usize {
-        iterations += 1;
-        if iterations == RETARGET_AT {
-            problem.weights.reach /= REACH_START;
-            // Re-aim the height targets from where the pelvis now is (a changed objective:
-            // refresh the linear rows' gradient and cost; their matrix is unchanged).
-            problem.control_points(&z, &mut x);
-            problem.retarget_heights(&x);
-            linear_gradient.fill(0.0);
-            let mut sink = LinearGradientSink {
-                ctrl: &problem.ctrl,
-                gradient: &mut linear_gradient,
-                ctrl0: 0,
-                local_g: [0.0; 12],
-                cost: 0.0,
-            };
-            problem.visit(&x, &mut sink);
-            linear_cost = sink.cost;
-            gradient.copy_from_slice(&linear_gradient);
-            cost = linear_cost + assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
-            assembled = true;
-        }
-        // (`x` holds the control points of `z`: the last cost was taken there, at the first
-        // guess, the accepted trial or the re-aimed heights.)
-        debug_assert!({
-            let mut at_z = Vec::new();
-            problem.control_points(&z, &mut at_z);
-            at_z == x
-        });
-        if !assembled {
-            gradient.copy_from_slice(&linear_gradient);
-            assemble(problem, &chains, &constant, &x, &mut work, &mut gradient);
-        }
-        assembled = false;
-        for (i, d) in diag.iter_mut().enumerate() {
-            *d = work.diag(i / 3, i % 3);
-        }
-        let max_diag = diag.iter().fold(0.0f64, |m, d| m.max(*d));
-        let floor = 1e-12 * max_diag.max(1e-300);
-        for d in &mut diag {
-            *d = d.max(floor);
-        }
+/// How one Levenberg–Marquardt iteration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// A step lowered the objective; iterate on.
+    Taken,
+    /// The step taken (or a step too small to try) gains next to nothing.
+    Converged,
+    /// No downhill step even with heavy damping: a (local) minimum.
+    NoDescent,
+}
 
-        let mut accepted = false;
-        let mut nu = 2.0;
-        let mut undamped = true;
-        while lambda <= 1e12 {
-            if !undamped {
-                // A retry (rare): rebuild the undamped matrix (`x` now holds the trial).
-                problem.control_points(&z, &mut x);
-                scratch.fill(0.0);
-                assemble(problem, &chains, &constant, &x, &mut work, &mut scratch);
+/// A trial point's objective.
+#[derive(Clone, Copy, Debug)]
+struct Trial {
+    /// The linear rows' cost, through their matrix.
+    linear_cost: f64,
+    /// The whole objective.
+    cost: f64,
+    /// Whether its matrix and gradient were assembled into `next_work` and `next_gradient`.
+    assembled: bool,
+}
+
+/// The state of one segment solve. The linear rows (most of them) have their matrix summed
+/// once, and their gradient and cost kept up to date exactly through it (g(z + δ) = g(z) +
+/// H·δ, C(z + δ) = C(z) + 2gᵀδ + δᵀHδ), so iterations only visit the other rows.
+struct SegmentSolver<'p, 'a> {
+    problem: &'p mut SegmentProblem<'a>,
+    max_iterations: usize,
+    /// How each span's sums reach the unknowns.
+    chains: Vec<Chain>,
+    /// The linear rows' Gauss–Newton matrix.
+    constant: Skyline,
+    /// The matrix at `z` (damped while a step is solved).
+    work: Skyline,
+    /// The whole gradient at `z`.
+    gradient: Vec<f64>,
+    /// A trial point's matrix and gradient, assembled in the same visit as its cost: the step
+    /// is nearly always taken, and the next iteration starts from it.
+    next_work: Skyline,
+    next_gradient: Vec<f64>,
+    /// The linear rows' gradient and cost at `z`.
+    linear_gradient: Vec<f64>,
+    linear_cost: f64,
+    /// The linear rows' matrix times the step.
+    linear_step: Vec<f64>,
+    /// The damping scale per unknown (the undamped diagonal, at least `floor`).
+    diag: Vec<f64>,
+    floor: f64,
+    /// The gradient of a retry's rebuild, thrown away.
+    scratch: Vec<f64>,
+    step: Vec<f64>,
+    /// Free unknowns: the current point and the trial.
+    z: Vec<DVec3>,
+    trial: Vec<DVec3>,
+    /// Control points of the point whose cost was taken last.
+    x: Vec<DVec3>,
+    cost: f64,
+    lambda: f64,
+    /// Whether `work` and `gradient` hold the undamped matrix and the gradient at `z`.
+    assembled: bool,
+    iterations: usize,
+}
+
+impl<'p, 'a> SegmentSolver<'p, 'a> {
+    fn new(problem: &'p mut SegmentProblem<'a>, max_iterations: u32) -> Self {
+        let n = 3 * problem.blocks;
+        let constant = Skyline::new(problem.block_first.clone());
+        let chains = Chain::of_spans(problem, &constant);
+        let z = problem.initial.clone();
+        Self {
+            max_iterations: max_iterations as usize,
+            chains,
+            constant,
+            work: Skyline::new(problem.block_first.clone()),
+            gradient: vec![0.0; n],
+            next_work: Skyline::new(problem.block_first.clone()),
+            next_gradient: vec![0.0; n],
+            linear_gradient: vec![0.0; n],
+            linear_cost: 0.0,
+            linear_step: vec![0.0; n],
+            diag: vec![0.0; n],
+            floor: 0.0,
+            scratch: vec![0.0; n],
+            step: vec![0.0; n],
+            trial: z.clone(),
+            z,
+            x: Vec::with_capacity(problem.ctrl.len()),
+            cost: 0.0,
+            lambda: 1e-6,
+            assembled: false,
+            iterations: 0,
+            problem,
+        }
+    }
+
+    fn run(mut self) -> SegmentSolution {
+        let initial_cost = self.start();
+        let mut converged = false;
+        while self.iterations < self.max_iterations {
+            self.iterations += 1;
+            if self.iterations == RETARGET_AT {
+                self.retarget();
             }
-            undamped = false;
-            for (i, d) in diag.iter().enumerate() {
-                work.add_diag(i / 3, i % 3, lambda * d + floor);
+            // (`x` holds the control points of `z`: the last cost was taken there, at the first
+            // guess, the accepted trial or the re-aimed heights.)
+            debug_assert!({
+                let mut at_z = Vec::new();
+                self.problem.control_points(&self.z, &mut at_z);
+                at_z == self.x
+            });
+            if !self.assembled {
+                self.assemble_at_x();
             }
-            if work.factor().is_err() {
-                lambda *= 10.0;
-                continue;
-            }
-            for (s, g) in step.iter_mut().zip(&gradient) {
-                *s = -g;
-            }
-            work.solve(&mut step);
-            // The decrease the quadratic model predicts: −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ with
-            // (H + λD)δ = −g.
-            let mut predicted = 0.0;
-            for ((s, g), d) in step.iter().zip(&gradient).zip(&diag) {
-                predicted += -g * s + lambda * d * s * s;
-            }
-            let largest_step = step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
-            if largest_step < SMALLEST_STEP
-                || (largest_step < UNTRIED_STEP && predicted <= RELATIVE_DECREASE * cost + 1e-16)
-            {
-                // Converged: a step this small that the model says gains nothing cannot make
-                // the objective worse that matters (the final cost below is computed
-                // exactly), so it is taken untried.
-                for (b, zb) in z.iter_mut().enumerate() {
-                    *zb += DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
-                }
-                accepted = true;
+            self.assembled = false;
+            self.damping_scale();
+            if self.damped_step() != Step::Taken {
                 converged = true;
                 break;
             }
-            for (b, t) in trial.iter_mut().enumerate() {
-                let d = DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
-                *t = z.get(b).copied().unwrap_or(DVec3::ZERO) + d;
+        }
+        SegmentSolution { z: self.z, iterations: self.iterations, initial_cost, final_cost: self.cost, converged }
+    }
+
+    /// The linear rows' matrix, gradient and cost at the first guess, then the whole matrix
+    /// and objective there with the reach term weakened (see [`REACH_START`]). Returns the
+    /// objective.
+    fn start(&mut self) -> f64 {
+        self.problem.control_points(&self.z, &mut self.x);
+        let mut sink = NormalSink::<true>::new(&self.chains, &mut self.constant, &mut self.linear_gradient);
+        self.problem.visit(&self.x, &mut sink);
+        self.linear_cost = sink.cost;
+        self.problem.weights.reach *= REACH_START;
+        self.cost = self.linear_cost + self.assemble_at_x();
+        self.assembled = true;
+        self.cost
+    }
+
+    /// The matrix and gradient at control points `x` into `work` and `gradient`; returns the
+    /// other rows' cost there.
+    fn assemble_at_x(&mut self) -> f64 {
+        self.gradient.copy_from_slice(&self.linear_gradient);
+        assemble(self.problem, &self.chains, &self.constant, &self.x, &mut self.work, &mut self.gradient)
+    }
+
+    /// Re-aims the height targets from where the pelvis now is, with the reach term at full
+    /// weight: a changed objective, so the linear rows' gradient and cost are refreshed (their
+    /// matrix is unchanged).
+    fn retarget(&mut self) {
+        self.problem.weights.reach /= REACH_START;
+        self.problem.control_points(&self.z, &mut self.x);
+        self.problem.retarget_heights(&self.x);
+        self.linear_gradient.fill(0.0);
+        let mut sink = LinearGradientSink::new(&self.problem.ctrl, &mut self.linear_gradient);
+        self.problem.visit(&self.x, &mut sink);
+        self.linear_cost = sink.cost;
+        self.cost = self.linear_cost + self.assemble_at_x();
+        self.assembled = true;
+    }
+
+    /// The damping scale of each unknown from the undamped matrix's diagonal.
+    fn damping_scale(&mut self) {
+        for (i, d) in self.diag.iter_mut().enumerate() {
+            *d = self.work.diag(i / 3, i % 3);
+        }
+        let max_diag = self.diag.iter().fold(0.0f64, |m, d| m.max(*d));
+        let floor = 1e-12 * max_diag.max(1e-300);
+        for d in &mut self.diag {
+            *d = d.max(floor);
+        }
+        self.floor = floor;
+    }
+
+    /// Solves damped steps, raising the damping until one lowers the objective.
+    fn damped_step(&mut self) -> Step {
+        let mut nu = 2.0;
+        let mut undamped = true;
+        while self.lambda <= 1e12 {
+            if !undamped {
+                // A retry (rare): rebuild the undamped matrix (`x` now holds the trial).
+                self.problem.control_points(&self.z, &mut self.x);
+                self.scratch.fill(0.0);
+                assemble(self.problem, &self.chains, &self.constant, &self.x, &mut self.work, &mut self.scratch);
             }
-            linear_step.fill(0.0);
-            constant.mul_add(&step, &mut linear_step);
-            let linear_trial = linear_cost
-                + step.iter().zip(&linear_gradient).zip(&linear_step).map(|((s, g), h)| s * (2.0 * g + h)).sum::<f64>();
-            // The trial's matrix too, unless the next iteration changes the objective first.
-            let speculate = iterations + 1 != RETARGET_AT && iterations < max_iterations as usize;
-            let trial_cost = linear_trial
-                + if speculate {
-                    problem.control_points(&trial, &mut x);
-                    for ((ng, g), h) in next_gradient.iter_mut().zip(&linear_gradient).zip(&linear_step) {
-                        *ng = g + h;
-                    }
-                    assemble(problem, &chains, &constant, &x, &mut next_work, &mut next_gradient)
-                } else {
-                    cost_at::<false, true>(problem, &trial, &mut x)
-                };
+            undamped = false;
+            if !self.factor_damped() {
+                self.lambda *= 10.0;
+                continue;
+            }
+            let predicted = self.solve_step();
+            let largest_step = self.step.iter().fold(0.0f64, |m, s| m.max(s.abs()));
+            if largest_step < SMALLEST_STEP
+                || (largest_step < UNTRIED_STEP && predicted <= RELATIVE_DECREASE * self.cost + 1e-16)
+            {
+                // Converged: a step this small that the model says gains nothing cannot make
+                // the objective worse that matters (the final cost is computed exactly), so it
+                // is taken untried.
+                for (b, zb) in self.z.iter_mut().enumerate() {
+                    *zb += DVec3::new(self.step[3 * b], self.step[3 * b + 1], self.step[3 * b + 2]);
+                }
+                return Step::Converged;
+            }
+            let trial = self.evaluate_trial();
             // Gain ratio against the decrease the quadratic model predicts.
-            let gain = (cost - trial_cost) / predicted.max(1e-300);
-            if trial_cost.is_finite() && trial_cost <= cost {
-                let decrease = cost - trial_cost;
-                std::mem::swap(&mut z, &mut trial);
-                cost = trial_cost;
-                linear_cost = linear_trial;
-                for (g, h) in linear_gradient.iter_mut().zip(&linear_step) {
-                    *g += h;
-                }
-                if speculate {
-                    std::mem::swap(&mut work, &mut next_work);
-                    std::mem::swap(&mut gradient, &mut next_gradient);
-                    assembled = true;
-                }
-                // Nielsen's update: shrink λ a lot when the model predicted well.
-                lambda = (lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
-                accepted = true;
-                if decrease <= RELATIVE_DECREASE * cost + 1e-16 || largest_step < SMALLEST_STEP {
-                    converged = true;
-                }
-                break;
+            let gain = (self.cost - trial.cost) / predicted.max(1e-300);
+            if trial.cost.is_finite() && trial.cost <= self.cost {
+                return self.accept(trial, gain, largest_step);
             }
-            lambda *= nu;
+            self.lambda *= nu;
             nu *= 2.0;
         }
-        if !accepted {
-            // No downhill step even with heavy damping: a (local) minimum.
-            converged = true;
+        Step::NoDescent
+    }
+
+    /// Adds λ·D (+ the floor) to the diagonal of `work` and factors it; false when that fails.
+    fn factor_damped(&mut self) -> bool {
+        for (i, d) in self.diag.iter().enumerate() {
+            self.work.add_diag(i / 3, i % 3, self.lambda * d + self.floor);
         }
-        if converged {
-            break;
+        self.work.factor().is_ok()
+    }
+
+    /// Solves (H + λD)δ = −g into `step`; returns the decrease the quadratic model predicts,
+    /// −2gᵀδ − δᵀHδ = −gᵀδ + λ·δᵀDδ.
+    fn solve_step(&mut self) -> f64 {
+        for (s, g) in self.step.iter_mut().zip(&self.gradient) {
+            *s = -g;
+        }
+        self.work.solve(&mut self.step);
+        let mut predicted = 0.0;
+        for ((s, g), d) in self.step.iter().zip(&self.gradient).zip(&self.diag) {
+            predicted += -g * s + self.lambda * d * s * s;
+        }
+        predicted
+    }
+
+    /// The objective at `z` + `step`, into `trial`; its matrix too, unless the next iteration
+    /// changes the objective first.
+    fn evaluate_trial(&mut self) -> Trial {
+        let step = &self.step;
+        for (b, t) in self.trial.iter_mut().enumerate() {
+            let d = DVec3::new(step[3 * b], step[3 * b + 1], step[3 * b + 2]);
+            *t = self.z.get(b).copied().unwrap_or(DVec3::ZERO) + d;
+        }
+        self.linear_step.fill(0.0);
+        self.constant.mul_add(step, &mut self.linear_step);
+        let linear_cost = self.linear_cost
+            + step
+                .iter()
+                .zip(&self.linear_gradient)
+                .zip(&self.linear_step)
+                .map(|((s, g), h)| s * (2.0 * g + h))
+                .sum::<f64>();
+        let assembled = self.iterations + 1 != RETARGET_AT && self.iterations < self.max_iterations;
+        let cost = linear_cost
+            + if assembled {
+                self.problem.control_points(&self.trial, &mut self.x);
+                for ((ng, g), h) in self.next_gradient.iter_mut().zip(&self.linear_gradient).zip(&self.linear_step) {
+                    *ng = g + h;
+                }
+                assemble(
+                    self.problem,
+                    &self.chains,
+                    &self.constant,
+                    &self.x,
+                    &mut self.next_work,
+                    &mut self.next_gradient,
+                )
+            } else {
+                cost_at::<false, true>(self.problem, &self.trial, &mut self.x)
+            };
+        Trial { linear_cost, cost, assembled }
+    }
+
+    /// Moves to the trial point and loosens the damping (Nielsen's update: shrink λ a lot when
+    /// the model predicted well).
+    fn accept(&mut self, trial: Trial, gain: f64, largest_step: f64) -> Step {
+        let decrease = self.cost - trial.cost;
+        std::mem::swap(&mut self.z, &mut self.trial);
+        self.cost = trial.cost;
+        self.linear_cost = trial.linear_cost;
+        for (g, h) in self.linear_gradient.iter_mut().zip(&self.linear_step) {
+            *g += h;
+        }
+        if trial.assembled {
+            std::mem::swap(&mut self.work, &mut self.next_work);
+            std::mem::swap(&mut self.gradient, &mut self.next_gradient);
+            self.assembled = true;
+        }
+        self.lambda = (self.lambda * (1.0 / 3.0f64).max(1.0 - (2.0 * gain - 1.0).powi(3))).max(1e-9);
+        if decrease <= RELATIVE_DECREASE * self.cost + 1e-16 || largest_step < SMALLEST_STEP {
+            Step::Converged
+        } else {
+            Step::Taken
         }
     }
-    SegmentSolution { z, iterations, initial_cost, final_cost: cost, converged }
 }
