@@ -7,6 +7,7 @@
 
 pub mod animation;
 pub mod body;
+pub mod camera_view;
 pub mod cli;
 pub mod contact;
 pub mod crowd;

@@ -3,6 +3,7 @@
 //! behind"), the mirror view and the framing of a score's floor area. Pure functions over plain
 //! input structs; no UI types.
 
+pub use crate::camera_view::CameraView;
 use crate::stage::{CameraPreset, OrbitCamera};
 use glam::Vec3;
 
@@ -108,63 +109,7 @@ pub fn apply_motion(camera: &mut OrbitCamera, motion: &CameraMotion) {
     }
 }
 
-/// The preset buttons of the stage view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CameraView {
-    /// From the audience.
-    Front,
-    /// From the audience's right.
-    Side,
-    /// From above.
-    Top,
-    /// Front-right, a little above.
-    ThreeQuarter,
-    /// Three-quarter angles, the target following dancer 1's pelvis.
-    FollowDancer,
-    /// Behind dancer 1, looking the way they face, turning when they turn.
-    Behind,
-}
-
 impl CameraView {
-    /// Every view, in button order.
-    pub const ALL: [CameraView; 6] = [
-        CameraView::Front,
-        CameraView::Side,
-        CameraView::Top,
-        CameraView::ThreeQuarter,
-        CameraView::FollowDancer,
-        CameraView::Behind,
-    ];
-
-    /// True for the views whose target moves with dancer 1.
-    pub fn follows_dancer(self) -> bool {
-        matches!(self, CameraView::FollowDancer | CameraView::Behind)
-    }
-
-    /// The command-line name (what [`Self::from_name`] reads back).
-    pub fn name(self) -> &'static str {
-        match self {
-            CameraView::Front => "front",
-            CameraView::Side => "side",
-            CameraView::Top => "top",
-            CameraView::ThreeQuarter => "three-quarter",
-            CameraView::FollowDancer => "follow",
-            CameraView::Behind => "behind",
-        }
-    }
-
-    /// Button label.
-    pub fn label(self) -> &'static str {
-        match self {
-            CameraView::Front => "Audience",
-            CameraView::Side => "Side",
-            CameraView::Top => "Top",
-            CameraView::ThreeQuarter => "¾",
-            CameraView::FollowDancer => "Follow",
-            CameraView::Behind => "Behind",
-        }
-    }
-
     /// The renderer preset with these angles.
     pub fn preset(self) -> CameraPreset {
         match self {
@@ -172,20 +117,6 @@ impl CameraView {
             CameraView::Side => CameraPreset::Side,
             CameraView::Top => CameraPreset::Top,
             CameraView::ThreeQuarter | CameraView::FollowDancer | CameraView::Behind => CameraPreset::ThreeQuarter,
-        }
-    }
-
-    /// Parses a command-line name: `front`/`audience`, `side`, `top`, `three-quarter`, `follow`,
-    /// `behind`.
-    pub fn from_name(name: &str) -> Option<CameraView> {
-        match name.to_ascii_lowercase().as_str() {
-            "front" | "audience" => Some(CameraView::Front),
-            "side" => Some(CameraView::Side),
-            "top" => Some(CameraView::Top),
-            "three-quarter" | "threequarter" | "3/4" => Some(CameraView::ThreeQuarter),
-            "follow" => Some(CameraView::FollowDancer),
-            "behind" => Some(CameraView::Behind),
-            _ => None,
         }
     }
 }
@@ -496,14 +427,5 @@ mod tests {
         assert_eq!(cam.target_in_world, Vec3::new(1.0, LOOK_AT_HEIGHT_M, -2.0));
         follow(&mut cam, Vec3::NAN);
         assert_eq!(cam.target_in_world, Vec3::new(1.0, LOOK_AT_HEIGHT_M, -2.0));
-    }
-
-    #[test]
-    fn view_names_parse() {
-        assert_eq!(CameraView::from_name("front"), Some(CameraView::Front));
-        assert_eq!(CameraView::from_name("Three-Quarter"), Some(CameraView::ThreeQuarter));
-        assert_eq!(CameraView::from_name("top"), Some(CameraView::Top));
-        assert_eq!(CameraView::from_name("side"), Some(CameraView::Side));
-        assert_eq!(CameraView::from_name("diagonal"), None);
     }
 }

@@ -87,18 +87,6 @@ pub fn lighting_for(value: &str) -> Result<Lighting, String> {
     Ok(lighting)
 }
 
-/// The player view a `camera = "NAME"` command cuts to (the plan reader accepts only these).
-pub fn camera_view_for(name: &str) -> Option<CameraView> {
-    Some(match name {
-        "front" => CameraView::Front,
-        "side" => CameraView::Side,
-        "top" => CameraView::Top,
-        "three-quarter" => CameraView::ThreeQuarter,
-        "follow" => CameraView::FollowDancer,
-        _ => return None,
-    })
-}
-
 /// The music file a `music = "VALUE"` cue names: a WAV, FLAC, OGG or MP3 file relative to the
 /// plan's folder; the error says what was looked for.
 pub fn music_cue_path(plan_path: &std::path::Path, value: &str) -> Result<std::path::PathBuf, String> {
@@ -166,7 +154,7 @@ pub fn lighting_at(plan: &Plan, t_beats: f64) -> (Lighting, Option<String>) {
 pub fn camera_at(plan: &Plan, t_beats: f64) -> Option<(usize, CameraView)> {
     let k = active_at(&plan.commands, t_beats).camera?;
     match &plan.commands[k].kind {
-        CommandKind::Camera(name) => camera_view_for(name).map(|v| (k, v)),
+        CommandKind::Camera(name) => CameraView::from_name(name).map(|v| (k, v)),
         _ => None,
     }
 }
@@ -337,8 +325,6 @@ mod tests {
         assert_eq!(red.sun_colour, [1.0, 0.0, 0.0]);
         let error = lighting_for("disco").unwrap_err();
         assert!(error.contains("disco") && error.contains("warm"), "{error}");
-        assert_eq!(camera_view_for("three-quarter"), Some(CameraView::ThreeQuarter));
-        assert_eq!(camera_view_for("nowhere"), None);
     }
 
     #[test]

@@ -182,7 +182,14 @@ fn malformed_plans_are_errors_with_line_and_column() {
     let failures: Vec<String> = cases.iter().filter_map(|(text, at, words)| error_mismatch(text, at, words)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     // What the player knows reads cleanly, in any case.
-    for line in ["lights = \"Warm\"", "lights = \"#ff8800\"", "camera = \"three-quarter\"", "music = \"heart.png\""] {
+    let lines = [
+        "lights = \"Warm\"",
+        "lights = \"#ff8800\"",
+        "camera = \"three-quarter\"",
+        "camera = \"behind\"",
+        "music = \"heart.png\"",
+    ];
+    for line in lines {
         let plan = read_text(&command(line)).unwrap();
         assert!(plan.warnings.is_empty(), "{line}: {:?}", plan.warnings);
     }

@@ -2,6 +2,7 @@
 
 use super::behaviour::GroupState;
 use super::*;
+use crate::camera_view::CameraView;
 
 impl Checker<'_> {
     pub(super) fn groups(&mut self, raw: &RawPlan, formations: &[Formation]) -> (Vec<Group>, Vec<Performer>) {
@@ -140,12 +141,12 @@ impl Checker<'_> {
                     }
                 }
                 if let Some(c) = &r.camera
-                    && !CAMERAS.contains(&c.get_ref().as_str())
+                    && CameraView::from_name(c.get_ref()).is_none()
                 {
                     self.error_help(
                         c,
                         format!("unknown camera `{}`", c.get_ref()),
-                        format!("cameras: {}", CAMERAS.join(", ")),
+                        format!("cameras: {}", CameraView::ALL.map(CameraView::name).join(", ")),
                     );
                 }
                 if let Some(l) = &r.lights {

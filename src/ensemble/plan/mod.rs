@@ -336,12 +336,9 @@ pub enum CommandKind {
     Lights(String),
     /// Music cue.
     Music(String),
-    /// Camera cut (a player camera name).
+    /// Camera cut (a [`crate::camera_view::CameraView`] name).
     Camera(String),
 }
-
-/// Camera names a command may cut to (the player's views).
-pub const CAMERAS: [&str; 5] = ["front", "side", "top", "three-quarter", "follow"];
 
 /// Lighting presets a `lights = "NAME"` command may name (case-insensitive; the player's
 /// `stage::plan_events::LIGHT_PRESETS` says what each looks like); `lights = "#rrggbb"` sets a
