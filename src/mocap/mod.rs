@@ -1,6 +1,7 @@
 //! Motion capture: BVH files read ([`raw`] → checked [`capture`]), their joints matched to the
-//! project skeleton ([`names`]) and retargeted onto it ([`retarget`]) as poses over time. Bytes
-//! and text in, poses out; [`load`] ([`file`]) is the one place that reads a capture file.
+//! project skeleton ([`names`]) and retargeted onto it ([`retarget`](mod@retarget)) as poses over
+//! time. Bytes and text in, poses out; [`load`] ([`file`](mod@file)) is the one place that reads a
+//! capture file.
 //!
 //! Frames are interpolated (the pelvis linearly, rotations by slerp) so any time can be sampled.
 //! Not done: finger joints (the hands follow the wrist), non-root translation channels (bones keep

@@ -2,7 +2,7 @@
 //!
 //! One module per format, each built with nom and never panicking. [`read`] picks the format
 //! from the content (magic word, shape) and falls back to the file extension. [`load`] is the
-//! one place that reads a score file from disk ([`file`]).
+//! one place that reads a score file from disk ([`file`](mod@file)).
 
 pub mod document;
 pub mod file;

@@ -1,4 +1,4 @@
-//! The channelled composite score, built from any reader's [`Document`](crate::read::Document).
+//! The channelled composite score, built from any reader's [`Document`].
 //!
 //! Symbols are timed per measure, sorted into one channel per body part and column for each staff
 //! (dancer), modifiers attached by proximity, and gaps in the supports classified as jumps.
