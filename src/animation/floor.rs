@@ -181,12 +181,8 @@ fn hand_target(hand_ground: Vec3, yaw: f32, side: usize) -> ArmTarget {
 }
 
 /// Resolves one floor state; `standing_pelvis` is the standing motion's pelvis now.
-// Left/right index several parallel per-side arrays at once.
-#[allow(clippy::needless_range_loop)]
 fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> FloorPose {
     let yaw = state.yaw_rad;
-    let fwd = forward_of(yaw);
-    let leg_len = sizes.thigh_m + sizes.shin_m;
     let hands: Vec<(usize, ArmTarget)> =
         (0..2).filter_map(|i| state.hands[i].map(|h| (i, hand_target(h, yaw, i)))).collect();
     let mut arms = [None, None];
@@ -194,87 +190,12 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
         arms[*i] = Some(*a);
     }
     let wrists: Vec<Vec3> = hands.iter().map(|(_, a)| a.wrist_in_world).collect();
-    let mut legs = [None, None];
-
     if let Some((on, ground)) = state.lying {
-        let pitch = match on {
-            Lying::OnBack => -80f32.to_radians(),
-            Lying::OnFront => 80f32.to_radians(),
-        };
-        let pelvis = ground + Vec3::Y * LYING_PELVIS_HEIGHT_M;
-        let rot = world_rot(yaw, pitch);
-        let along = if on == Lying::OnBack { fwd } else { -fwd };
-        for i in 0..2 {
-            if state.legs[i] == LegSupport::Foot {
-                continue;
-            }
-            let hip = pelvis + rot * sizes.hips_in_pelvis[i];
-            let mut ankle = hip + along * 0.97 * leg_len;
-            ankle.y = ANKLE_ON_INSTEP_M;
-            let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
-            let (flex, pole) = if on == Lying::OnBack { (0.5, Vec3::Y) } else { (INSTEP_FLEX_RAD, -Vec3::Y) };
-            legs[i] = Some(LegTarget {
-                ankle_in_world: ankle,
-                knee_in_world: knee,
-                knee_pole_in_world: pole,
-                ankle_flex_rad: flex,
-            });
-        }
-        // The arms lie along the body unless the hands are written.
-        for i in 0..2 {
-            if arms[i].is_some() {
-                continue;
-            }
-            let out = right_of(yaw) * if i == 0 { -1.0 } else { 1.0 };
-            let shoulder = pelvis + rot * sizes.shoulders_in_pelvis[i];
-            let mut wrist = shoulder - (rot * Vec3::Y) * 0.9 * sizes.arm_m + out * 0.08;
-            // Level with the shoulder, so the elbow stays off the floor too.
-            wrist.y = shoulder.y.max(WRIST_CONTACT_HEIGHT_M);
-            arms[i] = Some(ArmTarget { wrist_in_world: wrist, elbow_pole_in_world: (out + Vec3::Y).normalize() });
-        }
-        return FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms };
+        return lying_pose(state, sizes, on, ground, arms);
     }
-
     if let Some(seat) = state.seat {
-        let hip_mid = seat + Vec3::Y * SEAT_HIP_HEIGHT_M;
-        // Upright, or leaning back onto the hands.
-        let pitch = if wrists.is_empty() { -10f32.to_radians() } else { -20f32.to_radians() };
-        let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
-        let rot = world_rot(yaw, pitch);
-        for i in 0..2 {
-            let hip = pelvis + rot * sizes.hips_in_pelvis[i];
-            legs[i] = match state.legs[i] {
-                LegSupport::Foot => None,
-                LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
-                _ if state.low => {
-                    // Knees drawn up, the feet flat in front.
-                    let mut ankle = hip + fwd * 0.55 * leg_len;
-                    ankle.y = sizes.ankle_height_m;
-                    let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.3 * leg_len;
-                    Some(LegTarget {
-                        ankle_in_world: ankle,
-                        knee_in_world: knee,
-                        knee_pole_in_world: (Vec3::Y + fwd).normalize(),
-                        ankle_flex_rad: 0.3,
-                    })
-                }
-                _ => {
-                    // Long sitting: the legs stretched forward on the floor.
-                    let mut ankle = hip + fwd * 0.97 * leg_len;
-                    ankle.y = ANKLE_ON_INSTEP_M;
-                    let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
-                    Some(LegTarget {
-                        ankle_in_world: ankle,
-                        knee_in_world: knee,
-                        knee_pole_in_world: Vec3::Y,
-                        ankle_flex_rad: 0.6,
-                    })
-                }
-            };
-        }
-        return FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms };
+        return seated_pose(state, sizes, seat, &wrists, arms);
     }
-
     let kneeling: Vec<(usize, Vec3)> = (0..2)
         .filter_map(|i| match state.legs[i] {
             LegSupport::Knee(k) => Some((i, k)),
@@ -282,18 +203,144 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
         })
         .collect();
     if kneeling.is_empty() {
-        // Hands and feet: the standing motion keeps the pelvis; the trunk leans to the hands.
-        let pitch =
-            if wrists.is_empty() { 0.0 } else { pitch_for_hands(sizes, yaw, &wrists, 2.2, |_| standing_pelvis) };
-        for i in 0..2 {
-            if let LegSupport::FreeKnee(k) = state.legs[i] {
-                legs[i] = Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M));
+        return hands_and_feet_pose(state, sizes, standing_pelvis, &wrists, arms);
+    }
+    kneeling_pose(state, sizes, &kneeling, &wrists, arms)
+}
+
+/// Lying `on` the back or front with the pelvis over `ground`: the legs not on their feet
+/// stretched along the floor, the arms along the body unless the hands are written (`arms`).
+// Left/right index several parallel per-side arrays at once.
+#[allow(clippy::needless_range_loop)]
+fn lying_pose(
+    state: &FloorState,
+    sizes: &FloorSizes,
+    on: Lying,
+    ground: Vec3,
+    mut arms: [Option<ArmTarget>; 2],
+) -> FloorPose {
+    let yaw = state.yaw_rad;
+    let fwd = forward_of(yaw);
+    let leg_len = sizes.thigh_m + sizes.shin_m;
+    let mut legs = [None, None];
+    let pitch = match on {
+        Lying::OnBack => -80f32.to_radians(),
+        Lying::OnFront => 80f32.to_radians(),
+    };
+    let pelvis = ground + Vec3::Y * LYING_PELVIS_HEIGHT_M;
+    let rot = world_rot(yaw, pitch);
+    let along = if on == Lying::OnBack { fwd } else { -fwd };
+    for i in 0..2 {
+        if state.legs[i] == LegSupport::Foot {
+            continue;
+        }
+        let hip = pelvis + rot * sizes.hips_in_pelvis[i];
+        let mut ankle = hip + along * 0.97 * leg_len;
+        ankle.y = ANKLE_ON_INSTEP_M;
+        let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
+        let (flex, pole) = if on == Lying::OnBack { (0.5, Vec3::Y) } else { (INSTEP_FLEX_RAD, -Vec3::Y) };
+        legs[i] = Some(LegTarget {
+            ankle_in_world: ankle,
+            knee_in_world: knee,
+            knee_pole_in_world: pole,
+            ankle_flex_rad: flex,
+        });
+    }
+    // The arms lie along the body unless the hands are written.
+    for i in 0..2 {
+        if arms[i].is_some() {
+            continue;
+        }
+        let out = right_of(yaw) * if i == 0 { -1.0 } else { 1.0 };
+        let shoulder = pelvis + rot * sizes.shoulders_in_pelvis[i];
+        let mut wrist = shoulder - (rot * Vec3::Y) * 0.9 * sizes.arm_m + out * 0.08;
+        // Level with the shoulder, so the elbow stays off the floor too.
+        wrist.y = shoulder.y.max(WRIST_CONTACT_HEIGHT_M);
+        arms[i] = Some(ArmTarget { wrist_in_world: wrist, elbow_pole_in_world: (out + Vec3::Y).normalize() });
+    }
+    FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms }
+}
+
+/// Sitting on `seat`, upright or leaning back onto the hands (`wrists`): each leg kneeling, drawn
+/// up (low) or stretched forward on the floor.
+fn seated_pose(
+    state: &FloorState,
+    sizes: &FloorSizes,
+    seat: Vec3,
+    wrists: &[Vec3],
+    arms: [Option<ArmTarget>; 2],
+) -> FloorPose {
+    let yaw = state.yaw_rad;
+    let fwd = forward_of(yaw);
+    let leg_len = sizes.thigh_m + sizes.shin_m;
+    let hip_mid = seat + Vec3::Y * SEAT_HIP_HEIGHT_M;
+    // Upright, or leaning back onto the hands.
+    let pitch = if wrists.is_empty() { -10f32.to_radians() } else { -20f32.to_radians() };
+    let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
+    let rot = world_rot(yaw, pitch);
+    let legs = [0, 1].map(|i| {
+        let hip = pelvis + rot * sizes.hips_in_pelvis[i];
+        match state.legs[i] {
+            LegSupport::Foot => None,
+            LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
+            _ if state.low => {
+                // Knees drawn up, the feet flat in front.
+                let mut ankle = hip + fwd * 0.55 * leg_len;
+                ankle.y = sizes.ankle_height_m;
+                let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.3 * leg_len;
+                Some(LegTarget {
+                    ankle_in_world: ankle,
+                    knee_in_world: knee,
+                    knee_pole_in_world: (Vec3::Y + fwd).normalize(),
+                    ankle_flex_rad: 0.3,
+                })
+            }
+            _ => {
+                // Long sitting: the legs stretched forward on the floor.
+                let mut ankle = hip + fwd * 0.97 * leg_len;
+                ankle.y = ANKLE_ON_INSTEP_M;
+                let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
+                Some(LegTarget {
+                    ankle_in_world: ankle,
+                    knee_in_world: knee,
+                    knee_pole_in_world: Vec3::Y,
+                    ankle_flex_rad: 0.6,
+                })
             }
         }
-        return FloorPose { pelvis_in_world: None, pitch_rad: pitch, legs, arms };
-    }
+    });
+    FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms }
+}
 
-    // Kneeling: each hip over its knee (upright) or sitting back on the heels (low).
+/// On hands and feet (no knee down): the standing motion keeps the pelvis; the trunk leans to
+/// the hands (`wrists`); a free knee hovers over its contact.
+fn hands_and_feet_pose(
+    state: &FloorState,
+    sizes: &FloorSizes,
+    standing_pelvis: Vec3,
+    wrists: &[Vec3],
+    arms: [Option<ArmTarget>; 2],
+) -> FloorPose {
+    let yaw = state.yaw_rad;
+    let pitch = if wrists.is_empty() { 0.0 } else { pitch_for_hands(sizes, yaw, wrists, 2.2, |_| standing_pelvis) };
+    let legs = [0, 1].map(|i| match state.legs[i] {
+        LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
+        _ => None,
+    });
+    FloorPose { pelvis_in_world: None, pitch_rad: pitch, legs, arms }
+}
+
+/// Kneeling on the knees of `kneeling` (side, knee contact): each hip over its knee (upright) or
+/// sitting back on the heels (low), the trunk leaning to the hands (`wrists`).
+fn kneeling_pose(
+    state: &FloorState,
+    sizes: &FloorSizes,
+    kneeling: &[(usize, Vec3)],
+    wrists: &[Vec3],
+    arms: [Option<ArmTarget>; 2],
+) -> FloorPose {
+    let yaw = state.yaw_rad;
+    let fwd = forward_of(yaw);
     let yaw_rot = Quat::from_rotation_y(yaw);
     let rise = if state.low { 0.58 * sizes.thigh_m } else { sizes.thigh_m };
     let back = (sizes.thigh_m * sizes.thigh_m - rise * rise).max(0.0).sqrt();
@@ -309,7 +356,7 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
     let mid_lat = |i: usize| yaw_rot * Vec3::new(sizes.hips_in_pelvis[i].x, 0.0, 0.0);
     // Hip height: the highest both kneeling thighs reach from their knees.
     let mut hip_y = f32::INFINITY;
-    for (i, k) in &kneeling {
+    for (i, k) in kneeling {
         let hip_h = centre + mid_lat(*i);
         let d = Vec3::new(hip_h.x - k.x, 0.0, hip_h.z - k.z).length();
         let up = (sizes.thigh_m * sizes.thigh_m - d * d).max(0.0).sqrt();
@@ -319,20 +366,18 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
     let pitch = if wrists.is_empty() {
         if state.low { 0.0 } else { 5f32.to_radians() }
     } else {
-        pitch_for_hands(sizes, yaw, &wrists, 1.7, |p| pelvis_for_hips(sizes, hip_mid, yaw, p))
+        pitch_for_hands(sizes, yaw, wrists, 1.7, |p| pelvis_for_hips(sizes, hip_mid, yaw, p))
     };
     let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
-    for i in 0..2 {
-        legs[i] = match state.legs[i] {
-            LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
-            LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
-            LegSupport::Foot => None,
-            LegSupport::Resting => {
-                let hip = pelvis + world_rot(yaw, pitch) * sizes.hips_in_pelvis[i];
-                Some(kneeling_leg(sizes, Vec3::new(hip.x, 0.0, hip.z), yaw, FREE_KNEE_LIFT_M))
-            }
-        };
-    }
+    let legs = [0, 1].map(|i| match state.legs[i] {
+        LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
+        LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
+        LegSupport::Foot => None,
+        LegSupport::Resting => {
+            let hip = pelvis + world_rot(yaw, pitch) * sizes.hips_in_pelvis[i];
+            Some(kneeling_leg(sizes, Vec3::new(hip.x, 0.0, hip.z), yaw, FREE_KNEE_LIFT_M))
+        }
+    });
     FloorPose { pelvis_in_world: Some(pelvis), pitch_rad: pitch, legs, arms }
 }
 
