@@ -3,7 +3,8 @@
 //! the staff panel's glyphs — for the walking demo (one dancer) and the duet (two dancers).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use labanplay::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use labanplay::body::models::DEFAULT_MODEL;
+use labanplay::stage::dancer_mesh::build_model;
 use labanplay::stage::player::{Player, ScoreSource};
 use labanplay::stage::staff_layout::StaffView;
 use labanplay::stage::{MeshId, Scene};

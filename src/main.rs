@@ -123,7 +123,7 @@ enum Command {
         #[arg(long)]
         no_settings: bool,
         /// Dancer model.
-        #[arg(long, default_value = "woman-modern")]
+        #[arg(long, default_value = labanplay::body::models::DEFAULT_MODEL)]
         model: String,
         /// First beat to render.
         #[arg(long)]

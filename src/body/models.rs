@@ -140,12 +140,15 @@ struct Build {
     girth: f32,
 }
 
-/// The four built-in models, in the order woman-modern, woman-classical, man-modern,
-/// man-classical. Classical builds: longer legs and slimmer; men: taller, broader shoulders.
+/// Name of the model used when none is chosen (the player, `render`, plans, `export`).
+pub const DEFAULT_MODEL: &str = "woman-modern";
+
+/// The four built-in models, in the order woman-modern ([`DEFAULT_MODEL`]), woman-classical,
+/// man-modern, man-classical. Classical builds: longer legs and slimmer; men: taller, broader shoulders.
 pub fn builtin_models() -> Vec<ModelSpec> {
     let builds = [
         Build {
-            name: "woman-modern",
+            name: DEFAULT_MODEL,
             height_m: 1.65,
             female: true,
             hip_height_frac: 0.512,

@@ -3,13 +3,14 @@
 //! `ffmpeg` (raw frames piped to it, the music track muxed in at its offset), with a plain-text
 //! progress bar on stderr.
 
+use crate::body::models::DEFAULT_MODEL;
 use crate::rehearse::settings::{ScoreSettings, Settings, score_key};
 use crate::rehearse::sidecar::{ResolvedMusic, Sidecar, resolve_music};
 use crate::rehearse::sync::Alignment;
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
 use crate::stage::Scene;
 use crate::stage::camera_input::{CameraView, follow, follow_from_behind, framed_camera};
-use crate::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use crate::stage::dancer_mesh::build_model;
 use crate::stage::player::{Player, ScoreSource};
 use std::io::Write;
 use std::path::{Path, PathBuf};

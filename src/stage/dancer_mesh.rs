@@ -59,37 +59,28 @@ impl DancerModel {
     }
 }
 
-/// One entry of the model dropdown: a name and how to build the model (building may be slow
-/// for generated bodies, so the player builds a model only when it is chosen).
-#[derive(Clone, Copy, Debug)]
+/// One entry of the model dropdown: a built-in body's or the mannequin's name (building may be
+/// slow for generated bodies, so the player builds a model only when it is chosen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModelEntry {
     /// Name shown in the dropdown.
     pub name: &'static str,
-    /// Builds the model.
-    pub build: fn() -> Result<DancerModel, String>,
 }
 
-/// Name of the model used when none is chosen.
-pub const DEFAULT_MODEL: &str = "woman-modern";
+impl ModelEntry {
+    /// Builds the model: a generated body rigged to the skeleton, or the mannequin.
+    pub fn build(&self) -> Result<DancerModel, String> {
+        if self.name == MANNEQUIN { mannequin(&Proportions::default()) } else { rig_to_dancer_model(self.name) }
+    }
+}
+
 /// The procedural capsule figure (quick to build; useful to see the skeleton).
 pub const MANNEQUIN: &str = "mannequin";
 
-// ---------------------------------------------------------------------------------------------
-// LEAD: EXTEND HERE. Add the rigged body models (`crate::body::rig::rig_model`) to this list,
-// e.g. `ModelEntry { name: "woman-modern", build: || rig_to_dancer_model("woman-modern") }`,
-// converting `Rig { skeleton, mesh, influences }` with `DancerModel::from_rest_pose_mesh`
-// (positions/normals from `mesh`, joints/weights from `influences`, triangles flattened into
-// `indices`). The first entry is the default.
-// ---------------------------------------------------------------------------------------------
-/// The models the player offers, the default first.
+/// The models the player offers: the built-in bodies ([`crate::body::rig::model_names`], the
+/// default first), then the mannequin.
 pub fn builtin_models() -> Vec<ModelEntry> {
-    vec![
-        ModelEntry { name: "woman-modern", build: || rig_to_dancer_model("woman-modern") },
-        ModelEntry { name: "woman-classical", build: || rig_to_dancer_model("woman-classical") },
-        ModelEntry { name: "man-modern", build: || rig_to_dancer_model("man-modern") },
-        ModelEntry { name: "man-classical", build: || rig_to_dancer_model("man-classical") },
-        ModelEntry { name: MANNEQUIN, build: || mannequin(&Proportions::default()) },
-    ]
+    crate::body::rig::model_names().into_iter().chain([MANNEQUIN]).map(|name| ModelEntry { name }).collect()
 }
 
 /// A rigged triangle mesh and its per-vertex joint influences as the renderer's skinned mesh.
@@ -138,7 +129,7 @@ pub fn build_model(name: &str) -> Result<DancerModel, String> {
     }
     let models = builtin_models();
     match models.iter().find(|m| m.name.eq_ignore_ascii_case(name)) {
-        Some(entry) => (entry.build)(),
+        Some(entry) => entry.build(),
         None => Err(format!(
             "unknown model `{name}`; available: {}",
             models.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
@@ -464,7 +455,7 @@ mod tests {
     #[test]
     fn model_list_has_the_default_first_and_unknown_names_are_errors() {
         let models = builtin_models();
-        assert_eq!(models.first().map(|m| m.name), Some(DEFAULT_MODEL));
+        assert_eq!(models.first().map(|m| m.name), Some(crate::body::models::DEFAULT_MODEL));
         assert!(build_model("MANNEQUIN").is_ok());
         let error = build_model("nobody").unwrap_err();
         assert!(error.contains("mannequin"), "{error}");

@@ -77,7 +77,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let model_index =
         settings.model.as_deref().and_then(|name| models.iter().position(|m| m.name == name)).unwrap_or(0);
     let entry = models.get(model_index).or(models.first()).ok_or("no dancer models are built in")?;
-    let model = (entry.build)()?;
+    let model = entry.build()?;
     // The file asked for, else the score open last time (when it still opens), else the demo.
     let last = settings.last_score.as_deref();
     let last_file = last.filter(|k| !k.starts_with("demo:")).map(PathBuf::from).filter(|p| p.is_file());
@@ -622,11 +622,9 @@ impl Running {
                 let mesh = index.checked_sub(self.models.len()).and_then(|i| self.mesh_models.get(i));
                 let built = match mesh {
                     Some((_, model)) => Ok(model.clone()),
-                    None => self
-                        .models
-                        .get(index)
-                        .ok_or_else(|| "no such model".to_owned())
-                        .and_then(|entry| (entry.build)()),
+                    None => {
+                        self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| entry.build())
+                    }
                 };
                 match built.and_then(|model| self.gpu.set_model(&model).map(|()| model)) {
                     Ok(model) => {

@@ -169,13 +169,14 @@ impl VideoExport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::models::DEFAULT_MODEL;
 
     fn request() -> VideoRequest {
         VideoRequest {
             score: PathBuf::from("/s/dance.lbn"),
             out: PathBuf::from("/s/dance.mp4"),
             camera: "behind",
-            model: "woman-modern".to_owned(),
+            model: DEFAULT_MODEL.to_owned(),
             mirror: true,
             music: Some(PathBuf::from("/m/song.ogg")),
             offset_secs: 1.25,
@@ -187,12 +188,14 @@ mod tests {
     #[test]
     fn the_arguments_carry_what_the_player_shows() {
         let args: Vec<String> = render_args(&request()).iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        let expected = "render /s/dance.lbn -o /s/dance.mp4 --size 1280x720 --camera behind --model woman-modern \
-                        --mirror --music /m/song.ogg --offset 1.25 --bpm 96";
+        let expected = format!(
+            "render /s/dance.lbn -o /s/dance.mp4 --size 1280x720 --camera behind --model {DEFAULT_MODEL} \
+             --mirror --music /m/song.ogg --offset 1.25 --bpm 96"
+        );
         assert_eq!(args.join(" "), expected);
         let silent = VideoRequest { music: None, mirror: false, bpm: None, ..request() };
         let args: Vec<String> = render_args(&silent).iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        assert!(args.ends_with(&["woman-modern".to_owned(), "--no-music".to_owned()]), "{args:?}");
+        assert!(args.ends_with(&[DEFAULT_MODEL.to_owned(), "--no-music".to_owned()]), "{args:?}");
     }
 
     #[test]

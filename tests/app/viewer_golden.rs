@@ -7,10 +7,11 @@
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
 use image::RgbaImage;
+use labanplay::body::models::DEFAULT_MODEL;
 use labanplay::render::{Gpu, Renderer, RendererConfig, render_to_image};
 use labanplay::stage::Scene;
 use labanplay::stage::camera_input::{CameraView, follow, framed_camera};
-use labanplay::stage::dancer_mesh::{DEFAULT_MODEL, build_model};
+use labanplay::stage::dancer_mesh::build_model;
 use labanplay::stage::player::{Player, ScoreSource};
 use labanplay::viewer::gpu_frame::render_ui_to_image;
 use labanplay::viewer::staff_ui::staff_ui;

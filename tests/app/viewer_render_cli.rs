@@ -294,7 +294,7 @@ fn the_players_export_button_runs_a_render_child_and_reports_its_progress() {
         score: score.clone(),
         out: labanplay::viewer::video_export::default_video_path(&score),
         camera: "front",
-        model: "woman-modern".to_owned(),
+        model: labanplay::body::models::DEFAULT_MODEL.to_owned(),
         mirror: true,
         music: Some(dir.join("click.wav")),
         offset_secs: 1.5,

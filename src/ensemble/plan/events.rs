@@ -2,6 +2,7 @@
 
 use super::behaviour::GroupState;
 use super::*;
+use crate::body::models::DEFAULT_MODEL;
 use crate::camera_view::CameraView;
 
 impl Checker<'_> {
@@ -50,7 +51,7 @@ impl Checker<'_> {
                 Some(s) => *s.get_ref() as usize,
                 None => 1,
             };
-            let model = r.model.as_ref().map(|m| m.get_ref().clone()).unwrap_or_else(|| "woman-modern".into());
+            let model = r.model.as_ref().map(|m| m.get_ref().clone()).unwrap_or_else(|| DEFAULT_MODEL.into());
             if let Some(m) = &r.model {
                 let names: Vec<&str> = crate::body::models::builtin_models().iter().map(|s| s.name).collect();
                 if !names.contains(&m.get_ref().as_str()) {
