@@ -17,6 +17,10 @@ use std::collections::BTreeSet;
 /// How far (page units) a part sign may stand from a bow's end and still be that end.
 const END_REACH_UNITS: f32 = 6.0;
 
+/// How far (page units, half a beat of LED's) above or below a bow's box a part sign may stand
+/// and still be its end, and a direction sign over a volume sign still be the one it modifies.
+const BOW_Y_REACH_UNITS: f32 = 12.0;
+
 /// Contacts found on a page, and the placed symbols they consumed.
 #[derive(Debug, Default)]
 pub(super) struct Bows {
@@ -47,7 +51,7 @@ fn x_distance(s: &PageSymbol, x: f32) -> f32 {
 /// The body-part sign at end `x` of `bow`: within reach of the end, its y range meeting the
 /// bow's (grown by a beat's half); the nearest one.
 fn end_sign(bow: &PageSymbol, x: f32, placed: &[Placed], taken: Option<usize>) -> Option<usize> {
-    let (lo, hi) = (bow.y - 12.0, bow.y_top() + 12.0);
+    let (lo, hi) = (bow.y - BOW_Y_REACH_UNITS, bow.y_top() + BOW_Y_REACH_UNITS);
     placed
         .iter()
         .enumerate()
@@ -72,7 +76,7 @@ fn modifies_a_direction(v: &PageSymbol, placed: &[Placed]) -> bool {
         matches!(q.sym.kind, SymbolKind::Direction { .. })
             && x_overlaps(v, q.sym)
             && q.sym.y >= v.y + v.h * 0.5
-            && q.sym.y <= v.y_top() + 12.0
+            && q.sym.y <= v.y_top() + BOW_Y_REACH_UNITS
     })
 }
 

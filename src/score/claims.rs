@@ -11,6 +11,17 @@ use super::compose::Placed;
 use crate::read::{BodyPart, PageSymbol, SymbolKind, VolumeSign};
 use std::collections::BTreeSet;
 
+/// Two symbols share a column when their x ranges overlap by this fraction of the narrower one.
+const SAME_COLUMN_OVERLAP: f32 = 0.3;
+
+/// The symbol a pre-sign names starts at least this fraction of the pre-sign's height above
+/// the pre-sign's bottom (hand-drawn signs overlap the symbol they name).
+const PRE_SIGN_OVERLAP: f32 = 0.35;
+
+/// Inside the staff a pre-sign names the symbols that follow its target in the column until a
+/// pause longer than this, beats.
+const PHRASE_PAUSE_BEATS: f64 = 0.25;
+
 /// A column claimed by a body-part pre-sign.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Claim {
@@ -33,7 +44,7 @@ pub(super) struct Claim {
 pub(super) fn x_overlaps(a: &PageSymbol, b: &PageSymbol) -> bool {
     let overlap = (a.x + a.w).min(b.x + b.w) - a.x.max(b.x);
     let narrower = a.w.min(b.w).max(1.0);
-    overlap >= 0.3 * narrower
+    overlap >= SAME_COLUMN_OVERLAP * narrower
 }
 
 /// Symbols a pre-sign can name the part of: direction, turn and hold signs.
@@ -48,7 +59,7 @@ fn is_movement(kind: &SymbolKind) -> bool {
 /// `skip` are not candidates.
 pub(super) fn target_above(pre: usize, placed: &[Placed], skip: &BTreeSet<usize>, max_gap_units: f32) -> Option<usize> {
     let p = placed.get(pre)?;
-    let lowest = p.sym.y + 0.35 * p.sym.h;
+    let lowest = p.sym.y + PRE_SIGN_OVERLAP * p.sym.h;
     let highest = p.sym.y_top() + max_gap_units.max(p.sym.h);
     placed
         .iter()
@@ -115,7 +126,7 @@ pub(super) fn find_claims(
                 .collect();
             following.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
             for (i, r) in following {
-                if r.start_beats > end + 0.25 {
+                if r.start_beats > end + PHRASE_PAUSE_BEATS {
                     break;
                 }
                 end = end.max(r.end_beats);

@@ -75,15 +75,71 @@ fn step_dir(direction: Direction) -> Vec2 {
     }
 }
 
+/// How far a direction moves a knee, leg lengths.
+const KNEE_REACH_LEGS: f32 = 0.3;
+
+/// Where one knee goes down in place beside a standing foot, in knee reaches (forward < 0:
+/// behind the hip, a half kneel).
+const HALF_KNEEL_BACK: Vec2 = Vec2::new(0.0, -1.5);
+
+/// How far a direction moves the seat or the lying body, leg lengths.
+const SEAT_REACH_LEGS: f32 = 0.35;
+
+/// A torso support lies on the front when its direction leans forward more than this (the
+/// direction's forward component).
+const ON_FRONT_MIN_FORWARD: f32 = 0.1;
+
+/// How far a direction moves a hand, leg lengths.
+const HAND_REACH_LEGS: f32 = 0.3;
+
+/// Sitting, the hands land this many times as far out as the shoulders.
+const HANDS_BESIDE_SEAT_SPREAD: f32 = 1.1;
+
+/// Sitting, the hands land this far behind the seat, leg lengths.
+const HANDS_BEHIND_SEAT_LEGS: f32 = 0.2;
+
+/// Kneeling, the hands land this far in front of the knees, leg lengths.
+const HANDS_BEFORE_KNEES_LEGS: f32 = 0.55;
+
+/// On the feet, the hands land this far in front of the centre, leg lengths.
+const HANDS_BEFORE_FEET_LEGS: f32 = 0.5;
+
+/// The body the group's distances are measured from: its facing and its hips.
+struct BodyFrame {
+    /// Facing, radians.
+    yaw: f32,
+    /// Hip half width, metres.
+    hip_half_width_m: f32,
+}
+
+impl BodyFrame {
+    /// From the centre to hip `i` (0 left, 1 right), on the floor.
+    fn lateral(&self, i: usize) -> Vec3 {
+        right_of(self.yaw) * if i == 0 { -1.0 } else { 1.0 } * self.hip_half_width_m
+    }
+
+    /// A direction in the body (x right, y forward) in the world.
+    fn body(&self, d: Vec2) -> Vec3 {
+        right_of(self.yaw) * d.x + forward_of(self.yaw) * d.y
+    }
+}
+
+/// Which parts the group writes.
+struct Written {
+    /// Knee supports.
+    knees: usize,
+    /// A seat support.
+    seat: bool,
+    /// A torso support.
+    torso: bool,
+    /// A hand support.
+    hands: bool,
+}
+
 /// The next floor state after one support group (a plain function of its inputs).
-// Left/right index several parallel per-side arrays at once.
-#[allow(clippy::needless_range_loop)]
 pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     let yaw = input.yaw_rad;
-    let leg = input.leg_length_m;
-    let lateral = |i: usize| right_of(yaw) * if i == 0 { -1.0 } else { 1.0 } * input.hip_half_width_m;
-    let body = |d: Vec2| right_of(yaw) * d.x + forward_of(yaw) * d.y;
-    let centre = input.centre_in_world;
+    let frame = BodyFrame { yaw, hip_half_width_m: input.hip_half_width_m };
     let mut st = input.previous.unwrap_or(FloorState {
         legs: [LegSupport::Foot, LegSupport::Foot],
         hands: [None, None],
@@ -94,39 +150,59 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     });
     st.yaw_rad = yaw;
     let mut lift_feet = [false; 2];
-    let mut interpreted = 0;
-    let knees_written = input.entries.iter().filter(|e| matches!(e.part, FloorPart::Knee(_))).count();
     let writes = |f: fn(&FloorPart) -> bool| input.entries.iter().any(|e| f(&e.part));
-    let seat_written = writes(|p| *p == FloorPart::Seat);
-    let torso_written = writes(|p| *p == FloorPart::Torso);
-
+    let written = Written {
+        knees: input.entries.iter().filter(|e| matches!(e.part, FloorPart::Knee(_))).count(),
+        seat: writes(|p| *p == FloorPart::Seat),
+        torso: writes(|p| *p == FloorPart::Torso),
+        hands: writes(|p| matches!(p, FloorPart::Hand(_))),
+    };
     // Knees, seat and torso first: the hands are placed relative to them.
+    let mut interpreted = knees_seat_and_torso(input, &frame, &written, &mut st, &mut lift_feet);
+    release_supports(input, &frame, &written, &mut st, &mut lift_feet);
+    interpreted += place_hands(input, &frame, &mut st);
+    let new_centre = centre_of_weight(input, &frame, &st);
+    let state = if st.is_standing() { None } else { Some(st) };
+    FloorOutcome { state, centre_in_world: new_centre, lift_feet, interpreted }
+}
+
+/// The group's knee, seat and torso supports land; the number of entries read.
+fn knees_seat_and_torso(
+    input: &FloorInput,
+    frame: &BodyFrame,
+    written: &Written,
+    st: &mut FloorState,
+    lift_feet: &mut [bool; 2],
+) -> usize {
+    let leg = input.leg_length_m;
+    let centre = input.centre_in_world;
+    let mut interpreted = 0;
     for e in input.entries {
         let d = step_dir(e.direction);
         match e.part {
             FloorPart::Knee(side) => {
                 let i = side_index(side);
-                let share = if knees_written > 1 { 0.5 } else { 1.0 };
+                let share = if written.knees > 1 { 0.5 } else { 1.0 };
                 // One knee down in place beside a standing foot goes down behind it, so the
                 // standing leg's shin can stay upright (a half kneel).
-                let other_stands = knees_written == 1 && st.legs[1 - i] == LegSupport::Foot;
-                let d = if d == Vec2::ZERO && other_stands { Vec2::new(0.0, -1.5) } else { d };
-                let at = centre + lateral(i) + body(d) * 0.3 * leg * share;
+                let other_stands = written.knees == 1 && st.legs[1 - i] == LegSupport::Foot;
+                let d = if d == Vec2::ZERO && other_stands { HALF_KNEEL_BACK } else { d };
+                let at = centre + frame.lateral(i) + frame.body(d) * KNEE_REACH_LEGS * leg * share;
                 st.legs[i] = LegSupport::Knee(Vec3::new(at.x, 0.0, at.z));
                 lift_feet[i] = true;
                 st.low = e.level == Level::Low;
                 interpreted += 1;
             }
             FloorPart::Seat => {
-                let at = centre + body(d) * 0.35 * leg;
+                let at = centre + frame.body(d) * SEAT_REACH_LEGS * leg;
                 st.seat = Some(Vec3::new(at.x, 0.0, at.z));
                 st.lying = None;
                 st.low = e.level == Level::Low;
                 interpreted += 1;
             }
             FloorPart::Torso => {
-                let on = if d.y > 0.1 { Lying::OnFront } else { Lying::OnBack };
-                let at = centre + body(d) * 0.35 * leg;
+                let on = if d.y > ON_FRONT_MIN_FORWARD { Lying::OnFront } else { Lying::OnBack };
+                let at = centre + frame.body(d) * SEAT_REACH_LEGS * leg;
                 st.lying = Some((on, Vec3::new(at.x, 0.0, at.z)));
                 st.seat = None;
                 interpreted += 1;
@@ -134,7 +210,23 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
             FloorPart::Hand(_) | FloorPart::Foot(_) => {}
         }
     }
-    if seat_written || torso_written {
+    interpreted
+}
+
+/// What the group ends: sitting or lying down rests the legs not stepping and takes the weight
+/// off the hands; a foot step stands that leg and releases the hands; a knee, foot or hand
+/// written without a seat or torso sign ends sitting or lying.
+// Left/right index several parallel per-side arrays at once.
+#[allow(clippy::needless_range_loop)]
+fn release_supports(
+    input: &FloorInput,
+    frame: &BodyFrame,
+    written: &Written,
+    st: &mut FloorState,
+    lift_feet: &mut [bool; 2],
+) {
+    let centre = input.centre_in_world;
+    if written.seat || written.torso {
         for i in 0..2 {
             if !input.feet_written[i] {
                 st.legs[i] = LegSupport::Resting;
@@ -150,14 +242,13 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
         }
     }
     // A knee, foot or hand written without a seat or torso sign ends sitting or lying.
-    let other_support =
-        knees_written > 0 || input.feet_written.iter().any(|w| *w) || writes(|p| matches!(p, FloorPart::Hand(_)));
-    if other_support && !seat_written && !torso_written && (st.seat.is_some() || st.lying.is_some()) {
+    let other_support = written.knees > 0 || input.feet_written.iter().any(|w| *w) || written.hands;
+    if other_support && !written.seat && !written.torso && (st.seat.is_some() || st.lying.is_some()) {
         st.seat = None;
         st.lying = None;
         for i in 0..2 {
             if st.legs[i] == LegSupport::Resting {
-                let at = centre + lateral(i);
+                let at = centre + frame.lateral(i);
                 st.legs[i] = LegSupport::FreeKnee(Vec3::new(at.x, 0.0, at.z));
             }
         }
@@ -166,6 +257,13 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     if input.feet_written.iter().any(|w| *w) {
         st.hands = [None, None];
     }
+}
+
+/// The group's hand supports land under the shoulders of the posture: behind the seat, in
+/// front of the knees, or in front of the feet; the number of entries read.
+fn place_hands(input: &FloorInput, frame: &BodyFrame, st: &mut FloorState) -> usize {
+    let (yaw, leg, centre) = (frame.yaw, input.leg_length_m, input.centre_in_world);
+    let mut interpreted = 0;
     // Knee steps: a knee that was bearing weight and was not written stays down (the other side
     // of a kneel keeps its support, as feet do while a step is in progress).
     let knees: Vec<Vec3> =
@@ -173,10 +271,10 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     for e in input.entries {
         let FloorPart::Hand(side) = e.part else { continue };
         let i = side_index(side);
-        let d = body(step_dir(e.direction)) * 0.3 * leg;
-        let shoulder = lateral(i) * 2.0;
+        let d = frame.body(step_dir(e.direction)) * HAND_REACH_LEGS * leg;
+        let shoulder = frame.lateral(i) * 2.0;
         let at = if let Some(seat) = st.seat {
-            seat + shoulder * 1.1 - forward_of(yaw) * 0.2 * leg + d
+            seat + shoulder * HANDS_BESIDE_SEAT_SPREAD - forward_of(yaw) * HANDS_BEHIND_SEAT_LEGS * leg + d
         } else if !knees.is_empty() {
             let mid = knees.iter().copied().sum::<Vec3>() / knees.len() as f32;
             let mid_lat = st
@@ -184,25 +282,31 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
                 .iter()
                 .enumerate()
                 .filter(|(_, l)| matches!(l, LegSupport::Knee(_)))
-                .map(|(j, _)| lateral(j))
+                .map(|(j, _)| frame.lateral(j))
                 .sum::<Vec3>()
                 / knees.len() as f32;
-            mid - mid_lat + shoulder + forward_of(yaw) * 0.55 * leg + d
+            mid - mid_lat + shoulder + forward_of(yaw) * HANDS_BEFORE_KNEES_LEGS * leg + d
         } else {
-            centre + shoulder + forward_of(yaw) * 0.5 * leg + d
+            centre + shoulder + forward_of(yaw) * HANDS_BEFORE_FEET_LEGS * leg + d
         };
         st.hands[i] = Some(Vec3::new(at.x, 0.0, at.z));
         interpreted += 1;
     }
+    interpreted
+}
 
-    // The centre of weight: the mean of the bearing points under the legs and the seat/body.
+/// The centre of weight: the mean of the bearing points under the legs, or the seat, or the
+/// lying body; unchanged when nothing bears weight.
+// Left/right index several parallel per-side arrays at once.
+#[allow(clippy::needless_range_loop)]
+fn centre_of_weight(input: &FloorInput, frame: &BodyFrame, st: &FloorState) -> Vec3 {
     let mut points: Vec<Vec3> = Vec::new();
     for i in 0..2 {
         match st.legs[i] {
-            LegSupport::Knee(p) => points.push(p - lateral(i)),
+            LegSupport::Knee(p) => points.push(p - frame.lateral(i)),
             LegSupport::Foot => {
                 if let Some(p) = input.planted_feet_in_world[i] {
-                    points.push(p - lateral(i));
+                    points.push(p - frame.lateral(i));
                 }
             }
             _ => {}
@@ -214,14 +318,12 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     if let Some((_, p)) = st.lying {
         points = vec![p];
     }
-    let new_centre = if points.is_empty() {
-        centre
+    if points.is_empty() {
+        input.centre_in_world
     } else {
         let m = points.iter().copied().sum::<Vec3>() / points.len() as f32;
         Vec3::new(m.x, 0.0, m.z)
-    };
-    let state = if st.is_standing() { None } else { Some(st) };
-    FloorOutcome { state, centre_in_world: new_centre, lift_feet, interpreted }
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,10 @@ use crate::diag::Diagnostic;
 use crate::read::{PathSign, Side};
 use crate::score::{Entry, EntryKind};
 
+/// How far (degrees) the facing may be from a front sign's before the sign is reported: half
+/// the 45° between front signs.
+const FRONT_TOLERANCE_DEG: f64 = 22.5;
+
 /// A circular path sign: the steps that start inside `[t0, t1)` travel on a circle and the
 /// facing turns by the path's amount, shared equally among them (labanotation-rules §4.3).
 pub(super) struct Circle<'a> {
@@ -160,7 +164,7 @@ pub(super) fn check_front(w: &Walker, staff: usize, e: &Entry, report: &mut Inte
             .into_iter()
             .min_by(|a, b| a.0.total_cmp(&b.0))
             .unwrap_or((0.0, facing_deg));
-        if diff > 22.5 {
+        if diff > FRONT_TOLERANCE_DEG {
             report.skipped.push(Diagnostic::warning(
                 e.span,
                 place(

@@ -28,6 +28,12 @@ use crate::motion::plan::{Contact, Foot, Footprint, Key, Rotated, Track, forward
 use crate::read::{BodyPart, Side};
 use crate::score::{ChannelKind, Entry, EntryKind};
 
+/// A foot that lands (or rises) as its leg rotates stands this long before it swivels, seconds.
+const SETTLE_SECS: f64 = 0.15;
+
+/// The toes lift (or the heel rises) over this long before a foot swivels, seconds.
+const PIVOT_LIFT_SECS: f64 = 0.08;
+
 /// Amount used when a rotation sign holds no pin (the score warns about it) [impl. choice].
 pub const DEFAULT_ROTATION_DEG: f64 = 45.0;
 
@@ -215,8 +221,8 @@ pub(super) fn swivel_supporting_feet(w: &mut Walker, report: &mut Interpretation
             w.opts.heel_back_m,
         );
         // A foot that lands (or rises) in the same instant settles first.
-        let settle = (fp.t_land_secs + 0.15).max(sw.t0);
-        let pivot = ((settle + 0.08).min(sw.t0 + 0.5 * (sw.t1 - sw.t0)).max(sw.t0), sw.t1);
+        let settle = (fp.t_land_secs + SETTLE_SECS).max(sw.t0);
+        let pivot = ((settle + PIVOT_LIFT_SECS).min(sw.t0 + 0.5 * (sw.t1 - sw.t0)).max(sw.t0), sw.t1);
         // (The starting position's feet stand from −∞: a swivel at the very start turns them.)
         if sw.t0 - fp.t_land_secs.max(0.0) < LANDS_WITH_SWIVEL_SECS && fp.pivot_secs.is_none() {
             // The foot lands as the leg rotates: it swivels as it arrives (no new contact).

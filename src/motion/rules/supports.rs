@@ -14,6 +14,10 @@ use crate::read::{Direction, Level, Side};
 use crate::score::{Entry, EntryKind, JumpForm, SupportGap, TempoMap};
 use glam::Vec3;
 
+/// A step target closer than this to where the foot stands is a step in place (a change of
+/// level or a weight transfer): the foot stays, metres.
+const SAME_PLACE_M: f32 = 0.02;
+
 /// A direction sign in a support column: a step of one foot.
 #[derive(Clone, Copy)]
 struct Step<'e> {
@@ -170,7 +174,7 @@ fn take_steps(
         Vec3::new(mean.x, 0.0, mean.z)
     };
     for (foot, target) in &targets {
-        let unchanged = w.planted_pos(*foot).is_some_and(|p| p.distance(*target) < 0.02);
+        let unchanged = w.planted_pos(*foot).is_some_and(|p| p.distance(*target) < SAME_PLACE_M);
         if unchanged {
             continue; // a change of level (plié, rise) or a weight transfer in place
         }

@@ -22,6 +22,15 @@ use crate::diag::Diagnostic;
 use crate::read::{Document, Format, PageSymbol};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Page units per beat as LED writes them (4 steps of 6 units).
+pub const LED_UNITS_PER_BEAT: f32 = 24.0;
+
+/// LED's step grid, beats: `.lbn` starts and ends snap to it.
+pub const LED_STEP_BEATS: f64 = 0.25;
+
+/// Gaps in the support columns shorter than this are not flights, beats (labanotation-rules §3).
+pub const FLIGHT_MIN_BEATS: f64 = 0.125;
+
 /// Knobs of the page interpretation, chosen per format.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PageOptions {
@@ -42,15 +51,15 @@ impl PageOptions {
         match format {
             Format::Lbn => PageOptions {
                 convention: ColumnConvention::Lintel,
-                units_per_beat: 24.0,
-                quantum_beats: 0.25,
-                gap_tolerance_beats: 0.125,
+                units_per_beat: LED_UNITS_PER_BEAT,
+                quantum_beats: LED_STEP_BEATS,
+                gap_tolerance_beats: FLIGHT_MIN_BEATS,
             },
             _ => PageOptions {
                 convention: ColumnConvention::Standard,
-                units_per_beat: 24.0,
+                units_per_beat: LED_UNITS_PER_BEAT,
                 quantum_beats: 0.0,
-                gap_tolerance_beats: 0.125,
+                gap_tolerance_beats: FLIGHT_MIN_BEATS,
             },
         }
     }
