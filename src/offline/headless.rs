@@ -451,7 +451,9 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let music = render_music(options)?;
     let model = build_model(&options.model)?;
     let opened = match &options.file {
-        Some(path) => Some((crate::stage::player::open_path(path, &model.proportions)?, path.clone())),
+        Some(path) => {
+            Some((crate::stage::player::open_path(path, &model.proportions).map_err(|e| e.render())?, path.clone()))
+        }
         None => None,
     };
     let mut player = match opened {

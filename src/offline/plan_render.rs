@@ -27,7 +27,7 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     let model = build_model(&options.model)?;
     let low = low_detail_mannequin(&model.proportions)?;
     let coarse = coarse_mannequin(&model.proportions)?;
-    let crowd = open_plan(path, &model)?;
+    let crowd = open_plan(path, &model).map_err(|e| e.render())?;
     let bpm = crowd.plan.clock.tempo.bpm;
     let duration = crowd.end_beats();
     let from_beats = options.from_beats.unwrap_or(0.0).clamp(0.0, duration);

@@ -1,7 +1,9 @@
-//! Score files for the player: opening a file into a [`Score`], the recent-files list (in
+//! Score files for the player: opening a file into a [`Score`] (through [`crate::read::load`],
+//! its diagnostics left structured for the window to render), the recent-files list (in
 //! memory and in `$XDG_CONFIG_HOME/labanplay/recent.txt`) and the hot-reload watcher that polls
 //! the open file's modification time (the caller passes the clock in).
 
+use crate::read::LoadError;
 use crate::score::Score;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -14,9 +16,9 @@ pub const MAX_RECENT: usize = 10;
 /// How often the watcher looks at the file, seconds.
 pub const WATCH_INTERVAL_SECS: f64 = 0.5;
 
-/// Reads and composes a score file; the error is a rendered, human-readable text.
-pub fn open_score(path: &Path) -> Result<Score, String> {
-    crate::cli::load_score(path).map(|(score, _bytes)| score)
+/// Reads and composes a score file.
+pub fn open_score(path: &Path) -> Result<Score, LoadError> {
+    crate::read::load(path).map(|loaded| Score::from_document(&loaded.document))
 }
 
 /// Most-recent-first list of opened files.
@@ -193,7 +195,7 @@ mod tests {
         let file = dir.join("walk.lbn");
         std::fs::write(&file, crate::demo::WALK_ARMS_TURN_LBN).unwrap();
         assert_eq!(open_score(&file).unwrap().staves.len(), 1);
-        let error = open_score(&dir.join("missing.lbn")).unwrap_err();
+        let error = open_score(&dir.join("missing.lbn")).unwrap_err().render();
         assert!(error.contains("cannot read"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }

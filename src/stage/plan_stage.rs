@@ -50,12 +50,40 @@ pub fn is_plan_path(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".plan.toml"))
 }
 
+/// Why a plan could not be opened, its diagnostics still structured.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanOpenError {
+    /// The plan reader's errors.
+    #[error(transparent)]
+    Plan(#[from] crate::ensemble::PlanError),
+    /// The crowd could not be built.
+    #[error("{}: {source}", path.display())]
+    Crowd {
+        /// The plan file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: crate::crowd::CrowdError,
+    },
+}
+
+impl PlanOpenError {
+    /// Every diagnostic as `file:line:col: error: message` with its source line and caret.
+    pub fn render(&self) -> String {
+        match self {
+            PlanOpenError::Plan(e) => e.render(),
+            PlanOpenError::Crowd { .. } => self.to_string(),
+        }
+    }
+}
+
 /// Reads, checks and simulates a plan, and compiles its crowd for a body of `model`'s
-/// proportions. Errors are the plan reader's diagnostics, rendered.
-pub fn open_plan(path: &Path, model: &DancerModel) -> Result<Crowd, String> {
-    let plan = crate::ensemble::read_plan_file(path, &mut crate::read::Files).map_err(|e| e.render())?.plan;
+/// proportions.
+pub fn open_plan(path: &Path, model: &DancerModel) -> Result<Crowd, PlanOpenError> {
+    let plan = crate::ensemble::read_plan_file(path, &mut crate::read::Files)?.plan;
     let motion = crate::ensemble::simulate(&plan);
-    Crowd::new(plan, motion, &model.proportions).map_err(|e| format!("{}: {e}", path.display()))
+    Crowd::new(plan, motion, &model.proportions)
+        .map_err(|source| PlanOpenError::Crowd { path: path.to_path_buf(), source })
 }
 
 /// The floor a plan uses, for framing cameras: the stage and everywhere a performer goes (the
@@ -284,7 +312,7 @@ pub struct PlanPlayback {
 impl PlanPlayback {
     /// Opens the plan at `path` for a full body of `model`.
     pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
-        let crowd = open_plan(path, model)?;
+        let crowd = open_plan(path, model).map_err(|e| e.render())?;
         let low = crate::stage::dancer_mesh::low_detail_mannequin(&model.proportions)?;
         let coarse = crate::stage::dancer_mesh::coarse_mannequin(&model.proportions)?;
         let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);

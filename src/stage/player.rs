@@ -4,8 +4,11 @@
 
 use crate::animation::{Animation, compile};
 use crate::diag::{Diagnostic, Span};
+use crate::mocap::{CaptureLoadError, CaptureTimeline, LoadedCapture};
 use crate::motion::rules::MotionOptions;
 use crate::pose::fk::Pose;
+use crate::pose::skeleton::Skeleton;
+use crate::read::LoadError;
 use crate::score::Score;
 use crate::stage::camera_input::FloorBounds;
 use crate::stage::dancer_mesh::DancerModel;
@@ -41,17 +44,54 @@ impl ScoreSource {
 pub enum Opened {
     /// A score, to compile.
     Score(Score),
-    /// A `.bvh` capture on the model's proportions.
-    Capture(Box<Animation>),
+    /// A `.bvh` capture on the model's proportions, with its timeline.
+    Capture(Box<LoadedCapture>),
+}
+
+/// Why a file could not be opened, its diagnostics still structured.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The score reader's errors.
+    #[error(transparent)]
+    Score(#[from] LoadError),
+    /// The capture loader's error.
+    #[error(transparent)]
+    Capture(#[from] CaptureLoadError),
+}
+
+impl OpenError {
+    /// Every diagnostic as `file:line:col: error: message` with its source line and caret.
+    pub fn render(&self) -> String {
+        match self {
+            OpenError::Score(e) => e.render(),
+            OpenError::Capture(e) => e.render(),
+        }
+    }
 }
 
 /// Reads `path`: a `.bvh` capture (retargeted onto `proportions`, with its `NAME.map.toml`) or
-/// a score. The error is a rendered, human-readable text.
-pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<Opened, String> {
-    if crate::cli::capture::is_capture_file(path) {
-        crate::cli::capture::load_capture(path, proportions).map(|a| Opened::Capture(Box::new(a)))
+/// a score.
+pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<Opened, OpenError> {
+    if crate::mocap::is_capture_file(path) {
+        Ok(Opened::Capture(Box::new(crate::mocap::load(path, &Skeleton::new(proportions))?)))
     } else {
-        crate::stage::files::open_score(path).map(Opened::Score)
+        Ok(Opened::Score(crate::stage::files::open_score(path)?))
+    }
+}
+
+/// What the panels, the metronome and the transport read for a capture: a score with no staves
+/// on the capture's timeline.
+fn capture_score(timeline: &CaptureTimeline, title: &str) -> Score {
+    Score {
+        title: Some(title.to_owned()),
+        format: crate::read::document::Format::Lbn,
+        tempo: crate::score::TempoMap { bpm: timeline.bpm, is_default: false },
+        meter: crate::score::Meter { beats_per_measure: timeline.beats_per_measure, inferred: true },
+        measures: Vec::new(),
+        staves: Vec::new(),
+        duration_beats: timeline.duration_beats,
+        contacts: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 
@@ -117,15 +157,15 @@ impl Player {
     pub fn replace_opened(&mut self, opened: Opened, source: ScoreSource) {
         match opened {
             Opened::Score(score) => self.replace_score(score, source),
-            Opened::Capture(animation) => {
+            Opened::Capture(capture) => {
                 let title = source.label();
-                self.score = crate::cli::capture::capture_timeline(&animation, &title);
+                self.score = capture_score(&capture.timeline, &title);
                 self.capture_file = match &source {
                     ScoreSource::File(path) => Some(path.clone()),
                     ScoreSource::Demo(_) => None,
                 };
                 self.source = source;
-                self.animation = *animation;
+                self.animation = Animation::from_capture(capture.motion);
                 self.layout = StaffLayout::new(&self.score);
                 self.playback.set_timeline(Timeline::from_score(&self.score));
                 self.refresh_derived();
@@ -191,9 +231,9 @@ impl Player {
 
     fn recompile(&mut self) {
         if let Some(path) = &self.capture_file
-            && let Ok(animation) = crate::cli::capture::load_capture(path, &self.model.proportions)
+            && let Ok(capture) = crate::mocap::load(path, &Skeleton::new(&self.model.proportions))
         {
-            self.animation = animation;
+            self.animation = Animation::from_capture(capture.motion);
             self.refresh_derived();
             return;
         }

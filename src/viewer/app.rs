@@ -95,7 +95,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     };
     let mut capture = None;
     let (score, source) = match wanted {
-        Some(path) => match open_path(&path, &model.proportions)? {
+        Some(path) => match open_path(&path, &model.proportions).map_err(|e| e.render())? {
             Opened::Score(score) => (score, ScoreSource::File(path)),
             Opened::Capture(animation) => {
                 capture = Some((animation, path));
@@ -414,7 +414,7 @@ impl Running {
                 self.reframe();
                 self.window.set_title(&format!("labanplay — {}", self.player.source().label()));
             }
-            Err(error) => self.ui_state.status = Some(first_line(&error)),
+            Err(error) => self.ui_state.status = Some(error.to_string()),
         }
     }
 
@@ -576,7 +576,7 @@ impl Running {
                 self.ui_state.status = Some(message);
             }
             Err(error) => {
-                let message = format!("reload failed: {}", first_line(&error));
+                let message = format!("reload failed: {error}");
                 eprintln!("labanplay: {message}");
                 self.ui_state.status = Some(message);
             }
@@ -787,8 +787,4 @@ fn set_plan_timeline(player: &mut Player, plan: &crate::stage::plan_stage::PlanP
     timeline.bpm = plan.crowd.plan.clock.tempo.bpm;
     timeline.duration_beats = plan.crowd.end_beats() + 2.0;
     player.playback.set_timeline(timeline);
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or(text).to_owned()
 }

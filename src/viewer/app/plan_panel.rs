@@ -66,7 +66,7 @@ impl Running {
                     self.player.playback.play();
                 }
             }
-            Err(error) => self.ui_state.status = Some(first_line(&error)),
+            Err(error) => self.ui_state.status = Some(error.to_string()),
         }
     }
 
