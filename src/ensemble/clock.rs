@@ -68,15 +68,32 @@ impl Clock {
     }
 }
 
-/// Parses `M:B` (`3:1`, `12:2.5`): 1-based measure and beat. The error says what was expected.
-pub fn parse_measure_beat(text: &str) -> Result<(u32, f64), String> {
-    let expected = "expected `measure:beat`, e.g. `3:1` or `12:2.5` (both count from 1)";
-    let (m, b) = text.trim().split_once(':').ok_or_else(|| format!("`{text}`: {expected}"))?;
-    let measure: u32 =
-        m.trim().parse().map_err(|_| format!("`{text}`: the measure is not a whole number; {expected}"))?;
-    let beat: f64 = b.trim().parse().map_err(|_| format!("`{text}`: the beat is not a number; {expected}"))?;
+/// Why a `measure:beat` label could not be read; the message says what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeasureBeatError {
+    /// No `:`.
+    #[error("`{0}`: {EXPECTED}")]
+    NoColon(String),
+    /// The measure is not a whole number.
+    #[error("`{0}`: the measure is not a whole number; {EXPECTED}")]
+    Measure(String),
+    /// The beat is not a number.
+    #[error("`{0}`: the beat is not a number; {EXPECTED}")]
+    Beat(String),
+    /// Measure 0, or a beat before 1.
+    #[error("`{0}`: measures and beats count from 1; {EXPECTED}")]
+    BeforeOne(String),
+}
+
+const EXPECTED: &str = "expected `measure:beat`, e.g. `3:1` or `12:2.5` (both count from 1)";
+
+/// Parses `M:B` (`3:1`, `12:2.5`): 1-based measure and beat.
+pub fn parse_measure_beat(text: &str) -> Result<(u32, f64), MeasureBeatError> {
+    let (m, b) = text.trim().split_once(':').ok_or_else(|| MeasureBeatError::NoColon(text.to_owned()))?;
+    let measure: u32 = m.trim().parse().map_err(|_| MeasureBeatError::Measure(text.to_owned()))?;
+    let beat: f64 = b.trim().parse().map_err(|_| MeasureBeatError::Beat(text.to_owned()))?;
     if measure == 0 || !beat.is_finite() || beat < 1.0 {
-        return Err(format!("`{text}`: measures and beats count from 1; {expected}"));
+        return Err(MeasureBeatError::BeforeOne(text.to_owned()));
     }
     Ok((measure, beat))
 }

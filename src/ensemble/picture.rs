@@ -4,6 +4,36 @@
 
 use glam::DVec2;
 
+/// Why a picture gives no mask or no spots.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PictureError {
+    /// The bytes are no known picture format.
+    #[error("not a picture this reader knows (expected a PNG, BMP or GIF file)")]
+    Unknown,
+    /// A picture format that is not read.
+    #[error("{0:?} pictures are not read; use PNG, BMP or GIF")]
+    Unsupported(image::ImageFormat),
+    /// The picture is damaged.
+    #[error("the {format:?} picture cannot be decoded: {message}")]
+    Decode {
+        /// Its format.
+        format: image::ImageFormat,
+        /// What the decoder said.
+        message: String,
+    },
+    /// Zero spots asked for.
+    #[error("a formation needs at least one spot")]
+    NoSpots,
+    /// Too small a shape for the spots.
+    #[error("the picture has {inside} pixels inside the shape, too few for {count} spots (at least 4 per spot)")]
+    TooFewPixels {
+        /// Pixels inside the shape.
+        inside: usize,
+        /// Spots asked for.
+        count: usize,
+    },
+}
+
 /// Which pixels of a picture are inside the shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mask {
@@ -19,14 +49,13 @@ impl Mask {
     /// Reads a picture file's bytes (PNG, BMP or GIF, chosen by content). A pixel is inside when
     /// it is opaque (alpha ≥ 128) and its luminance is below `threshold` (above it when
     /// `invert`).
-    pub fn from_picture_bytes(bytes: &[u8], threshold: u8, invert: bool) -> Result<Self, String> {
-        let format = image::guess_format(bytes)
-            .map_err(|_| "not a picture this reader knows (expected a PNG, BMP or GIF file)".to_string())?;
+    pub fn from_picture_bytes(bytes: &[u8], threshold: u8, invert: bool) -> Result<Self, PictureError> {
+        let format = image::guess_format(bytes).map_err(|_| PictureError::Unknown)?;
         if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Bmp | image::ImageFormat::Gif) {
-            return Err(format!("{format:?} pictures are not read; use PNG, BMP or GIF"));
+            return Err(PictureError::Unsupported(format));
         }
         let img = image::load_from_memory_with_format(bytes, format)
-            .map_err(|e| format!("the {format:?} picture cannot be decoded: {e}"))?;
+            .map_err(|e| PictureError::Decode { format, message: e.to_string() })?;
         let la = img.to_luma_alpha8();
         let (width, height) = la.dimensions();
         let inside = la.pixels().map(|p| p.0[1] >= 128 && ((p.0[0] < threshold) != invert)).collect();
@@ -88,16 +117,13 @@ const LLOYD_ITERATIONS: usize = 60;
 /// low-discrepancy (R2) sequence inside the mask, then Lloyd relaxation over the inside pixels
 /// (each pixel goes to its nearest spot, each spot moves to its pixels' centroid); a centroid
 /// that falls outside a non-convex shape is moved to its nearest own pixel. Deterministic.
-pub fn spots_of_count(mask: &Mask, count: usize) -> Result<Vec<DVec2>, String> {
+pub fn spots_of_count(mask: &Mask, count: usize) -> Result<Vec<DVec2>, PictureError> {
     let pixels = mask.inside_pixels();
     if count == 0 {
-        return Err("a formation needs at least one spot".into());
+        return Err(PictureError::NoSpots);
     }
     if pixels.len() < count * 4 {
-        return Err(format!(
-            "the picture has {} pixels inside the shape, too few for {count} spots (at least 4 per spot)",
-            pixels.len()
-        ));
+        return Err(PictureError::TooFewPixels { inside: pixels.len(), count });
     }
     let mut seeds = r2_seeds(mask, &pixels, count);
     let spacing_px = (pixels.len() as f64 / count as f64).sqrt();

@@ -115,7 +115,7 @@ impl Checker<'_> {
             let start = match parse_measure_beat(e.get_ref().at.get_ref()) {
                 Ok((m, b)) => clock.beats_at(m, b),
                 Err(msg) => {
-                    self.error(&e.get_ref().at, msg);
+                    self.error(&e.get_ref().at, msg.to_string());
                     f64::NAN
                 }
             };
