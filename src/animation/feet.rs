@@ -177,6 +177,17 @@ impl FootState {
     }
 }
 
+/// The part of a footprint's time on the floor over which the foot rolls on and off it.
+const ROLL_SHARE: f64 = 0.25;
+/// The longest a foot rolls on or off its footprint, seconds.
+const ROLL_MAX_SECS: f64 = 0.12;
+
+/// How long the foot of `fp` rolls on (after its landing) and off (before its lift), seconds.
+fn roll_secs(fp: &Footprint) -> f64 {
+    let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
+    (ROLL_SHARE * span).min(ROLL_MAX_SECS)
+}
+
 /// 0 before `a`, 1 after `b`, linear in between (a step when `b ≤ a`).
 pub(crate) fn ramp(t: f64, a: f64, b: f64) -> f32 {
     if b <= a {
@@ -227,8 +238,7 @@ pub fn planted_state(
     t_secs: f64,
     rolls_off: bool,
 ) -> FootState {
-    let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
-    let tau = (0.25 * span).min(0.12);
+    let tau = roll_secs(fp);
     let yaw = fp.yaw_at(t_secs);
     let mut base = if fp.releve { angles.releve_rad } else { 0.0 };
     if let Some((a, b)) = fp.releve_ramp_secs {
@@ -281,8 +291,7 @@ pub fn planted_state_handing_over(
     next_pitch_rad: f32,
 ) -> FootState {
     let mut state = planted_state(geo, angles, fp, t_secs, false);
-    let span = (fp.t_lift_secs - fp.t_land_secs).max(0.0);
-    let tau = (0.25 * span).min(0.12);
+    let tau = roll_secs(fp);
     if tau > 0.0 && t_secs > fp.t_lift_secs - tau {
         let end = planted_state(geo, angles, fp, fp.t_lift_secs, false).pitch_rad;
         let s = smoothstep(ramp(t_secs, fp.t_lift_secs - tau, fp.t_lift_secs));

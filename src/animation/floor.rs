@@ -25,10 +25,57 @@ const INSTEP_FLEX_RAD: f32 = 1.3;
 pub const FREE_WRIST_MIN_M: f32 = 0.12;
 /// The lowest a joint centre of a floor-driven leg may be, metres.
 const MIN_JOINT_HEIGHT_M: f32 = 0.01;
+/// How far a floor-driven leg's goal rises per solve for each metre a joint or the sole dipped
+/// below the floor (more than the dip, so it clears in a few solves).
+const FLOOR_LIFT_OVERSHOOT: f32 = 1.5;
 /// The fraction of a step symbol by which the foot has landed (the rule engine's swing fraction).
 const LAND_FRACTION: f32 = 0.45;
 /// A knee between knee steps hovers this far above its contact height, metres.
 const FREE_KNEE_LIFT_M: f32 = 0.06;
+/// Pitch of the pelvis lying on the back (negative) or the front, degrees.
+const LYING_PITCH_DEG: f32 = 80.0;
+/// Pitch of the pelvis sitting upright (negative: leaning back), degrees.
+const SEATED_PITCH_DEG: f32 = -10.0;
+/// Pitch of the pelvis sitting and leaning back onto the hands, degrees.
+const SEATED_ON_HANDS_PITCH_DEG: f32 = -20.0;
+/// Forward pitch of the pelvis kneeling upright without the hands, degrees.
+const KNEELING_PITCH_DEG: f32 = 5.0;
+/// The most the trunk leans to the hands on hands and feet, radians.
+const HANDS_AND_FEET_MAX_PITCH_RAD: f32 = 2.2;
+/// The most the trunk leans to the hands kneeling, radians.
+const KNEELING_MAX_PITCH_RAD: f32 = 1.7;
+/// The part of a straight arm's length a leaning trunk keeps its shoulders from the hands.
+const HAND_REACH_FRACTION: f32 = 0.92;
+/// The pitches tried for a trunk leaning to the hands (from upright to the most).
+const HAND_PITCH_STEPS: usize = 160;
+/// The part of a straight leg's length from hip to ankle of a leg stretched on the floor.
+const STRETCHED_LEG_FRACTION: f32 = 0.97;
+/// How far a knee of a leg stretched on the floor rises over the hip–ankle midpoint, metres.
+const STRETCHED_KNEE_RISE_M: f32 = 0.03;
+/// Ankle plantar flexion of a leg stretched on the floor lying on the back, radians.
+const LYING_ON_BACK_FLEX_RAD: f32 = 0.5;
+/// Ankle plantar flexion of a leg stretched forward sitting, radians.
+const LONG_SITTING_FLEX_RAD: f32 = 0.6;
+/// The part of a straight leg's length from hip to ankle with the knees drawn up sitting low.
+const DRAWN_UP_LEG_FRACTION: f32 = 0.55;
+/// How far a drawn-up knee rises over the hip–ankle midpoint, in leg lengths.
+const DRAWN_UP_KNEE_RISE: f32 = 0.3;
+/// Ankle plantar flexion of a drawn-up leg's foot flat in front, radians.
+const DRAWN_UP_FLEX_RAD: f32 = 0.3;
+/// The part of a straight arm's length a lying body's arms reach along it.
+const LYING_ARM_FRACTION: f32 = 0.9;
+/// How far out to the side a lying body's wrists lie from along it, metres.
+const LYING_ARM_OUT_M: f32 = 0.08;
+/// Hip height kneeling low (sitting back on the heels), in thigh lengths over the knee.
+const LOW_KNEEL_RISE: f32 = 0.58;
+/// A knee that moves further than this between two floor poses steps (knee walking), metres.
+const KNEE_STEP_MIN_M: f32 = 0.02;
+/// How high a stepping knee lifts on the way, metres.
+const KNEE_STEP_LIFT_M: f32 = 0.06;
+/// A pelvis that moves further than this between two floor postures rises on the way, metres.
+const POSTURE_CHANGE_MIN_M: f32 = 0.05;
+/// How high the pelvis rises on the way between two floor postures, metres.
+const POSTURE_CHANGE_RISE_M: f32 = 0.08;
 
 /// The body sizes the floor poses need, in the skeleton's rest frame (pelvis frame, metres).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -137,10 +184,10 @@ fn pitch_for_hands(
     max_rad: f32,
     pelvis_at: impl Fn(f32) -> Vec3,
 ) -> f32 {
-    let reach = 0.92 * sizes.arm_m;
+    let reach = HAND_REACH_FRACTION * sizes.arm_m;
     let mut best = (f32::INFINITY, 0.0f32);
-    for k in 0..=160 {
-        let pitch = max_rad * k as f32 / 160.0;
+    for k in 0..=HAND_PITCH_STEPS {
+        let pitch = max_rad * k as f32 / HAND_PITCH_STEPS as f32;
         let pelvis = pelvis_at(pitch);
         let rot = world_rot(yaw, pitch);
         let cost: f32 = wrists
@@ -224,8 +271,8 @@ fn lying_pose(
     let leg_len = sizes.thigh_m + sizes.shin_m;
     let mut legs = [None, None];
     let pitch = match on {
-        Lying::OnBack => -80f32.to_radians(),
-        Lying::OnFront => 80f32.to_radians(),
+        Lying::OnBack => -LYING_PITCH_DEG.to_radians(),
+        Lying::OnFront => LYING_PITCH_DEG.to_radians(),
     };
     let pelvis = ground + Vec3::Y * LYING_PELVIS_HEIGHT_M;
     let rot = world_rot(yaw, pitch);
@@ -235,10 +282,11 @@ fn lying_pose(
             continue;
         }
         let hip = pelvis + rot * sizes.hips_in_pelvis[i];
-        let mut ankle = hip + along * 0.97 * leg_len;
+        let mut ankle = hip + along * STRETCHED_LEG_FRACTION * leg_len;
         ankle.y = ANKLE_ON_INSTEP_M;
-        let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
-        let (flex, pole) = if on == Lying::OnBack { (0.5, Vec3::Y) } else { (INSTEP_FLEX_RAD, -Vec3::Y) };
+        let knee = (hip + ankle) * 0.5 + Vec3::Y * STRETCHED_KNEE_RISE_M;
+        let (flex, pole) =
+            if on == Lying::OnBack { (LYING_ON_BACK_FLEX_RAD, Vec3::Y) } else { (INSTEP_FLEX_RAD, -Vec3::Y) };
         legs[i] = Some(LegTarget {
             ankle_in_world: ankle,
             knee_in_world: knee,
@@ -253,7 +301,7 @@ fn lying_pose(
         }
         let out = right_of(yaw) * if i == 0 { -1.0 } else { 1.0 };
         let shoulder = pelvis + rot * sizes.shoulders_in_pelvis[i];
-        let mut wrist = shoulder - (rot * Vec3::Y) * 0.9 * sizes.arm_m + out * 0.08;
+        let mut wrist = shoulder - (rot * Vec3::Y) * LYING_ARM_FRACTION * sizes.arm_m + out * LYING_ARM_OUT_M;
         // Level with the shoulder, so the elbow stays off the floor too.
         wrist.y = shoulder.y.max(WRIST_CONTACT_HEIGHT_M);
         arms[i] = Some(ArmTarget { wrist_in_world: wrist, elbow_pole_in_world: (out + Vec3::Y).normalize() });
@@ -275,7 +323,7 @@ fn seated_pose(
     let leg_len = sizes.thigh_m + sizes.shin_m;
     let hip_mid = seat + Vec3::Y * SEAT_HIP_HEIGHT_M;
     // Upright, or leaning back onto the hands.
-    let pitch = if wrists.is_empty() { -10f32.to_radians() } else { -20f32.to_radians() };
+    let pitch = if wrists.is_empty() { SEATED_PITCH_DEG.to_radians() } else { SEATED_ON_HANDS_PITCH_DEG.to_radians() };
     let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
     let rot = world_rot(yaw, pitch);
     let legs = [0, 1].map(|i| {
@@ -285,26 +333,26 @@ fn seated_pose(
             LegSupport::Knee(k) => Some(kneeling_leg(sizes, k, yaw, 0.0)),
             _ if state.low => {
                 // Knees drawn up, the feet flat in front.
-                let mut ankle = hip + fwd * 0.55 * leg_len;
+                let mut ankle = hip + fwd * DRAWN_UP_LEG_FRACTION * leg_len;
                 ankle.y = sizes.ankle_height_m;
-                let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.3 * leg_len;
+                let knee = (hip + ankle) * 0.5 + Vec3::Y * DRAWN_UP_KNEE_RISE * leg_len;
                 Some(LegTarget {
                     ankle_in_world: ankle,
                     knee_in_world: knee,
                     knee_pole_in_world: (Vec3::Y + fwd).normalize(),
-                    ankle_flex_rad: 0.3,
+                    ankle_flex_rad: DRAWN_UP_FLEX_RAD,
                 })
             }
             _ => {
                 // Long sitting: the legs stretched forward on the floor.
-                let mut ankle = hip + fwd * 0.97 * leg_len;
+                let mut ankle = hip + fwd * STRETCHED_LEG_FRACTION * leg_len;
                 ankle.y = ANKLE_ON_INSTEP_M;
-                let knee = (hip + ankle) * 0.5 + Vec3::Y * 0.03;
+                let knee = (hip + ankle) * 0.5 + Vec3::Y * STRETCHED_KNEE_RISE_M;
                 Some(LegTarget {
                     ankle_in_world: ankle,
                     knee_in_world: knee,
                     knee_pole_in_world: Vec3::Y,
-                    ankle_flex_rad: 0.6,
+                    ankle_flex_rad: LONG_SITTING_FLEX_RAD,
                 })
             }
         }
@@ -322,7 +370,11 @@ fn hands_and_feet_pose(
     arms: [Option<ArmTarget>; 2],
 ) -> FloorPose {
     let yaw = state.yaw_rad;
-    let pitch = if wrists.is_empty() { 0.0 } else { pitch_for_hands(sizes, yaw, wrists, 2.2, |_| standing_pelvis) };
+    let pitch = if wrists.is_empty() {
+        0.0
+    } else {
+        pitch_for_hands(sizes, yaw, wrists, HANDS_AND_FEET_MAX_PITCH_RAD, |_| standing_pelvis)
+    };
     let legs = [0, 1].map(|i| match state.legs[i] {
         LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
         _ => None,
@@ -342,7 +394,7 @@ fn kneeling_pose(
     let yaw = state.yaw_rad;
     let fwd = forward_of(yaw);
     let yaw_rot = Quat::from_rotation_y(yaw);
-    let rise = if state.low { 0.58 * sizes.thigh_m } else { sizes.thigh_m };
+    let rise = if state.low { LOW_KNEEL_RISE * sizes.thigh_m } else { sizes.thigh_m };
     let back = (sizes.thigh_m * sizes.thigh_m - rise * rise).max(0.0).sqrt();
     let hip_ground: Vec<Vec3> = kneeling
         .iter()
@@ -364,9 +416,9 @@ fn kneeling_pose(
     }
     let hip_mid = Vec3::new(centre.x, hip_y, centre.z);
     let pitch = if wrists.is_empty() {
-        if state.low { 0.0 } else { 5f32.to_radians() }
+        if state.low { 0.0 } else { KNEELING_PITCH_DEG.to_radians() }
     } else {
-        pitch_for_hands(sizes, yaw, wrists, 1.7, |p| pelvis_for_hips(sizes, hip_mid, yaw, p))
+        pitch_for_hands(sizes, yaw, wrists, KNEELING_MAX_PITCH_RAD, |p| pelvis_for_hips(sizes, hip_mid, yaw, p))
     };
     let pelvis = pelvis_for_hips(sizes, hip_mid, yaw, pitch);
     let legs = [0, 1].map(|i| match state.legs[i] {
@@ -383,8 +435,8 @@ fn kneeling_pose(
 
 fn lerp_leg(a: LegTarget, b: LegTarget, s: f32) -> LegTarget {
     // A knee moving to a new contact point lifts on the way (knee walking).
-    let moved = a.knee_in_world.distance(b.knee_in_world) > 0.02;
-    let lift = if moved { Vec3::Y * 0.06 * (std::f32::consts::PI * s).sin() } else { Vec3::ZERO };
+    let moved = a.knee_in_world.distance(b.knee_in_world) > KNEE_STEP_MIN_M;
+    let lift = if moved { Vec3::Y * KNEE_STEP_LIFT_M * (std::f32::consts::PI * s).sin() } else { Vec3::ZERO };
     LegTarget {
         ankle_in_world: a.ankle_in_world.lerp(b.ankle_in_world, s) + lift,
         knee_in_world: a.knee_in_world.lerp(b.knee_in_world, s) + lift,
@@ -410,7 +462,7 @@ fn kneeling_hips_rise(
     for i in 0..2 {
         let (LegSupport::Knee(ka), LegSupport::Knee(kb)) = (states[0].legs[i], states[1].legs[i]) else { continue };
         let Some(leg) = a.legs[i] else { continue };
-        if ka.distance(kb) > 0.02 {
+        if ka.distance(kb) > KNEE_STEP_MIN_M {
             continue;
         }
         let knee = leg.knee_in_world;
@@ -451,7 +503,11 @@ pub fn floor_sample(
             // Between two floor postures (kneeling to sitting, lying to sitting) the pelvis
             // rises a little on the way so the folding legs clear the floor.
             let (px, py) = (position_of(x), position_of(y));
-            let arc = if px.distance(py) > 0.05 { 0.08 * (std::f32::consts::PI * s).sin() } else { 0.0 };
+            let arc = if px.distance(py) > POSTURE_CHANGE_MIN_M {
+                POSTURE_CHANGE_RISE_M * (std::f32::consts::PI * s).sin()
+            } else {
+                0.0
+            };
             let pitch = x.pitch_rad + (y.pitch_rad - x.pitch_rad) * s;
             let mut pelvis = px.lerp(py, s) + Vec3::Y * arc;
             if let (Some(sa), Some(sb)) = (from, to) {
@@ -574,7 +630,7 @@ impl super::DancerAnimation {
                 if deficit <= 1e-4 {
                     break;
                 }
-                goal.end_in_world.y += 1.5 * deficit;
+                goal.end_in_world.y += FLOOR_LIFT_OVERSHOOT * deficit;
             }
         }
     }
@@ -586,6 +642,8 @@ impl super::DancerAnimation {
 pub fn floor_contacts(plan: &crate::motion::plan::DancerPlan) -> Vec<crate::motion::com::Contact> {
     use crate::motion::com::{Contact, Foot};
     const MARGIN_SECS: f64 = 0.02;
+    // The shortest floor contact the path job gets, seconds.
+    const MIN_CONTACT_SECS: f64 = 0.05;
     let keys = &plan.floor.keys;
     let mut out = Vec::new();
     for (i, foot) in [Foot::Left, Foot::Right].into_iter().enumerate() {
@@ -601,7 +659,7 @@ pub fn floor_contacts(plan: &crate::motion::plan::DancerPlan) -> Vec<crate::moti
             };
             let t0 = key.t_start_secs.max(0.0) + MARGIN_SECS;
             let t1 = keys.get(k + 1).map_or(plan.end_secs, |n| n.t_start_secs) - MARGIN_SECS;
-            if t1 - t0 > 0.05 {
+            if t1 - t0 > MIN_CONTACT_SECS {
                 out.push(Contact::new(foot, point, t0, t1));
             }
         }

@@ -10,6 +10,19 @@ use crate::pose::limits::{JointLimits, from_swing_twist_angles, normalized_or_id
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Mat3, Quat, Vec3};
 
+/// The elbow bend at which a hand's swivel allowance is least, degrees.
+const SWIVEL_BENT_ARM_DEG: f32 = 60.0;
+/// The least share of [`MAX_SWIVEL_DEG`] a bent arm may swivel.
+const MIN_SWIVEL_SHARE: f32 = 0.25;
+/// The most a straight arm swivels for its hand, degrees.
+const MAX_SWIVEL_DEG: f32 = 90.0;
+/// The angle of the palm from the forearm's axis at which the wrist starts to bend towards it,
+/// degrees.
+const PALM_BEND_FROM_DEG: f32 = 60.0;
+/// The angle of the palm from the forearm's axis at which the wrist bends towards it fully,
+/// degrees.
+const PALM_BEND_FULL_DEG: f32 = 30.0;
+
 /// The hand (wrist → knuckles) at rest, in the wrist's local frame: in line with the forearm.
 pub const HAND_AXIS_IN_WRIST: Vec3 = Vec3::NEG_Y;
 
@@ -193,14 +206,14 @@ impl ArmFrame {
         let (_, wrist_pos) = child_world(skeleton, pose, (forearm_world, elbow_pos), wrist);
         let hinge_rad = crate::pose::limits::rotation_angle_between(pose.local(elbow), Quat::IDENTITY);
         // A bent arm swivelling swings the elbow about: allow less of it.
-        let straightness = (1.0 - hinge_rad / 60f32.to_radians()).clamp(0.25, 1.0);
+        let straightness = (1.0 - hinge_rad / SWIVEL_BENT_ARM_DEG.to_radians()).clamp(MIN_SWIVEL_SHARE, 1.0);
         ArmFrame {
             shoulder,
             shoulder_parent_rot: normalized_or_identity(parent_rot),
             shoulder_world: normalized_or_identity(shoulder_world),
             forearm_world: normalized_or_identity(forearm_world),
             axis_in_world: swivel_axis(shoulder_pos, elbow_pos, wrist_pos, hinge_rad),
-            max_swivel_rad: 90f32.to_radians() * straightness,
+            max_swivel_rad: MAX_SWIVEL_DEG.to_radians() * straightness,
             shoulder_violation_rad: skeleton.limits(shoulder).violation_rad(pose.local(shoulder)),
         }
     }
@@ -281,7 +294,7 @@ const BENT_ARM_RAD: f32 = 0.052_359_88;
 fn palm_bend(side: Side, palm_in_forearm: Option<Vec3>) -> Vec3 {
     let Some(palm) = palm_in_forearm else { return HAND_AXIS_IN_WRIST };
     let along = palm.dot(HAND_AXIS_IN_WRIST).abs();
-    let (lo, hi) = (60f32.to_radians().cos(), 30f32.to_radians().cos());
+    let (lo, hi) = (PALM_BEND_FROM_DEG.to_radians().cos(), PALM_BEND_FULL_DEG.to_radians().cos());
     let w = ((along - lo) / (hi - lo)).clamp(0.0, 1.0);
     let w = w * w * (3.0 - 2.0 * w);
     if w <= 0.0 {

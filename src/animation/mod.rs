@@ -70,6 +70,10 @@ use simple_path::SimplePath;
 
 pub use sample::SampleReport;
 
+/// A contact between two dancers whose points end further apart than this is warned about,
+/// metres.
+const CONTACT_GAP_WARN_M: f32 = 0.06;
+
 /// The pelvis path of one dancer.
 #[derive(Clone, Debug)]
 pub enum PelvisPath {
@@ -310,7 +314,7 @@ impl Animation {
                     worst = worst.max(gap);
                 }
             }
-            if worst > 0.06 {
+            if worst > CONTACT_GAP_WARN_M {
                 let Some(sc) = score.contacts.iter().find(|s| s.span == c.span) else { continue };
                 let (m, beat) = (sc.measure, sc.beat_in_measure + 1.0);
                 let place =

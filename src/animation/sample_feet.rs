@@ -9,6 +9,21 @@ use crate::motion::plan::{Flight, Foot, Footprint, smoothstep};
 use crate::pose::skeleton::{JointId, Side, Skeleton};
 use glam::{Quat, Vec3};
 
+/// How high over its standing height a free foot waits under its hip, metres.
+const HOVER_HEIGHT_M: f32 = 0.05;
+/// Pitch of a free foot waiting under its hip (heel up), radians.
+const HOVER_PITCH_RAD: f32 = 0.3;
+/// How long a lifted foot takes to come in under its hip, seconds.
+const HOVER_IN_SECS: f64 = 0.5;
+/// A foot lifted longer than this before its next step waits under its hip, seconds.
+const HOVER_WAIT_SECS: f64 = 0.3;
+/// The least clearance of a swinging foot over the floor, metres.
+const SWING_CLEARANCE_M: f32 = 0.04;
+/// How much a swing's clearance grows per metre the foot travels.
+const SWING_CLEARANCE_PER_M: f32 = 0.05;
+/// The most clearance of a swinging foot over the floor, metres.
+const SWING_CLEARANCE_MAX_M: f32 = 0.12;
+
 impl DancerAnimation {
     /// The footprints of one foot, in landing order.
     pub(super) fn prints(&self, foot: Foot) -> impl Iterator<Item = &Footprint> {
@@ -99,21 +114,7 @@ impl DancerAnimation {
             s.planted = false;
             s
         };
-        let under_hip = |t: f64| {
-            let side = if foot == Foot::Left { Side::Left } else { Side::Right };
-            let pelvis = self.pelvis_at(t);
-            let yaw = self.yaw_at(t);
-            let hip = pelvis
-                + Quat::from_rotation_y(yaw)
-                    * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
-            FootState {
-                ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + 0.05, hip.z),
-                yaw_rad: yaw,
-                pitch_rad: 0.3,
-                toe_bend_rad: 0.0,
-                planted: false,
-            }
-        };
+        let under_hip = |t: f64| self.foot_under_hip(skeleton, foot, t);
         // The heading a foot lifted at `t_lift` with heading `from_yaw` turns to while it waits:
         // the body's, turned the way the body turns (the facing track is continuous), so a half
         // turn of the body never flips it from one way round to the other.
@@ -122,8 +123,8 @@ impl DancerAnimation {
             from_yaw + super::feet::wrap_angle(at_lift - from_yaw) + (self.yaw_at(t) - at_lift)
         };
         let hover_towards_hip = |a: &FootState, t: f64, t_lift: f64| {
-            let s = ramp(t, t_lift, t_lift + 0.5);
-            let mut h = swing_state(&hover(a), &under_hip(t), s, 0.04, 0.0);
+            let s = ramp(t, t_lift, t_lift + HOVER_IN_SECS);
+            let mut h = swing_state(&hover(a), &under_hip(t), s, SWING_CLEARANCE_M, 0.0);
             h.yaw_rad = a.yaw_rad + (follow_yaw(t, t_lift, a.yaw_rad) - a.yaw_rad) * smoothstep(s);
             h
         };
@@ -138,7 +139,7 @@ impl DancerAnimation {
                 let t_step = if no_swing { n.t_land_secs - MIN_SWING_SECS } else { n.t_step_start_secs };
                 let t_go = t_step.max(t_lift);
                 let rise = self.rise_between(t, t_lift, n.t_land_secs);
-                let waits = t_go > t_lift + 0.3;
+                let waits = t_go > t_lift + HOVER_WAIT_SECS;
                 // Free and waiting: the foot comes in under its hip, just off the floor.
                 let hovering = |t: f64| hover_towards_hip(&a, t, t_lift);
                 if waits && t < t_go {
@@ -150,31 +151,13 @@ impl DancerAnimation {
                     let t_from = if waits { t_go } else { t_lift };
                     let s = ramp(t, t_from, n.t_land_secs);
                     let dist = start.ankle_in_world.distance(b.ankle_in_world);
-                    let clearance = if self.in_flight(t) { 0.0 } else { (0.04 + 0.05 * dist).min(0.12) };
+                    let clearance = if self.in_flight(t) {
+                        0.0
+                    } else {
+                        (SWING_CLEARANCE_M + SWING_CLEARANCE_PER_M * dist).min(SWING_CLEARANCE_MAX_M)
+                    };
                     let mut st = swing_state(&start, &b, s, clearance, rise);
-                    // Crossing steps: a swing whose straight path passes close to the standing
-                    // foot bows out around it so the feet do not collide.
-                    if let Some(other) = self.prints.planted_at(foot.other(), t) {
-                        let o = other.position_end_in_world;
-                        let (p0, p1) = (start.ankle_in_world, b.ankle_in_world);
-                        let seg = Vec3::new(p1.x - p0.x, 0.0, p1.z - p0.z);
-                        let len2 = seg.length_squared();
-                        if len2 > 1e-6 {
-                            let u = (((o.x - p0.x) * seg.x + (o.z - p0.z) * seg.z) / len2).clamp(0.0, 1.0);
-                            let closest = Vec3::new(p0.x + seg.x * u, 0.0, p0.z + seg.z * u);
-                            let away = Vec3::new(closest.x - o.x, 0.0, closest.z - o.z);
-                            let gap = away.length();
-                            const MIN_GAP_M: f32 = 0.16;
-                            if gap < MIN_GAP_M {
-                                let side = if gap > 1e-4 {
-                                    away / gap
-                                } else {
-                                    Vec3::new(-seg.z, 0.0, seg.x).normalize_or_zero() * foot.right_sign()
-                                };
-                                st.ankle_in_world += side * (MIN_GAP_M - gap) * (std::f32::consts::PI * s).sin();
-                            }
-                        }
-                    }
+                    self.bow_around_standing_foot(foot, t, (start.ankle_in_world, b.ankle_in_world), s, &mut st);
                     st
                 }
             }
@@ -189,6 +172,51 @@ impl DancerAnimation {
                 swing_state(&start, &b, s, 0.0, 0.0)
             }
             _ => under_hip(t),
+        }
+    }
+
+    /// A foot under its hip, just off the floor, at `t` (a free foot waiting for its next step).
+    fn foot_under_hip(&self, skeleton: &Skeleton, foot: Foot, t: f64) -> FootState {
+        let geo = &self.foot_geometry;
+        let side = if foot == Foot::Left { Side::Left } else { Side::Right };
+        let pelvis = self.pelvis_at(t);
+        let yaw = self.yaw_at(t);
+        let hip = pelvis
+            + Quat::from_rotation_y(yaw)
+                * skeleton.rest_offset(if side == Side::Left { JointId::HipL } else { JointId::HipR });
+        FootState {
+            ankle_in_world: Vec3::new(hip.x, geo.ankle_height_m + HOVER_HEIGHT_M, hip.z),
+            yaw_rad: yaw,
+            pitch_rad: HOVER_PITCH_RAD,
+            toe_bend_rad: 0.0,
+            planted: false,
+        }
+    }
+
+    /// Crossing steps: a swing of `foot` from `ends.0` to `ends.1` (at blend `s`, foot `st`)
+    /// whose straight path passes close to the standing foot bows out around it so the feet do
+    /// not collide.
+    fn bow_around_standing_foot(&self, foot: Foot, t: f64, ends: (Vec3, Vec3), s: f32, st: &mut FootState) {
+        if let Some(other) = self.prints.planted_at(foot.other(), t) {
+            let o = other.position_end_in_world;
+            let (p0, p1) = ends;
+            let seg = Vec3::new(p1.x - p0.x, 0.0, p1.z - p0.z);
+            let len2 = seg.length_squared();
+            if len2 > 1e-6 {
+                let u = (((o.x - p0.x) * seg.x + (o.z - p0.z) * seg.z) / len2).clamp(0.0, 1.0);
+                let closest = Vec3::new(p0.x + seg.x * u, 0.0, p0.z + seg.z * u);
+                let away = Vec3::new(closest.x - o.x, 0.0, closest.z - o.z);
+                let gap = away.length();
+                const MIN_GAP_M: f32 = 0.16;
+                if gap < MIN_GAP_M {
+                    let side = if gap > 1e-4 {
+                        away / gap
+                    } else {
+                        Vec3::new(-seg.z, 0.0, seg.x).normalize_or_zero() * foot.right_sign()
+                    };
+                    st.ankle_in_world += side * (MIN_GAP_M - gap) * (std::f32::consts::PI * s).sin();
+                }
+            }
         }
     }
 

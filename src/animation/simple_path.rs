@@ -8,6 +8,9 @@ use glam::Vec3;
 /// Gravity, m/s².
 pub const GRAVITY: f64 = 9.81;
 
+/// The highest a flight of the closed-form path rises, metres.
+const MAX_FLIGHT_APEX_M: f64 = 0.6;
+
 /// The fallback pelvis path of one dancer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimplePath {
@@ -35,7 +38,7 @@ impl SimplePath {
         for &(a, b) in &self.flights {
             if t_secs > a && t_secs < b {
                 let dur = b - a;
-                let apex = (GRAVITY * dur * dur / 8.0).min(0.6);
+                let apex = (GRAVITY * dur * dur / 8.0).min(MAX_FLIGHT_APEX_M);
                 let s = (t_secs - a) / dur;
                 y += (4.0 * apex * s * (1.0 - s)) as f32;
             }

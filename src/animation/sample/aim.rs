@@ -10,6 +10,9 @@ use crate::motion::rules::MAX_SEGMENT_BEND_RAD;
 use crate::pose::limits::JointLimits;
 use glam::Vec3;
 
+/// The reach of a limb folded at its base (a key with no direction: "place"), in its length.
+const FOLDED_REACH: f32 = 0.2;
+
 /// The upper and lower segment directions of a limb in the body frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct SegmentDirs {
@@ -161,7 +164,7 @@ impl MoveEnds<'_> {
     /// The aim at blend `s`.
     fn aim(&self, s: f32) -> Aim {
         let (from, to, from_dir, to_dir) = (self.from, self.to, self.from_dir, self.to_dir);
-        let folded = |v: Vec3| if v.length_squared() < 1e-12 { 0.2 } else { 1.0 };
+        let folded = |v: Vec3| if v.length_squared() < 1e-12 { FOLDED_REACH } else { 1.0 };
         let (mut dir, central) = blend_dirs(from_dir, to_dir, s);
         if let Some(side) = self.arm_side
             && self.bow > 0.0

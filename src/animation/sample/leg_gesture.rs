@@ -70,7 +70,8 @@ impl DancerAnimation {
                 .find(|f| f.t_step_start_secs >= ns - 1e-9 && f.t_land_secs > start + 1e-9)
                 .map_or(ns, |f| f.t_land_secs);
             const MIN_OUT_SECS: f64 = 0.1;
-            let out_from = if land - ns >= MIN_OUT_SECS { ns } else { land - (0.5 * (land - start)).min(0.25) };
+            let out_from =
+                if land - ns >= MIN_OUT_SECS { ns } else { land - (0.5 * (land - start)).min(GESTURE_OUT_MAX_SECS) };
             if t >= land {
                 return None;
             }
@@ -80,7 +81,7 @@ impl DancerAnimation {
         // The run's first gesture moves from where the foot is (the blend from its own keys),
         // not from where an earlier run left the leg.
         let aim = limb_at(Some(track), t.max(first_key_end), -Vec3::Y);
-        let blend = smoothstep(ramp(t, start, first_key_end.max(start + 0.05))) * blend_out;
+        let blend = smoothstep(ramp(t, start, first_key_end.max(start + GESTURE_IN_MIN_SECS))) * blend_out;
         Some(LegGesture {
             dir_in_body: aim.dir_in_body,
             bend_rad: aim.bend_rad,
@@ -113,22 +114,22 @@ impl DancerAnimation {
             Some(SegmentDirs { upper_in_body: thigh, lower_in_body: shin }) => {
                 let at = hip + world_from_body(thigh, yaw) * upper + world_from_body(shin, yaw) * lower;
                 let toe_tip_from_ankle = (geo.ball_in_ankle + geo.toe_tip_in_ball()).length();
-                Vec3::new(at.x, at.y.max(toe_tip_from_ankle + 0.01), at.z)
+                Vec3::new(at.x, at.y.max(toe_tip_from_ankle + GESTURE_FOOT_CLEARANCE_M), at.z)
             }
             None => {
-                let full_reach = reach_for(upper, lower, bend.max(0.05));
-                let air = hip + world_from_body(dir, yaw) * full_reach * reach_scale.max(0.3);
+                let full_reach = reach_for(upper, lower, bend.max(GESTURE_MIN_BEND_RAD));
+                let air = hip + world_from_body(dir, yaw) * full_reach * reach_scale.max(GESTURE_MIN_REACH_SCALE);
                 if touch > 0.0 {
                     let hip_joint = if foot == Foot::Left { JointId::HipL } else { JointId::HipR };
                     let standing_hip_y = skeleton.rest_offset(JointId::Pelvis).y + skeleton.rest_offset(hip_joint).y;
-                    let reach = full_reach * reach_scale.max(0.3);
+                    let reach = full_reach * reach_scale.max(GESTURE_MIN_REACH_SCALE);
                     air.lerp(self.tap_ankle(hip, standing_hip_y, (dir, yaw, base.yaw_rad), reach), touch)
                 } else {
                     air
                 }
             }
         };
-        target.y = target.y.max(geo.ankle_height_m + 0.01);
+        target.y = target.y.max(geo.ankle_height_m + GESTURE_FOOT_CLEARANCE_M);
         base.ankle_in_world.lerp(target, blend)
     }
 
@@ -149,7 +150,7 @@ impl DancerAnimation {
         let Some(thigh) = segments_in_body.map(|s| s.upper_in_body) else { return least };
         let knee_from_hip = world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0;
         let out = (knee_from_hip - axis * knee_from_hip.dot(axis)) / leg_lengths(skeleton, foot).0;
-        least * (1.0 - blend + 0.05) + out * blend
+        least * (1.0 - blend + POLE_OVER_TOES_SHARE) + out * blend
     }
 
     /// Whether the knee of a fully blended-in gesture whose score placed it (thigh and lower leg
@@ -166,7 +167,9 @@ impl DancerAnimation {
         pose: &Pose,
     ) -> bool {
         let LegGesture { blend, segments_in_body, .. } = gesture;
-        let Some(thigh) = segments_in_body.filter(|_| blend > 0.999).map(|s| s.upper_in_body) else { return false };
+        let Some(thigh) = segments_in_body.filter(|_| blend > FULLY_BLENDED).map(|s| s.upper_in_body) else {
+            return false;
+        };
         let knee = joint_world(skeleton, pose, if foot == Foot::Left { JointId::KneeL } else { JointId::KneeR }).1;
         knee.distance(hip + world_from_body(thigh, yaw) * leg_lengths(skeleton, foot).0) > KNEE_MISS_M
     }
@@ -190,6 +193,29 @@ impl DancerAnimation {
         (tilt, pivot / weight.max(1.0))
     }
 }
+
+/// The shortest time a gesture run takes to blend in from the foot's own keys, seconds.
+const GESTURE_IN_MIN_SECS: f64 = 0.05;
+
+/// The longest a gesture run takes to blend out before a landing with no swing, seconds.
+const GESTURE_OUT_MAX_SECS: f64 = 0.25;
+
+/// How far a gesturing foot's ankle (and, for a placed knee, its pointed toe tip) stays above
+/// the floor at the least, metres.
+const GESTURE_FOOT_CLEARANCE_M: f32 = 0.01;
+
+/// The least knee bend a gesture's reach is taken at, radians.
+const GESTURE_MIN_BEND_RAD: f32 = 0.05;
+
+/// The least reach scale of a gesturing leg.
+const GESTURE_MIN_REACH_SCALE: f32 = 0.3;
+
+/// How much of the knee over the toes a gesture's pole keeps always (so the pole is defined for
+/// a straight leg).
+const POLE_OVER_TOES_SHARE: f32 = 0.05;
+
+/// A gesture blended in further than this counts as fully blended in.
+const FULLY_BLENDED: f32 = 0.999;
 
 /// How far the knee may end from where the score placed it before the leg counts as limited,
 /// metres.
