@@ -80,6 +80,16 @@ fn modifies_a_direction(v: &PageSymbol, placed: &[Placed]) -> bool {
     })
 }
 
+/// A contact read from its bow, with the bow's x range (for the releases).
+struct Bowed {
+    /// The contact.
+    contact: Contact,
+    /// Left of the bow, page units.
+    x0: f32,
+    /// Right of the bow, page units.
+    x1: f32,
+}
+
 /// Finds the contacts of a page. `place` describes a placed symbol's staff position for messages.
 pub(super) fn find_bows(
     placed: &[Placed],
@@ -88,99 +98,134 @@ pub(super) fn find_bows(
     place: &dyn Fn(&Placed) -> String,
 ) -> Bows {
     let mut out = Bows::default();
-    // Each contact with its bow's x range (for the releases).
-    let mut found: Vec<(Contact, f32, f32)> = Vec::new();
+    let mut found: Vec<Bowed> = Vec::new();
     for (bi, b) in placed.iter().enumerate() {
         if b.sym.kind != SymbolKind::Misc(1) {
             continue;
         }
-        let left = end_sign(b.sym, b.sym.x, placed, None);
-        let right = end_sign(b.sym, b.sym.x + b.sym.w, placed, left);
-        let (Some(l), Some(r)) = (left, right) else {
-            out.warnings.push(Diagnostic::warning(
-                b.sym.span,
-                format!(
-                    "{}: `{}` (bow) has no body-part sign at {} end; not interpreted",
-                    place(b),
-                    b.sym.code,
-                    if left.is_none() && right.is_none() { "either" } else { "one" }
-                ),
-            ));
-            continue;
-        };
-        let mut ends = Vec::new();
-        for ei in [l, r] {
-            let Some(e) = placed.get(ei) else { continue };
-            let SymbolKind::BodyPart(part) = e.sym.kind else { continue };
-            out.consumed.insert(ei);
-            // An area sign beside the part sign names its surface.
-            let mut surface = ContactSurface::Any;
-            for (ai, a) in placed.iter().enumerate() {
-                let SymbolKind::Area(item) = a.sym.kind else { continue };
-                if !boxes_touch(a.sym, e.sym, 3.0) || out.consumed.contains(&ai) {
-                    continue;
-                }
-                out.consumed.insert(ai);
-                surface = match item {
-                    1 => ContactSurface::Front,
-                    5 => ContactSurface::Back,
-                    _ => {
-                        out.warnings.push(Diagnostic::warning(
-                            a.sym.span,
-                            format!(
-                                "{}: area sign `{}` on a contact; only front and back are read",
-                                place(a),
-                                a.sym.code
-                            ),
-                        ));
-                        ContactSurface::Any
-                    }
-                };
-            }
-            ends.push(ContactEnd { staff: e.staff, part, surface, code: e.sym.code.clone(), span: e.sym.span });
+        let page = Reading { placed, measures, place };
+        if let Some(bowed) = read_bow(&page, bi, end_beats, &mut out) {
+            found.push(bowed);
         }
-        let Ok(ends) = <[ContactEnd; 2]>::try_from(ends) else { continue };
-        out.consumed.insert(bi);
-        // Hold and volume signs on the bow's line or on its end signs belong to the contact.
-        for (vi, v) in placed.iter().enumerate() {
-            if !matches!(v.sym.kind, SymbolKind::Volume(_)) || modifies_a_direction(v.sym, placed) {
-                continue;
-            }
-            let on_end = [l, r].iter().any(|&ei| placed.get(ei).is_some_and(|e| boxes_touch(v.sym, e.sym, 2.0)));
-            let cy = v.sym.y + v.sym.h * 0.5;
-            let on_line =
-                boxes_touch(v.sym, b.sym, 0.0) && ((cy - b.sym.y).abs() <= 12.0 || (cy - b.sym.y_top()).abs() <= 12.0);
-            if on_end || on_line {
-                out.consumed.insert(vi);
-            }
-        }
-        // The contact is made where the bow's ends are: at its end signs (not below the bow).
-        let ends_start =
-            [l, r].iter().filter_map(|&i| placed.get(i)).map(|e| e.start_beats).fold(f64::INFINITY, f64::min);
-        let start = b.start_beats.max(ends_start).max(0.0);
-        let (measure, beat) = if start <= 0.0 {
-            (0, 0.0)
-        } else {
-            match measure_at(measures, start) {
-                (0, _) => (0, 0.0),
-                found => found,
-            }
-        };
-        let contact = Contact {
-            ends,
-            start_beats: start,
-            end_beats,
-            released: false,
-            measure,
-            beat_in_measure: beat,
-            code: b.sym.code.clone(),
-            span: b.sym.span,
-        };
-        found.push((contact, b.sym.x, b.sym.x + b.sym.w));
     }
-    found.sort_by(|a, b| a.0.start_beats.total_cmp(&b.0.start_beats).then(a.0.span.line.cmp(&b.0.span.line)));
+    found.sort_by(|a, b| {
+        a.contact.start_beats.total_cmp(&b.contact.start_beats).then(a.contact.span.line.cmp(&b.contact.span.line))
+    });
+    release_contacts(placed, &mut found, place, &mut out);
+    out.contacts = found.into_iter().map(|f| f.contact).collect();
+    out
+}
 
-    // Release signs end the contacts held under them (their x ranges meet).
+/// What reading a bow looks at.
+struct Reading<'p, 'a> {
+    /// The placed symbols.
+    placed: &'p [Placed<'a>],
+    /// The measures, to place the contact's start.
+    measures: &'p [Measure],
+    /// A placed symbol's staff position, for messages.
+    place: &'p dyn Fn(&Placed) -> String,
+}
+
+/// The contact of bow `placed[bi]`: its two end signs (with their surfaces), held from where its
+/// ends are until `end_beats`; the bow, its ends and the signs on them go to `out.consumed`.
+fn read_bow(page: &Reading, bi: usize, end_beats: f64, out: &mut Bows) -> Option<Bowed> {
+    let (placed, place) = (page.placed, page.place);
+    let b = &placed[bi];
+    let left = end_sign(b.sym, b.sym.x, placed, None);
+    let right = end_sign(b.sym, b.sym.x + b.sym.w, placed, left);
+    let (Some(l), Some(r)) = (left, right) else {
+        out.warnings.push(Diagnostic::warning(
+            b.sym.span,
+            format!(
+                "{}: `{}` (bow) has no body-part sign at {} end; not interpreted",
+                place(b),
+                b.sym.code,
+                if left.is_none() && right.is_none() { "either" } else { "one" }
+            ),
+        ));
+        return None;
+    };
+    let mut ends = Vec::new();
+    for ei in [l, r] {
+        if let Some(end) = contact_end(ei, placed, place, out) {
+            ends.push(end);
+        }
+    }
+    let Ok(ends) = <[ContactEnd; 2]>::try_from(ends) else { return None };
+    out.consumed.insert(bi);
+    consume_bow_volumes(b, [l, r], placed, out);
+    // The contact is made where the bow's ends are: at its end signs (not below the bow).
+    let ends_start = [l, r].iter().filter_map(|&i| placed.get(i)).map(|e| e.start_beats).fold(f64::INFINITY, f64::min);
+    let start = b.start_beats.max(ends_start).max(0.0);
+    let (measure, beat) = if start <= 0.0 {
+        (0, 0.0)
+    } else {
+        match measure_at(page.measures, start) {
+            (0, _) => (0, 0.0),
+            found => found,
+        }
+    };
+    let contact = Contact {
+        ends,
+        start_beats: start,
+        end_beats,
+        released: false,
+        measure,
+        beat_in_measure: beat,
+        code: b.sym.code.clone(),
+        span: b.sym.span,
+    };
+    Some(Bowed { contact, x0: b.sym.x, x1: b.sym.x + b.sym.w })
+}
+
+/// The contact end at body-part sign `placed[ei]`, with the surface an area sign beside it
+/// names; the sign and the area signs go to `out.consumed`.
+fn contact_end(ei: usize, placed: &[Placed], place: &dyn Fn(&Placed) -> String, out: &mut Bows) -> Option<ContactEnd> {
+    let e = placed.get(ei)?;
+    let SymbolKind::BodyPart(part) = e.sym.kind else { return None };
+    out.consumed.insert(ei);
+    // An area sign beside the part sign names its surface.
+    let mut surface = ContactSurface::Any;
+    for (ai, a) in placed.iter().enumerate() {
+        let SymbolKind::Area(item) = a.sym.kind else { continue };
+        if !boxes_touch(a.sym, e.sym, 3.0) || out.consumed.contains(&ai) {
+            continue;
+        }
+        out.consumed.insert(ai);
+        surface = match item {
+            1 => ContactSurface::Front,
+            5 => ContactSurface::Back,
+            _ => {
+                out.warnings.push(Diagnostic::warning(
+                    a.sym.span,
+                    format!("{}: area sign `{}` on a contact; only front and back are read", place(a), a.sym.code),
+                ));
+                ContactSurface::Any
+            }
+        };
+    }
+    Some(ContactEnd { staff: e.staff, part, surface, code: e.sym.code.clone(), span: e.sym.span })
+}
+
+/// Hold and volume signs on the bow's line or on its end signs belong to the contact.
+fn consume_bow_volumes(b: &Placed, ends: [usize; 2], placed: &[Placed], out: &mut Bows) {
+    for (vi, v) in placed.iter().enumerate() {
+        if !matches!(v.sym.kind, SymbolKind::Volume(_)) || modifies_a_direction(v.sym, placed) {
+            continue;
+        }
+        let on_end = ends.iter().any(|&ei| placed.get(ei).is_some_and(|e| boxes_touch(v.sym, e.sym, 2.0)));
+        let cy = v.sym.y + v.sym.h * 0.5;
+        let on_line = boxes_touch(v.sym, b.sym, 0.0)
+            && ((cy - b.sym.y).abs() <= BOW_Y_REACH_UNITS || (cy - b.sym.y_top()).abs() <= BOW_Y_REACH_UNITS);
+        if on_end || on_line {
+            out.consumed.insert(vi);
+        }
+    }
+}
+
+/// Release signs end the contacts held under them (their x ranges meet); a release that ends
+/// none is a warning.
+fn release_contacts(placed: &[Placed], found: &mut [Bowed], place: &dyn Fn(&Placed) -> String, out: &mut Bows) {
     let mut releases: Vec<(usize, &Placed)> =
         placed.iter().enumerate().filter(|(_, p)| matches!(p.sym.kind, SymbolKind::Misc(2 | 3))).collect();
     releases.sort_by(|a, b| a.1.start_beats.total_cmp(&b.1.start_beats).then(a.0.cmp(&b.0)));
@@ -188,7 +233,9 @@ pub(super) fn find_bows(
         let t = r.start_beats.max(0.0);
         let (rx0, rx1) = (r.sym.x - 6.0, r.sym.x + r.sym.w + 6.0);
         let mut used = false;
-        for (c, _, _) in found.iter_mut().filter(|(c, x0, x1)| c.start_beats < t && *x0 <= rx1 && rx0 <= *x1) {
+        for Bowed { contact: c, .. } in
+            found.iter_mut().filter(|f| f.contact.start_beats < t && f.x0 <= rx1 && rx0 <= f.x1)
+        {
             if !c.released {
                 c.end_beats = t;
                 c.released = true;
@@ -208,6 +255,4 @@ pub(super) fn find_bows(
             out.consumed.insert(ri);
         }
     }
-    out.contacts = found.into_iter().map(|(c, _, _)| c).collect();
-    out
 }
