@@ -55,6 +55,13 @@ impl VertexInfluences {
     }
 }
 
+/// The skinning palette `world_from_joint[j] × joint_from_model_at_bind[j]` (inverse bind
+/// matrices given) into `palette_out` (cleared first; one entry per pair of the two slices).
+pub fn palette_from_joints(world_from_joint: &[Mat4], joint_from_model_at_bind: &[Mat4], palette_out: &mut Vec<Mat4>) {
+    palette_out.clear();
+    palette_out.extend(world_from_joint.iter().zip(joint_from_model_at_bind).map(|(w, b)| *w * *b));
+}
+
 /// Computes the palette `world_from_joint[j] × inverse(model_from_joint_at_bind[j])` into
 /// `palette_out` (cleared first). Errors when the two slices differ in length.
 pub fn skinning_palette(

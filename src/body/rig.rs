@@ -13,7 +13,7 @@ use glam::{Mat4, Quat, Vec3};
 use super::BodyError;
 use super::heat::{BoneSegment, HeatParams, heat_weights};
 use super::implicit::BodyShape;
-use super::lbs::{VertexInfluences, skin};
+use super::lbs::{VertexInfluences, palette_from_joints, skin};
 use super::mesh::TriMesh;
 #[cfg(doc)]
 use super::models::ARM_ABDUCTION_RAD;
@@ -52,11 +52,7 @@ impl Rig {
     /// joint, in [`JointId`] order (`out` is cleared and refilled with [`JOINT_COUNT`] matrices;
     /// non-finite pose values count as identity/origin, as in [`local_to_world`]).
     pub fn palette(&self, pose: &Pose, out: &mut Vec<Mat4>) {
-        let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
-        // Cannot fail: the buffer holds exactly JOINT_COUNT matrices.
-        let _ = local_to_world(&self.skeleton, pose, &mut world_from_joint);
-        out.clear();
-        out.extend(world_from_joint.iter().zip(&self.joint_from_model_at_bind).map(|(w, b)| *w * *b));
+        pose_palette(&self.skeleton, pose, &self.joint_from_model_at_bind, out);
     }
 
     /// CPU linear blend skinning of the mesh in `pose` (see [`skin`]); `palette` is scratch.
@@ -77,6 +73,17 @@ impl Rig {
             normals_in_world_out,
         )
     }
+}
+
+/// Skinning palette of `pose` of `skeleton` for a mesh bound with `joint_from_model_at_bind`
+/// (inverse bind matrices in [`JointId`] order): `world_from_joint × joint_from_model_at_bind`
+/// per joint into `out` (cleared first). Non-finite pose values count as identity/origin, as
+/// in [`local_to_world`].
+pub fn pose_palette(skeleton: &Skeleton, pose: &Pose, joint_from_model_at_bind: &[Mat4], out: &mut Vec<Mat4>) {
+    let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
+    // Cannot fail: the buffer holds exactly JOINT_COUNT matrices.
+    let _ = local_to_world(skeleton, pose, &mut world_from_joint);
+    palette_from_joints(&world_from_joint, joint_from_model_at_bind, out);
 }
 
 /// Names of the built-in models, in [`builtin_models`] order.

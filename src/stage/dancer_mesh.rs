@@ -17,9 +17,9 @@ pub struct DancerModel {
     /// The mesh in rest-pose model space (metres, feet on y = 0, facing +Z); joint indices are
     /// [`JointId::index`] values.
     pub mesh: SkinnedMeshData,
-    /// `joint_from_bind` per joint ([`JOINT_COUNT`] entries): the inverse of each joint's
-    /// rest-pose transform in model space.
-    pub joint_from_bind: Vec<Mat4>,
+    /// Inverse bind matrices, one per joint ([`JOINT_COUNT`] entries): the inverse of each
+    /// joint's bind-pose transform in model space.
+    pub joint_from_model_at_bind: Vec<Mat4>,
 }
 
 impl DancerModel {
@@ -42,20 +42,15 @@ impl DancerModel {
         let rest = Pose::rest(&skeleton);
         let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
         local_to_world(&skeleton, &rest, &mut world_from_joint).map_err(|e| e.to_string())?;
-        let joint_from_bind = world_from_joint.iter().map(Mat4::inverse).collect();
-        Ok(DancerModel { name: name.to_owned(), proportions, mesh, joint_from_bind })
+        let joint_from_model_at_bind = world_from_joint.iter().map(Mat4::inverse).collect();
+        Ok(DancerModel { name: name.to_owned(), proportions, mesh, joint_from_model_at_bind })
     }
 
-    /// Writes the skinning palette (`world_from_joint × joint_from_bind`, one per joint) for
-    /// `pose` of `skeleton` into `out` (cleared first). `skeleton` should be built from
-    /// [`DancerModel::proportions`].
+    /// Writes the skinning palette (`world_from_joint × joint_from_model_at_bind`, one per
+    /// joint; [`crate::body::rig::pose_palette`]) for `pose` of `skeleton` into `out` (cleared
+    /// first). `skeleton` should be built from [`DancerModel::proportions`].
     pub fn palette(&self, skeleton: &Skeleton, pose: &Pose, out: &mut Vec<Mat4>) {
-        let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
-        // The buffer has JOINT_COUNT entries, so this cannot fail; on failure the palette is the
-        // bind pose.
-        let _ = local_to_world(skeleton, pose, &mut world_from_joint);
-        out.clear();
-        out.extend(world_from_joint.iter().zip(&self.joint_from_bind).map(|(w, b)| *w * *b));
+        crate::body::rig::pose_palette(skeleton, pose, &self.joint_from_model_at_bind, out);
     }
 }
 
@@ -110,7 +105,7 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
         name: rig.name.to_owned(),
         proportions: *rig.proportions(),
         mesh,
-        joint_from_bind: rig.joint_from_model_at_bind.to_vec(),
+        joint_from_model_at_bind: rig.joint_from_model_at_bind.to_vec(),
     })
 }
 

@@ -20,7 +20,7 @@ pub fn cached_mesh_model(path: &Path, cache_dir: Option<&Path>) -> Result<(Dance
         name,
         proportions: *rig.proportions(),
         mesh,
-        joint_from_bind: rig.joint_from_model_at_bind.to_vec(),
+        joint_from_model_at_bind: rig.joint_from_model_at_bind.to_vec(),
     };
     Ok((model, origin))
 }

@@ -10,6 +10,7 @@
 //! body (`coarse_mannequin`: fourteen four-sided prisms, one per long bone, 224 triangles), given
 //! by [`plan_view`] to every sharing performer whose 1.7 m would show under [`COARSE_BELOW_PX`].
 
+use crate::body::lbs::palette_from_joints;
 use crate::crowd::{Crowd, CrowdFrame, Detail, View, world_from_stage};
 use crate::ensemble::plan::ObstacleShape;
 use crate::pose::skeleton::JOINT_COUNT;
@@ -171,8 +172,7 @@ pub fn build_plan_scene(
                     scene.poses.push(Vec::with_capacity(JOINT_COUNT));
                 }
                 let palette = &mut scene.poses[used];
-                palette.clear();
-                palette.extend(frame.joints[p.pose].iter().zip(&model.joint_from_bind).map(|(w, b)| *w * *b));
+                palette_from_joints(&frame.joints[p.pose], &model.joint_from_model_at_bind, palette);
                 used += 1;
                 *slot = Some(used as u32 - 1);
                 used as u32 - 1

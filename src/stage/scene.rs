@@ -74,7 +74,7 @@ impl SkinnedMeshData {
 pub struct DancerInstance {
     /// The uploaded mesh.
     pub mesh_id: MeshId,
-    /// Skinning palette: `world_from_joint * joint_from_bind` per joint (maps mesh-space
+    /// Skinning palette: `world_from_joint * joint_from_model_at_bind` per joint (maps mesh-space
     /// bind-pose positions to world space). Must cover [`SkinnedMeshData::required_palette_len`].
     pub palette: Vec<Mat4>,
     /// Base colour, linear RGBA (alpha is ignored: dancers are opaque).
@@ -224,7 +224,7 @@ pub struct Scene {
     pub stage: Stage,
     /// Dancers, drawn opaque.
     pub dancers: Vec<DancerInstance>,
-    /// Shared skinning palettes (`world_from_joint * joint_from_bind` in pose space), each
+    /// Shared skinning palettes (`world_from_joint * joint_from_model_at_bind` in pose space), each
     /// uploaded once however many [`Scene::instances`] use it.
     pub poses: Vec<Vec<Mat4>>,
     /// Instances of shared poses, drawn opaque (one draw per mesh with the dancers).

@@ -3,6 +3,7 @@
 //! shadows. Shared by the window, `labanplay render` and the golden-image tests.
 
 use crate::animation::Animation;
+use crate::body::lbs::palette_from_joints;
 use crate::motion::plan::{Foot, forward_of};
 use crate::pose::fk::{Pose, local_to_world};
 use crate::pose::skeleton::{JOINT_COUNT, JointId};
@@ -86,8 +87,7 @@ pub fn build_scene(frame: &StageFrame<'_>, scene: &mut Scene) {
         if let Some(instance) = scene.dancers.get_mut(index) {
             instance.mesh_id = frame.mesh_id;
             instance.colour = colour;
-            instance.palette.clear();
-            instance.palette.extend(world_from_joint.iter().zip(&frame.model.joint_from_bind).map(|(w, b)| *w * *b));
+            palette_from_joints(&world_from_joint, &frame.model.joint_from_model_at_bind, &mut instance.palette);
         }
         let joint_at = |joint: JointId| world_from_joint.get(joint.index()).map_or(Vec3::ZERO, |m| m.w_axis.truncate());
         if frame.options.shadows {
