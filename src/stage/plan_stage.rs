@@ -339,6 +339,14 @@ impl PlanPlayback {
         of_selected.or_else(|| self.crowd.plan.groups.iter().find_map(|g| g.score.as_deref()))
     }
 
+    /// The shown score as the player opens it, with its path: the plan's own composed score,
+    /// read with the plan.
+    pub fn shown_opened(&self) -> Option<(crate::stage::player::Opened, std::path::PathBuf)> {
+        let path = self.shown_score()?;
+        let score = self.crowd.plan.score(path)?;
+        Some((crate::stage::player::Opened::Score(crate::score::Score::clone(score)), path.to_path_buf()))
+    }
+
     /// The beat of the shown score at plan beat `t_beats`: the selected performer's (its canon
     /// offset taken off), the score repeating while the formation holds (`score_beats` long).
     pub fn score_beat_at(&self, t_beats: f64, score_beats: f64) -> f64 {

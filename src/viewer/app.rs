@@ -90,12 +90,15 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         None => None,
     };
     let wanted = match &plan {
-        Some(p) => p.shown_score().map(Path::to_path_buf),
-        None => options.file.clone().or(last_file),
+        Some(p) => p.shown_opened(),
+        None => match options.file.clone().or(last_file) {
+            Some(path) => Some((open_path(&path, &model.proportions).map_err(|e| e.render())?, path)),
+            None => None,
+        },
     };
     let mut capture = None;
     let (score, source) = match wanted {
-        Some(path) => match open_path(&path, &model.proportions).map_err(|e| e.render())? {
+        Some((opened, path)) => match opened {
             Opened::Score(score) => (score, ScoreSource::File(path)),
             Opened::Capture(animation) => {
                 capture = Some((animation, path));

@@ -54,7 +54,11 @@ impl Running {
         if matches!(self.player.source(), ScoreSource::File(p) if *p == wanted) {
             return;
         }
-        match open_path(&wanted, &self.player.model().proportions) {
+        let opened = match plan.shown_opened() {
+            Some((opened, _)) => Ok(opened),
+            None => open_path(&wanted, &self.player.model().proportions),
+        };
+        match opened {
             Ok(opened) => {
                 let (t_beats, playing) = (self.player.playback.t_beats(), self.player.playback.is_playing());
                 self.rehearsal.store_score(&self.player);
