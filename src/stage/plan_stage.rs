@@ -118,8 +118,8 @@ pub struct PlanMeshes<'a> {
 /// What to draw besides the performers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PlanOptions {
-    /// Paths of the transition under way (or the next) and the spots they lead to, and the
-    /// conflicts of [`PlanOptions::conflicts`].
+    /// Paths of the transition under way (or the next) and the spots they lead to (the
+    /// conflicts are drawn apart, by [`push_conflicts`]).
     pub paths_and_spots: bool,
     /// The selected performer: drawn brighter, with a ring at its feet and its whole path.
     pub selected: Option<usize>,

@@ -254,7 +254,7 @@ impl Rehearsal {
     }
 
     /// Updates the settings from the player (`global` fills in the window's part) and writes
-    /// them when they changed, at most every [`SAVE_INTERVAL_SECS`] unless `force`.
+    /// them when they changed, at most every half second unless `force`.
     pub fn save_settings(&mut self, player: &Player, global: impl FnOnce(&mut Settings), clock_secs: f64, force: bool) {
         self.store_score(player);
         global(&mut self.settings);
