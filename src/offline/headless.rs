@@ -2,6 +2,12 @@
 //! animated GIF, a folder of numbered PNGs, or an MP4/WebM video encoded by the system's
 //! `ffmpeg` (raw frames piped to it, the music track muxed in at its offset), with a plain-text
 //! progress bar on stderr.
+//!
+//! The music comes from `--music`/`--offset`/`--bpm`, else from what the user set for that score in
+//! the player (its settings file; `--no-settings` skips them), else from the score's sidecar
+//! `NAME.music.json`. It is trimmed or delayed so that beat `--from` falls on the first frame,
+//! padded with silence and cut to the video's length. MP4 is H.264 + AAC, WebM VP9 + Opus; without
+//! `ffmpeg` the command says what to install.
 
 use crate::body::models::DEFAULT_MODEL;
 use crate::rehearse::settings::{ScoreSettings, Settings, score_key};

@@ -7,6 +7,9 @@
 //!
 //! `music` is relative to the sidecar's folder (or absolute); `offset_secs` (default 0) is where
 //! beat 0 of the score falls in the audio; `bpm` (default: the score's tempo) overrides the tempo.
+//!
+//! Unknown keys are errors at their line and column. The player's "Save beside the score" writes
+//! the file; a score's settings in the player win over its sidecar.
 
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

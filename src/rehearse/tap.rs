@@ -1,6 +1,9 @@
 //! Tap to align: the user taps along with the music; a least-squares line through the taps
 //! (tap k at seconds `a + k·b` into the audio) gives the tempo (60 / b) and, since the first
 //! tap counts as a chosen score beat, the offset of beat 0.
+//!
+//! At least [`MIN_TAPS`] taps are needed; taps whose intervals are uneven are refused with the
+//! interval that is off. The fit also gives the spread of the taps around the line, in ms.
 
 use crate::rehearse::sync::Alignment;
 
