@@ -349,6 +349,130 @@ const SWIVEL_STEPS: i32 = 18;
 /// (0.6°)²) to be taken: two answers that differ by float noise keep the first.
 const TIE_COST: f32 = 1e-4;
 
+/// The weight of the swivel's square in an out-of-reach answer's cost (a little, so of two
+/// about equally good answers the smaller swivel wins).
+const SWIVEL_COST: f32 = 1e-3;
+
+/// How far past its limits an exact wrist answer may lie and still count as reaching, radians.
+const EXACT_SLACK_RAD: f32 = 1e-5;
+
+/// The least swivel step worth searching, radians.
+const MIN_SWIVEL_STEP_RAD: f32 = 1e-4;
+
+/// One hand's search over the arm's swivel.
+struct HandSearch<'a> {
+    skeleton: &'a Skeleton,
+    arm: &'a ArmFrame,
+    side: Side,
+    goal: &'a HandGoal,
+    weights: (f32, f32),
+    limits: JointLimits,
+}
+
+/// One side's answer out of reach.
+#[derive(Clone, Copy)]
+struct HandAnswer {
+    swivel_rad: f32,
+    wrist_local: Quat,
+    cost: f32,
+    clamped: bool,
+}
+
+impl HandSearch<'_> {
+    fn job(&self, swivel: f32) -> WristJob {
+        self.arm.wrist_job(self.skeleton, self.side, self.goal, self.weights, swivel)
+    }
+
+    /// The wrist's exact answer at `swivel`, within its limits or not.
+    fn exact_any(&self, swivel: f32) -> Option<Quat> {
+        exact_rotation(&self.job(swivel))
+    }
+
+    /// The wrist's exact answer at `swivel` within its limits.
+    fn exact_at(&self, swivel: f32) -> Option<Quat> {
+        self.exact_any(swivel).filter(|q| self.limits.violation_rad(*q) <= EXACT_SLACK_RAD)
+    }
+
+    /// Whether the arm may swivel by `swivel` and the wrist then reaches the goal exactly.
+    fn reaches(&self, swivel: f32) -> bool {
+        self.arm.swivel_allowed(self.skeleton, swivel) && self.exact_at(swivel).is_some()
+    }
+
+    /// The smallest swivel (steps of `step` on each side, `first` side first, bisected) that lets
+    /// the wrist reach the goal, and its wrist answer.
+    fn smallest_reaching_swivel(&self, first: f32, step: f32) -> Option<(f32, Quat)> {
+        if step <= MIN_SWIVEL_STEP_RAD {
+            return None;
+        }
+        for k in 1..=SWIVEL_STEPS {
+            for sign in [first, -first] {
+                let swivel = sign * step * k as f32;
+                if !self.arm.swivel_allowed(self.skeleton, swivel) || self.exact_at(swivel).is_none() {
+                    continue;
+                }
+                let (mut bad, mut good) = (sign * step * (k - 1) as f32, swivel);
+                for _ in 0..SWIVEL_BISECT_STEPS {
+                    let mid = 0.5 * (bad + good);
+                    if self.reaches(mid) {
+                        good = mid;
+                    } else {
+                        bad = mid;
+                    }
+                }
+                if let Some(q) = self.exact_at(good) {
+                    return Some((good, q));
+                }
+            }
+        }
+        None
+    }
+
+    /// Out of reach: on each side, the allowed swivel whose clamped exact answer, coarsely
+    /// refined, is closest (the clamped answer alone is a poor guide to the refined one); both
+    /// refined in full.
+    fn closest_per_side(&self, first: f32, step: f32) -> [HandAnswer; 2] {
+        let mut best = [(0.0f32, f32::INFINITY); 2];
+        for k in 0..=SWIVEL_STEPS {
+            for (i, sign) in [first, -first].into_iter().enumerate() {
+                if k == 0 && i == 1 {
+                    continue;
+                }
+                let swivel = step * sign * k as f32;
+                if k != 0 && (step <= MIN_SWIVEL_STEP_RAD || !self.arm.swivel_allowed(self.skeleton, swivel)) {
+                    continue;
+                }
+                let job = self.job(swivel);
+                let start = exact_rotation(&job)
+                    .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
+                let c = refine_rounds(&job, swing_twist_angles(self.limits.clamp(start)), COARSE_ROUNDS).1
+                    + SWIVEL_COST * swivel * swivel;
+                if c < best[i].1 - TIE_COST {
+                    best[i] = (swivel, c);
+                }
+            }
+        }
+        best.map(|(swivel, c)| {
+            if !c.is_finite() {
+                return HandAnswer {
+                    swivel_rad: swivel,
+                    wrist_local: Quat::IDENTITY,
+                    cost: f32::INFINITY,
+                    clamped: true,
+                };
+            }
+            let job = self.job(swivel);
+            let solution = solve_wrist(&job);
+            let q = solution.wrist_local;
+            HandAnswer {
+                swivel_rad: swivel,
+                wrist_local: q,
+                cost: cost(&job, swing_twist_angles(q)) + SWIVEL_COST * swivel * swivel,
+                clamped: solution.clamped,
+            }
+        })
+    }
+}
+
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
 /// the goal; else the smallest swivel that lets it; else the closest allowed answer (the two
 /// sides' answers blended where they are about equally good, so it turns continuously as they
@@ -364,71 +488,20 @@ fn solve_hand(
     weights: (f32, f32),
 ) -> (f32, Quat, bool) {
     let limits = *skeleton.limits(wrist_of(side));
-    let exact_any = |swivel: f32| exact_rotation(&arm.wrist_job(skeleton, side, goal, weights, swivel));
-    let exact_at = |swivel: f32| exact_any(swivel).filter(|q| limits.violation_rad(*q) <= 1e-5);
-    if let Some(q) = exact_at(0.0) {
+    let search = HandSearch { skeleton, arm, side, goal, weights, limits };
+    if let Some(q) = search.exact_at(0.0) {
         return (0.0, q, false);
     }
     // Swivelling by φ adds φ to the wrist's twist: the side that takes off its excess first.
-    let first = if exact_any(0.0).is_some_and(|q| twist_excess(&limits, q, side) > 0.0) { -1.0f32 } else { 1.0 };
+    let first = if search.exact_any(0.0).is_some_and(|q| twist_excess(&limits, q, side) > 0.0) { -1.0f32 } else { 1.0 };
     let step = arm.max_swivel_rad / SWIVEL_STEPS as f32;
-    if step > 1e-4 {
-        for k in 1..=SWIVEL_STEPS {
-            for sign in [first, -first] {
-                let swivel = sign * step * k as f32;
-                if !arm.swivel_allowed(skeleton, swivel) || exact_at(swivel).is_none() {
-                    continue;
-                }
-                let (mut bad, mut good) = (sign * step * (k - 1) as f32, swivel);
-                for _ in 0..SWIVEL_BISECT_STEPS {
-                    let mid = 0.5 * (bad + good);
-                    if arm.swivel_allowed(skeleton, mid) && exact_at(mid).is_some() {
-                        good = mid;
-                    } else {
-                        bad = mid;
-                    }
-                }
-                if let Some(q) = exact_at(good) {
-                    return (good, q, false);
-                }
-            }
-        }
+    if let Some((swivel, q)) = search.smallest_reaching_swivel(first, step) {
+        return (swivel, q, false);
     }
-    // Out of reach: on each side, the allowed swivel whose clamped exact answer, coarsely refined,
-    // is closest (the clamped answer alone is a poor guide to the refined one); both refined in
-    // full; the first side's answer unless the other side's is better, and then turning to it
+    // The first side's answer unless the other side's is better, and then turning to it
     // continuously as it gets better (the two sides' answers are far apart: a hard pick between
     // them flips with the float noise).
-    let mut best = [(0.0f32, f32::INFINITY); 2];
-    for k in 0..=SWIVEL_STEPS {
-        for (i, sign) in [first, -first].into_iter().enumerate() {
-            if k == 0 && i == 1 {
-                continue;
-            }
-            let swivel = step * sign * k as f32;
-            if k != 0 && (step <= 1e-4 || !arm.swivel_allowed(skeleton, swivel)) {
-                continue;
-            }
-            let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
-            let start = exact_rotation(&job)
-                .unwrap_or_else(|| Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, job.hand_dir_in_forearm));
-            let c =
-                refine_rounds(&job, swing_twist_angles(limits.clamp(start)), COARSE_ROUNDS).1 + 1e-3 * swivel * swivel;
-            if c < best[i].1 - TIE_COST {
-                best[i] = (swivel, c);
-            }
-        }
-    }
-    let refined = best.map(|(swivel, c)| {
-        if !c.is_finite() {
-            return (swivel, Quat::IDENTITY, f32::INFINITY, true);
-        }
-        let job = arm.wrist_job(skeleton, side, goal, weights, swivel);
-        let solution = solve_wrist(&job);
-        let q = solution.wrist_local;
-        (swivel, q, cost(&job, swing_twist_angles(q)) + 1e-3 * swivel * swivel, solution.clamped)
-    });
-    let [a, b] = refined;
+    let [a, b] = search.closest_per_side(first, step);
     // The two sides' answers weighed by how much better one is than the other relative to how
     // poor both are: the better one alone from 40 % better, blended in between, halfway at a
     // tie. Two compromises about equally poor trade places fast as the arm moves (palm1.lbn
@@ -436,9 +509,9 @@ fn solve_hand(
     // 0.01 swung the elbow 21 cm in one frame). The wrist answers are blended in swing–twist
     // components, which stay inside the wrist's limit box and, unlike a slerp, do not flip
     // hemisphere where two answers far apart tie (a symmetric goal, ±swivel).
-    let w = match (a.2.is_finite(), b.2.is_finite()) {
+    let w = match (a.cost.is_finite(), b.cost.is_finite()) {
         (true, true) => {
-            let relative = (a.2 - b.2) / (a.2 + b.2).max(1e-6);
+            let relative = (a.cost - b.cost) / (a.cost + b.cost).max(1e-6);
             let x = ((relative + SIDE_BLEND_RELATIVE) / (2.0 * SIDE_BLEND_RELATIVE)).clamp(0.0, 1.0);
             x * x * (3.0 - 2.0 * x)
         }
@@ -446,13 +519,13 @@ fn solve_hand(
         _ => 0.0,
     };
     if w <= 0.0 {
-        return (a.0, a.1, a.3);
+        return (a.swivel_rad, a.wrist_local, a.clamped);
     }
     if w >= 1.0 {
-        return (b.0, b.1, b.3);
+        return (b.swivel_rad, b.wrist_local, b.clamped);
     }
-    let wrist = from_swing_twist_angles(swing_twist_angles(a.1).lerp(swing_twist_angles(b.1), w));
-    (a.0 + (b.0 - a.0) * w, wrist, a.3 || b.3)
+    let wrist = from_swing_twist_angles(swing_twist_angles(a.wrist_local).lerp(swing_twist_angles(b.wrist_local), w));
+    (a.swivel_rad + (b.swivel_rad - a.swivel_rad) * w, wrist, a.clamped || b.clamped)
 }
 
 /// Rounds of the coarse refinement that ranks the out-of-reach swivel samples.

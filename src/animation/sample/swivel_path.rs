@@ -152,6 +152,13 @@ fn move_steps(
     Some(steps)
 }
 
+/// A swivel per step of a move.
+type Swivels = [f32; PATH_STEPS + 1];
+
+/// How much less (metres) another handover or a route must move the elbow in its worst step to
+/// be taken instead.
+const BETTER_STEP_M: f32 = 0.01;
+
 /// The swivel path of the move that ends at key `i` of `track`.
 fn move_path(
     track: &Track<LimbTarget>,
@@ -184,37 +191,97 @@ fn move_path(
         return None;
     }
     // Forward from the first key's own swivel, backward from the last key's.
-    let walk = |order: &mut dyn Iterator<Item = usize>| -> Option<[f32; PATH_STEPS + 1]> {
-        let mut phi = [0.0f32; PATH_STEPS + 1];
-        let mut prev: Option<f32> = None;
-        for k in order {
-            let now = arm_swivel_angle(skeleton, clavicle_world, side, &steps[k].1, prev).ok()?;
-            let now = prev.map_or(now, |p| p + wrap_turn(p, now));
-            phi[k] = now;
-            prev = Some(now);
-        }
-        Some(phi)
+    let walk = |order| walk_swivels(skeleton, clavicle_world, side, &steps, order);
+    let walks = Walks {
+        steps: &steps,
+        forward: walk(&mut (0..=PATH_STEPS))?,
+        backward: walk(&mut (0..=PATH_STEPS).rev())?,
+        shoulder_pos,
+        upper,
+        lower,
     };
-    let forward = walk(&mut (0..=PATH_STEPS))?;
-    let backward = walk(&mut (0..=PATH_STEPS).rev())?;
-    // Where the two differ, hand over from the one to the other where that moves the elbow
-    // least: where they are closest, weighed by how far the elbow stands off the shoulder →
-    // wrist line (a straight arm's swivel only turns it about itself); ties nearest the middle.
-    let gap = |k: usize| wrap_turn(forward[k], backward[k]);
-    let off_axis = |k: usize| {
-        let d = steps[k].1.end_in_world.distance(shoulder_pos).clamp(1e-3, upper + lower);
+    let (mut phi_rad, worst) = walks.calmest_handover();
+    // Both walks may jump at the same step of a bent arm (the in-range swivels themselves jump
+    // there): then the route through all the steps' swivels that moves the elbow least, if it
+    // jumps less. (A nearly straight arm's jump is mostly its upper arm's twist, which a route
+    // would turn into the twist's limits.)
+    let (forward_jump, backward_jump) = (walks.jump_of(&walks.forward), walks.jump_of(&walks.backward));
+    if worst > CALM_STEP_M
+        && forward_jump.1 > CALM_STEP_M
+        && backward_jump.1 > CALM_STEP_M
+        && forward_jump.0 == backward_jump.0
+        && walks.off_axis(forward_jump.0).min(walks.off_axis(forward_jump.0 + 1)) > ROUTE_BENT * upper
+        && let Some(route) =
+            least_step_route(skeleton, &pose, side, &steps, (walks.forward[0], walks.backward[PATH_STEPS]))
+        && walks.worst_step_m(&route) < worst - BETTER_STEP_M
+    {
+        phi_rad = route;
+    }
+    let s = std::array::from_fn(|k| steps[k].0);
+    Some(SwivelPath { s, phi_rad })
+}
+
+/// The swivels of a walk through `steps` in `order`, each the in-range swivel nearest the one
+/// before (unwrapped, so the walk turns continuously).
+fn walk_swivels(
+    skeleton: &Skeleton,
+    clavicle_world: (glam::Quat, Vec3),
+    side: Side,
+    steps: &[(f32, LimbGoal)],
+    order: &mut dyn Iterator<Item = usize>,
+) -> Option<Swivels> {
+    let mut phi = [0.0f32; PATH_STEPS + 1];
+    let mut prev: Option<f32> = None;
+    for k in order {
+        let now = arm_swivel_angle(skeleton, clavicle_world, side, &steps[k].1, prev).ok()?;
+        let now = prev.map_or(now, |p| p + wrap_turn(p, now));
+        phi[k] = now;
+        prev = Some(now);
+    }
+    Some(phi)
+}
+
+/// A move's steps (blend, wrist goal) with the two walks of the elbow's swivel through them.
+struct Walks<'a> {
+    steps: &'a [(f32, LimbGoal)],
+    /// From the first key's own swivel.
+    forward: Swivels,
+    /// From the last key's own swivel.
+    backward: Swivels,
+    shoulder_pos: Vec3,
+    /// Upper and lower arm lengths, metres.
+    upper: f32,
+    lower: f32,
+}
+
+impl Walks<'_> {
+    /// How far the elbow stands off the shoulder → wrist line at step `k` (a straight arm's
+    /// swivel only turns it about itself), metres.
+    fn off_axis(&self, k: usize) -> f32 {
+        let (upper, lower) = (self.upper, self.lower);
+        let d = self.steps[k].1.end_in_world.distance(self.shoulder_pos).clamp(1e-3, upper + lower);
         let cos = ((upper * upper + d * d - lower * lower) / (2.0 * upper * d)).clamp(-1.0, 1.0);
         upper * (1.0 - cos * cos).max(0.0).sqrt()
-    };
-    let cost = |k: usize| gap(k).abs() * off_axis(k);
-    let least = (0..=PATH_STEPS).map(cost).fold(f32::INFINITY, f32::min);
-    let preferred = (0..=PATH_STEPS)
-        .filter(|&k| cost(k) <= least + 1e-3)
-        .min_by(|&a, &b| (steps[a].0 - 0.5).abs().total_cmp(&(steps[b].0 - 0.5).abs()))
-        .map_or(0.5, |k| steps[k].0);
-    // The path handed over at blend `handover`. Both walks are continuous where the range is, so
-    // their difference is: taken whole turns off where they meet.
-    let handed_over = |handover: f32| -> [f32; PATH_STEPS + 1] {
+    }
+
+    /// Where the two walks differ, the blend at which a handover from the one to the other moves
+    /// the elbow least: where they are closest, weighed by [`Self::off_axis`]; ties nearest the
+    /// middle.
+    fn preferred_handover(&self) -> f32 {
+        let steps = self.steps;
+        let gap = |k: usize| wrap_turn(self.forward[k], self.backward[k]);
+        let cost = |k: usize| gap(k).abs() * self.off_axis(k);
+        let least = (0..=PATH_STEPS).map(cost).fold(f32::INFINITY, f32::min);
+        (0..=PATH_STEPS)
+            .filter(|&k| cost(k) <= least + 1e-3)
+            .min_by(|&a, &b| (steps[a].0 - 0.5).abs().total_cmp(&(steps[b].0 - 0.5).abs()))
+            .map_or(0.5, |k| steps[k].0)
+    }
+
+    /// The path handed over at blend `handover`. Both walks are continuous where the range is,
+    /// so their difference is: taken whole turns off where they meet.
+    fn handed_over(&self, handover: f32) -> Swivels {
+        let (steps, forward, backward) = (self.steps, &self.forward, &self.backward);
         let handover = handover.clamp(HANDOVER_S, 1.0 - HANDOVER_S);
         let at =
             (0..=PATH_STEPS).min_by(|&a, &b| (steps[a].0 - handover).abs().total_cmp(&(steps[b].0 - handover).abs()));
@@ -224,43 +291,39 @@ fn move_path(
             let w = smoothstep(((steps[k].0 - handover) / (2.0 * HANDOVER_S) + 0.5).clamp(0.0, 1.0));
             forward[k] + (raw(k) - whole) * w
         })
-    };
-    // A walk may itself jump (where the in-range swivel nearest the last one runs out): the
-    // largest step of the elbow inside the move, and the handover that keeps it least (the
-    // preferred one unless another moves the elbow over a centimetre less in its worst step and
-    // leaves no step over `CALM_STEP_M`).
-    let step_m = |phi: &[f32; PATH_STEPS + 1], k: usize| (phi[k + 1] - phi[k]).abs() * off_axis(k).max(off_axis(k + 1));
-    let worst_step_m = |phi: &[f32; PATH_STEPS + 1]| (1..PATH_STEPS - 1).map(|k| step_m(phi, k)).fold(0.0, f32::max);
-    // The step where a walk jumps most, and by how much.
-    let jump_of = |phi: &[f32; PATH_STEPS + 1]| {
-        (1..PATH_STEPS - 1).map(|k| (k, step_m(phi, k))).fold((0, 0.0f32), |a, b| if b.1 > a.1 { b } else { a })
-    };
-    let mut phi_rad = handed_over(preferred);
-    let mut worst = worst_step_m(&phi_rad);
-    for step in &steps {
-        let other = handed_over(step.0);
-        let other_worst = worst_step_m(&other);
-        if other_worst < worst - 0.01 && other_worst <= CALM_STEP_M {
-            (phi_rad, worst) = (other, other_worst);
+    }
+
+    /// How far the elbow moves from step `k` to the next of `phi`, metres.
+    fn step_m(&self, phi: &Swivels, k: usize) -> f32 {
+        (phi[k + 1] - phi[k]).abs() * self.off_axis(k).max(self.off_axis(k + 1))
+    }
+
+    /// The largest step of the elbow inside the move, metres.
+    fn worst_step_m(&self, phi: &Swivels) -> f32 {
+        (1..PATH_STEPS - 1).map(|k| self.step_m(phi, k)).fold(0.0, f32::max)
+    }
+
+    /// The step where a walk jumps most, and by how much (metres).
+    fn jump_of(&self, phi: &Swivels) -> (usize, f32) {
+        (1..PATH_STEPS - 1).map(|k| (k, self.step_m(phi, k))).fold((0, 0.0f32), |a, b| if b.1 > a.1 { b } else { a })
+    }
+
+    /// A walk may itself jump (where the in-range swivel nearest the last one runs out): the
+    /// handover that keeps the largest step of the elbow least (the preferred one unless another
+    /// moves the elbow over a centimetre less in its worst step and leaves no step over
+    /// [`CALM_STEP_M`]), and that step, metres.
+    fn calmest_handover(&self) -> (Swivels, f32) {
+        let mut phi_rad = self.handed_over(self.preferred_handover());
+        let mut worst = self.worst_step_m(&phi_rad);
+        for step in self.steps {
+            let other = self.handed_over(step.0);
+            let other_worst = self.worst_step_m(&other);
+            if other_worst < worst - BETTER_STEP_M && other_worst <= CALM_STEP_M {
+                (phi_rad, worst) = (other, other_worst);
+            }
         }
+        (phi_rad, worst)
     }
-    // Both walks may jump at the same step of a bent arm (the in-range swivels themselves jump
-    // there): then the route through all the steps' swivels that moves the elbow least, if it
-    // jumps less. (A nearly straight arm's jump is mostly its upper arm's twist, which a route
-    // would turn into the twist's limits.)
-    let (forward_jump, backward_jump) = (jump_of(&forward), jump_of(&backward));
-    if worst > CALM_STEP_M
-        && forward_jump.1 > CALM_STEP_M
-        && backward_jump.1 > CALM_STEP_M
-        && forward_jump.0 == backward_jump.0
-        && off_axis(forward_jump.0).min(off_axis(forward_jump.0 + 1)) > ROUTE_BENT * upper
-        && let Some(route) = least_step_route(skeleton, &pose, side, &steps, (forward[0], backward[PATH_STEPS]))
-        && worst_step_m(&route) < worst - 0.01
-    {
-        phi_rad = route;
-    }
-    let s = std::array::from_fn(|k| steps[k].0);
-    Some(SwivelPath { s, phi_rad })
 }
 
 /// The route of the swivel from `ends.0` at the first step of `steps` to `ends.1` at the last
