@@ -1,9 +1,16 @@
 //! labanplay: open a Labanotation score and watch a 3D dancer perform it.
 //!
-//! The pure pipeline runs `read` (bytes → raw [`read::Document`]) → `score` (document →
-//! channelled composite [`score::Score`]) → `motion` → `pose`; none of it touches a GPU,
-//! window, UI or audio device, and it builds with `--no-default-features`. [`rehearse`] holds
-//! the pure side of rehearsing (music sync and its clock, tap tempo, loops, settings).
+//! A score goes [`read`] (a file → a raw [`read::Document`]) → [`score`] (the channelled composite
+//! [`score::Score`]) → [`motion`] (the rule engine's plans, the centre-of-mass path) →
+//! [`animation`] (poses at any time, on the [`pose`] skeleton) → [`stage`] (the player's model:
+//! playback, staff layout, scene, cameras) → `render` (wgpu) → `viewer` (the window) or
+//! `offline` (GIF, PNG, video). Beside them: [`contact`] (hands reaching partners), [`body`] and
+//! [`rig`] (dancer meshes), [`mocap`] (BVH captures), [`ensemble`] and [`crowd`] (plans of many
+//! performers), [`export`] (BVH, glTF), [`rehearse`] (music sync, tap tempo, loops, settings),
+//! [`motion_report`] (where the body could not do what is written) and [`cli`] (the commands).
+//!
+//! Each module's doc states the rules it implements. Everything but `render`, `viewer` and
+//! `offline` is pure (no GPU, window, UI or audio device) and builds with `--no-default-features`.
 
 pub mod animation;
 pub mod body;
