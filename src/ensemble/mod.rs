@@ -1,6 +1,7 @@
 //! Ensembles: plan files (stage, obstacles, formations from pictures or shapes, groups, a
 //! timeline of events), picture → lattice, assignment, and the predict–correct–act simulation
-//! with exact conflict checks. Pure: no GPU, window, UI or audio code.
+//! with exact conflict checks. Pure: no GPU, window, UI or audio code, and no file opened here:
+//! a plan's scores, pictures and music come through the [`crate::read::Sources`] it is given.
 
 pub mod assign;
 pub mod clock;

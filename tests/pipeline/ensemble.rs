@@ -260,6 +260,41 @@ fn a_plan_reads_each_file_once_through_its_sources_and_carries_its_scores() {
     }
 }
 
+/// Files served from memory: the plan reader opens nothing itself.
+#[derive(Default)]
+struct MemoryFiles {
+    files: BTreeMap<PathBuf, Vec<u8>>,
+}
+
+impl Sources for MemoryFiles {
+    fn bytes(&mut self, path: &Path) -> std::io::Result<Vec<u8>> {
+        self.files.get(path).cloned().ok_or_else(|| std::io::Error::from(std::io::ErrorKind::NotFound))
+    }
+
+    fn is_file(&self, path: &Path) -> bool {
+        self.files.contains_key(path)
+    }
+}
+
+#[test]
+fn a_plan_reads_its_scores_through_the_sources_it_is_given() {
+    let dir = PathBuf::from("/in-memory");
+    let mut sources = MemoryFiles::default();
+    sources.files.insert(dir.join("walk.lbn"), labanplay::demo::WALK_ARMS_TURN_LBN.to_vec());
+    let text = MINIMAL.replace("formation = \"a\"\n", "formation = \"a\"\nscore = \"walk.lbn\"\n");
+    let plan = ensemble::read_plan(text.as_bytes(), &dir, &mut sources).unwrap();
+    assert_eq!(plan.groups[0].score.as_deref(), Some(dir.join("walk.lbn").as_path()));
+    assert_eq!(plan.scores.len(), 1);
+    assert!(plan.score(&dir.join("walk.lbn")).is_some_and(|s| !s.staves.is_empty()));
+
+    let missing = MINIMAL.replace("formation = \"a\"\n", "formation = \"a\"\nscore = \"gone.lbn\"\n");
+    let err = ensemble::read_plan(missing.as_bytes(), &dir, &mut sources).unwrap_err();
+    let d = &err.0[0];
+    assert_eq!(d.message, "the score `gone.lbn` cannot be read");
+    let help = d.help.as_deref().unwrap_or_default();
+    assert!(help.starts_with("/in-memory/gone.lbn: error: cannot read file"), "{help}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // The bundled plans: zero conflicts, everyone on time, deterministic.
 
