@@ -5,6 +5,10 @@
 
 use super::types::Measure;
 
+/// Page units per beat as LED writes them (4 steps of 6 units); the scale assumed when none is
+/// given.
+pub const LED_UNITS_PER_BEAT: f32 = 24.0;
+
 /// The bar lines of a page score, turned into measures.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timeline {
@@ -55,7 +59,7 @@ impl Timeline {
         let origin_index = merged.iter().position(|b| b.double);
         let origin_guessed = origin_index.is_none();
         let origin_index = origin_index.unwrap_or(0);
-        let upb = if units_per_beat.is_finite() && units_per_beat > 0.0 { units_per_beat } else { 24.0 };
+        let upb = if units_per_beat.is_finite() && units_per_beat > 0.0 { units_per_beat } else { LED_UNITS_PER_BEAT };
         let y_origin = merged.get(origin_index).map(|b| b.y).unwrap_or(0.0);
         let mut measures = Vec::new();
         let mut start_beats = 0.0f64;

@@ -3,7 +3,7 @@
 //! gestures; a pelvis height track from support levels (labanotation-rules.md §2–§5).
 //!
 //! Footprints say where and when each foot lands, pivots on the ball or rises; the pelvis level is
-//! −0.12 leg lengths in plié and +0.07 in relevé; limb keys come from the 27-entry direction ×
+//! [`PLIE_PELVIS_OFFSET`] leg lengths in plié and [`RELEVE_PELVIS_OFFSET`] in relevé; limb keys come from the 27-entry direction ×
 //! level table (`directions`: gravity up, the dancer's own front). Jumps come from the score's
 //! flights, turns from the pins in turn signs; holds keep the weight; a heel-or-toe preference
 //! (`--toe`) chooses the first contact of a step. Every limb starts in the starting position

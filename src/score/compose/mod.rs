@@ -16,14 +16,11 @@ pub use frame::LED_STAFF_HALF_WIDTH;
 
 use super::gaps::find_gaps;
 use super::staves::{ColumnConvention, StaffGeometry, Zone};
-use super::timeline::Timeline;
+use super::timeline::{LED_UNITS_PER_BEAT, Timeline};
 use super::types::*;
 use crate::diag::Diagnostic;
 use crate::read::{Document, Format, PageSymbol};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Page units per beat as LED writes them (4 steps of 6 units).
-pub const LED_UNITS_PER_BEAT: f32 = 24.0;
 
 /// LED's step grid, beats: `.lbn` starts and ends snap to it.
 pub const LED_STEP_BEATS: f64 = 0.25;
