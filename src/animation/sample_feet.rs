@@ -109,60 +109,13 @@ impl DancerAnimation {
             return planted_state(geo, angles, fp, t, rolls_off);
         }
         // In the air.
-        let hover = |from: &FootState| {
-            let mut s = *from;
-            s.planted = false;
-            s
-        };
         let under_hip = |t: f64| self.foot_under_hip(skeleton, foot, t);
-        // The heading a foot lifted at `t_lift` with heading `from_yaw` turns to while it waits:
-        // the body's, turned the way the body turns (the facing track is continuous), so a half
-        // turn of the body never flips it from one way round to the other.
-        let follow_yaw = |t: f64, t_lift: f64, from_yaw: f32| {
-            let at_lift = self.yaw_at(t_lift);
-            from_yaw + super::feet::wrap_angle(at_lift - from_yaw) + (self.yaw_at(t) - at_lift)
-        };
-        let hover_towards_hip = |a: &FootState, t: f64, t_lift: f64| {
-            let s = ramp(t, t_lift, t_lift + HOVER_IN_SECS);
-            let mut h = swing_state(&hover(a), &under_hip(t), s, SWING_CLEARANCE_M, 0.0);
-            h.yaw_rad = a.yaw_rad + (follow_yaw(t, t_lift, a.yaw_rad) - a.yaw_rad) * smoothstep(s);
-            h
-        };
         let from_state = prev.map(|fp| planted_state(geo, angles, fp, fp.t_lift_secs, true));
         let to_state = next.map(|fp| planted_state(geo, angles, fp, fp.t_land_secs, false));
         match (from_state, to_state, prev, next) {
-            (Some(a), Some(b), Some(p), Some(n)) => {
-                let t_lift = p.t_lift_secs;
-                // A step written with no time for its swing (a new support elsewhere at once)
-                // gets some, so the foot travels to its landing rather than jumping there.
-                let no_swing = n.t_land_secs - n.t_step_start_secs < 1e-6;
-                let t_step = if no_swing { n.t_land_secs - MIN_SWING_SECS } else { n.t_step_start_secs };
-                let t_go = t_step.max(t_lift);
-                let rise = self.rise_between(t, t_lift, n.t_land_secs);
-                let waits = t_go > t_lift + HOVER_WAIT_SECS;
-                // Free and waiting: the foot comes in under its hip, just off the floor.
-                let hovering = |t: f64| hover_towards_hip(&a, t, t_lift);
-                if waits && t < t_go {
-                    let mut h = hovering(t);
-                    h.ankle_in_world.y += rise;
-                    h
-                } else {
-                    let start = if waits { hovering(t_go) } else { a };
-                    let t_from = if waits { t_go } else { t_lift };
-                    let s = ramp(t, t_from, n.t_land_secs);
-                    let dist = start.ankle_in_world.distance(b.ankle_in_world);
-                    let clearance = if self.in_flight(t) {
-                        0.0
-                    } else {
-                        (SWING_CLEARANCE_M + SWING_CLEARANCE_PER_M * dist).min(SWING_CLEARANCE_MAX_M)
-                    };
-                    let mut st = swing_state(&start, &b, s, clearance, rise);
-                    self.bow_around_standing_foot(foot, t, (start.ankle_in_world, b.ankle_in_world), s, &mut st);
-                    st
-                }
-            }
+            (Some(a), Some(b), Some(p), Some(n)) => self.swing_between(skeleton, foot, t, (&a, &b), (p, n)),
             (Some(a), None, Some(p), None) => {
-                let mut h = hover_towards_hip(&a, t, p.t_lift_secs);
+                let mut h = self.hover_towards_hip(skeleton, foot, &a, t, p.t_lift_secs);
                 h.ankle_in_world.y += self.rise_between(t, p.t_lift_secs, end);
                 h
             }
@@ -173,6 +126,63 @@ impl DancerAnimation {
             }
             _ => under_hip(t),
         }
+    }
+
+    /// A foot in the air between the footprint `prints.0` it lifted from (its state `states.0`
+    /// at the lift) and `prints.1` it lands on (`states.1` at the landing): waiting under its
+    /// hip when the step starts well after the lift, then swinging to the landing.
+    fn swing_between(
+        &self,
+        skeleton: &Skeleton,
+        foot: Foot,
+        t: f64,
+        (a, b): (&FootState, &FootState),
+        (p, n): (&Footprint, &Footprint),
+    ) -> FootState {
+        let t_lift = p.t_lift_secs;
+        // A step written with no time for its swing (a new support elsewhere at once)
+        // gets some, so the foot travels to its landing rather than jumping there.
+        let no_swing = n.t_land_secs - n.t_step_start_secs < 1e-6;
+        let t_step = if no_swing { n.t_land_secs - MIN_SWING_SECS } else { n.t_step_start_secs };
+        let t_go = t_step.max(t_lift);
+        let rise = self.rise_between(t, t_lift, n.t_land_secs);
+        let waits = t_go > t_lift + HOVER_WAIT_SECS;
+        // Free and waiting: the foot comes in under its hip, just off the floor.
+        let hovering = |t: f64| self.hover_towards_hip(skeleton, foot, a, t, t_lift);
+        if waits && t < t_go {
+            let mut h = hovering(t);
+            h.ankle_in_world.y += rise;
+            return h;
+        }
+        let start = if waits { hovering(t_go) } else { *a };
+        let t_from = if waits { t_go } else { t_lift };
+        let s = ramp(t, t_from, n.t_land_secs);
+        let dist = start.ankle_in_world.distance(b.ankle_in_world);
+        let clearance = if self.in_flight(t) {
+            0.0
+        } else {
+            (SWING_CLEARANCE_M + SWING_CLEARANCE_PER_M * dist).min(SWING_CLEARANCE_MAX_M)
+        };
+        let mut st = swing_state(&start, b, s, clearance, rise);
+        self.bow_around_standing_foot(foot, t, (start.ankle_in_world, b.ankle_in_world), s, &mut st);
+        st
+    }
+
+    /// A foot lifted at `t_lift` from the state `a` coming in under its hip at `t`.
+    fn hover_towards_hip(&self, skeleton: &Skeleton, foot: Foot, a: &FootState, t: f64, t_lift: f64) -> FootState {
+        let s = ramp(t, t_lift, t_lift + HOVER_IN_SECS);
+        let hover = FootState { planted: false, ..*a };
+        let mut h = swing_state(&hover, &self.foot_under_hip(skeleton, foot, t), s, SWING_CLEARANCE_M, 0.0);
+        h.yaw_rad = a.yaw_rad + (self.follow_yaw(t, t_lift, a.yaw_rad) - a.yaw_rad) * smoothstep(s);
+        h
+    }
+
+    /// The heading a foot lifted at `t_lift` with heading `from_yaw` turns to while it waits:
+    /// the body's, turned the way the body turns (the facing track is continuous), so a half
+    /// turn of the body never flips it from one way round to the other.
+    fn follow_yaw(&self, t: f64, t_lift: f64, from_yaw: f32) -> f32 {
+        let at_lift = self.yaw_at(t_lift);
+        from_yaw + super::feet::wrap_angle(at_lift - from_yaw) + (self.yaw_at(t) - at_lift)
     }
 
     /// A foot under its hip, just off the floor, at `t` (a free foot waiting for its next step).
