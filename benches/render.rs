@@ -11,7 +11,8 @@ mod render_figure;
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec3;
 use labanplay::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
-use labanplay::stage::{CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, OrbitCamera, Scene};
+use labanplay::side::Side;
+use labanplay::stage::{CameraPreset, ContactShadow, DancerInstance, FloorMark, OrbitCamera, Scene};
 use std::time::Duration;
 
 fn bench_render(c: &mut Criterion) {
@@ -47,7 +48,7 @@ fn bench_render(c: &mut Criterion) {
         let mut figure = Scene::default();
         let palette = render_figure::posed_palette(Vec3::ZERO, 0.4, 0.3, -0.2);
         figure.dancers.push(DancerInstance { mesh_id, palette, colour: [0.75, 0.72, 0.68, 1.0] });
-        for (side, x) in [(FootSide::Left, 0.1), (FootSide::Right, -0.1)] {
+        for (side, x) in [(Side::Left, 0.1), (Side::Right, -0.1)] {
             figure.floor_marks.push(FloorMark::footprint(side, Vec3::new(x, 0.0, 0.0), 0.4, [0.9, 0.5, 0.2, 0.9]));
             figure.contact_shadows.push(ContactShadow {
                 centre_in_world: Vec3::new(x, 0.0, 0.0),

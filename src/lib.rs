@@ -34,6 +34,7 @@ pub mod rehearse;
 pub mod render;
 pub mod rig;
 pub mod score;
+pub mod side;
 pub mod stage;
 #[cfg(feature = "viewer")]
 pub mod viewer;

@@ -3,7 +3,7 @@
 //! score become fixed points at rest, and the level track becomes the height profile.
 
 use super::simple_path::SimplePath;
-use crate::motion::com::{ComJob, Contact, FixedPoint, Foot as ComFoot, HeightSample, MIN_CONTACT_SECS};
+use crate::motion::com::{ComJob, Contact, FixedPoint, HeightSample, MIN_CONTACT_SECS};
 use crate::motion::plan::{DancerPlan, Foot};
 
 /// The longest time in the air a jump can take: an apex of 0.6 m (labanotation-rules §4.5).
@@ -54,13 +54,6 @@ pub struct BodySizes {
     pub ankle_height_m: f64,
 }
 
-fn com_foot(foot: Foot) -> ComFoot {
-    match foot {
-        Foot::Left => ComFoot::Left,
-        Foot::Right => ComFoot::Right,
-    }
-}
-
 /// The job for `plan`; `guide` supplies positions for the fixed points.
 pub fn com_job(plan: &DancerPlan, guide: &SimplePath, sizes: BodySizes) -> ComJob {
     let end = plan.end_secs.max(0.0);
@@ -84,7 +77,7 @@ pub fn com_job(plan: &DancerPlan, guide: &SimplePath, sizes: BodySizes) -> ComJo
                 }
                 contacts.push(*c);
             }
-            current = Some(Contact::new(com_foot(foot), fp.position_in_world, t0, t1).with_level_offset(level));
+            current = Some(Contact::new(foot, fp.position_in_world, t0, t1).with_level_offset(level));
         }
         if let Some(c) = current {
             contacts.push(c);

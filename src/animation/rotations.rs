@@ -13,13 +13,6 @@ pub fn rotation_at(plan: &DancerPlan, part: Rotated, t_secs: f64) -> f32 {
     plan.rotations.get(&part).map_or(0.0, |tr| tr.value_at(t_secs, 0.0))
 }
 
-fn read_side(side: Side) -> crate::read::Side {
-    match side {
-        Side::Left => crate::read::Side::Left,
-        Side::Right => crate::read::Side::Right,
-    }
-}
-
 /// Adds a twist of `angle_rad` about joint `j`'s bone axis (local Y) to its local rotation, the
 /// twist component kept inside the joint's range (a right rotation is −Y on every joint: the
 /// skeleton's rest frames are aligned with the world, and the left/right limits mirror).
@@ -68,7 +61,7 @@ pub fn twist_spine(plan: &DancerPlan, skeleton: &Skeleton, pose: &mut Pose, t_se
 /// stepping follows its feet.
 pub fn rotate_limbs(plan: &DancerPlan, skeleton: &Skeleton, pose: &mut Pose, t_secs: f64, gesturing: [f32; 2]) {
     for side in [Side::Left, Side::Right] {
-        let s = read_side(side);
+        let s = side;
         let (clavicle, shoulder, wrist_j, hip, ankle) = match side {
             Side::Left => (JointId::ClavicleL, JointId::ShoulderL, JointId::WristL, JointId::HipL, JointId::AnkleL),
             Side::Right => (JointId::ClavicleR, JointId::ShoulderR, JointId::WristR, JointId::HipR, JointId::AnkleR),

@@ -5,7 +5,7 @@
 use crate::diag::{Diagnostic, Span};
 use crate::motion::plan::{DancerPlan, LimbId, smoothstep};
 use crate::pose::skeleton::Side;
-use crate::read::{self, BodyPart};
+use crate::read::BodyPart;
 use crate::score::{Contact, ContactSurface, Score};
 
 /// The body parts a contact can join.
@@ -81,19 +81,12 @@ impl TimedContact {
     }
 }
 
-fn side(s: read::Side) -> Side {
-    match s {
-        read::Side::Left => Side::Left,
-        read::Side::Right => Side::Right,
-    }
-}
-
 fn part_of(part: BodyPart) -> Option<ContactPart> {
     Some(match part {
-        BodyPart::Hand(s) => ContactPart::Hand(side(s)),
-        BodyPart::Wrist(s) => ContactPart::Wrist(side(s)),
-        BodyPart::Elbow(s) => ContactPart::Elbow(side(s)),
-        BodyPart::Shoulder(s) => ContactPart::Shoulder(side(s)),
+        BodyPart::Hand(s) => ContactPart::Hand(s),
+        BodyPart::Wrist(s) => ContactPart::Wrist(s),
+        BodyPart::Elbow(s) => ContactPart::Elbow(s),
+        BodyPart::Shoulder(s) => ContactPart::Shoulder(s),
         _ => return None,
     })
 }

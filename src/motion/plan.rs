@@ -10,32 +10,8 @@ use glam::Vec3;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// Which foot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Foot {
-    /// Left foot.
-    Left,
-    /// Right foot.
-    Right,
-}
-
-impl Foot {
-    /// +1 for the right foot, −1 for the left: multiplies the dancer's right vector.
-    pub fn right_sign(self) -> f32 {
-        match self {
-            Foot::Left => -1.0,
-            Foot::Right => 1.0,
-        }
-    }
-
-    /// The other foot.
-    pub fn other(self) -> Foot {
-        match self {
-            Foot::Left => Foot::Right,
-            Foot::Right => Foot::Left,
-        }
-    }
-}
+/// Which foot: a side of the body.
+pub type Foot = crate::side::Side;
 
 /// The dancer's forward vector for `yaw_rad`.
 pub fn forward_of(yaw_rad: f32) -> Vec3 {

@@ -65,32 +65,7 @@ pub enum JointId {
     BallR,
 }
 
-/// A side of the body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Side {
-    /// The dancer's left (+X at rest).
-    Left,
-    /// The dancer's right (−X at rest).
-    Right,
-}
-
-impl Side {
-    /// 0 for left, 1 for right: the index of per-side arrays (left first).
-    pub fn index(self) -> usize {
-        match self {
-            Side::Left => 0,
-            Side::Right => 1,
-        }
-    }
-
-    /// +1 for left, −1 for right: the sign of x on this side at rest.
-    pub fn sign_x(self) -> f32 {
-        match self {
-            Side::Left => 1.0,
-            Side::Right => -1.0,
-        }
-    }
-}
+pub use crate::side::Side;
 
 impl JointId {
     /// All joints in index (topological, and BVH depth-first) order.

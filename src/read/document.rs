@@ -139,13 +139,7 @@ impl Direction {
 }
 
 /// Which side of the body a sign names or is written on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Side {
-    /// The dancer's left.
-    Left,
-    /// The dancer's right.
-    Right,
-}
+pub use crate::side::Side;
 
 /// Body parts that a pre-sign (or a JSON key) can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -3,8 +3,9 @@
 //! numbers (NaN, negative sizes) are dropped or replaced here so they never reach a shader.
 
 use crate::render::gpu_data::{GlobalsUniform, LineVertex, MarkInstance, ShadowInstance};
+use crate::side::Side;
 use crate::stage::camera::OrbitCamera;
-use crate::stage::scene::{ContactShadow, FloorMark, FloorMarkKind, FootSide, Lighting, Polyline, Stage};
+use crate::stage::scene::{ContactShadow, FloorMark, FloorMarkKind, Lighting, Polyline, Stage};
 
 /// Height (m) at which a contact shadow has faded out completely.
 pub(crate) const SHADOW_FADE_HEIGHT_M: f32 = 1.5;
@@ -117,8 +118,8 @@ pub(crate) fn mark_instances(marks: &[FloorMark]) -> Vec<MarkInstance> {
         .filter(|mark| mark.world_from_mark.is_finite())
         .map(|mark| {
             let shape = match mark.kind {
-                FloorMarkKind::Footprint { side: FootSide::Right } => [0.0, 1.0, 0.0, 0.0],
-                FloorMarkKind::Footprint { side: FootSide::Left } => [0.0, -1.0, 0.0, 0.0],
+                FloorMarkKind::Footprint { side: Side::Right } => [0.0, 1.0, 0.0, 0.0],
+                FloorMarkKind::Footprint { side: Side::Left } => [0.0, -1.0, 0.0, 0.0],
                 FloorMarkKind::Spot => [1.0, 1.0, 0.0, 0.0],
             };
             MarkInstance { world_from_mark: mark.world_from_mark.to_cols_array_2d(), colour: mark.colour, shape }
@@ -251,8 +252,8 @@ mod tests {
 
     #[test]
     fn marks_encode_side_and_kind_and_drop_non_finite_transforms() {
-        let left = FloorMark::footprint(FootSide::Left, Vec3::ZERO, 0.0, [1.0; 4]);
-        let right = FloorMark::footprint(FootSide::Right, Vec3::ZERO, 0.0, [1.0; 4]);
+        let left = FloorMark::footprint(Side::Left, Vec3::ZERO, 0.0, [1.0; 4]);
+        let right = FloorMark::footprint(Side::Right, Vec3::ZERO, 0.0, [1.0; 4]);
         let mut broken = left;
         broken.world_from_mark = glam::Mat4::from_cols_array(&[f32::NAN; 16]);
         let instances = mark_instances(&[left, right, broken]);

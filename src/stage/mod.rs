@@ -22,7 +22,7 @@ pub mod staff_layout;
 
 pub use camera::{CameraPreset, OrbitCamera};
 pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, FootSide, Lighting, MeshId, Polyline, PoseInstance, Scene,
+    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, Lighting, MeshId, Polyline, PoseInstance, Scene,
     SkinnedMeshData, Stage,
 };
 

@@ -2,6 +2,7 @@
 //! shared poses (crowds), floor marks, contact shadows, lines, the stage and its lighting. It knows nothing about scores or motion; world space is
 //! metres, +Y up, floor at y = 0, audience at +Z. Colours are linear RGBA in [0, 1].
 
+use crate::side::Side;
 use glam::{Mat4, Vec3};
 
 /// Handle of a mesh uploaded to the renderer (`render::Renderer::upload_mesh`).
@@ -120,22 +121,13 @@ impl Default for Lighting {
     }
 }
 
-/// Which foot a footprint belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FootSide {
-    /// Left foot.
-    Left,
-    /// Right foot.
-    Right,
-}
-
 /// What a floor mark looks like.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloorMarkKind {
     /// A sole outline 0.26 m long and 0.10 m wide (at unit scale), toes toward mark +Z.
     Footprint {
         /// Which foot (the outline is mirrored for the left foot).
-        side: FootSide,
+        side: Side,
     },
     /// A round spot of radius 0.12 m (at unit scale), e.g. a stage position marker.
     Spot,
@@ -156,7 +148,7 @@ pub struct FloorMark {
 impl FloorMark {
     /// A footprint centred at `centre_in_world` (y ignored), toes pointing along
     /// `heading_rad` (0 = toward +Z / the audience, positive = turning toward +X).
-    pub fn footprint(side: FootSide, centre_in_world: Vec3, heading_rad: f32, colour: [f32; 4]) -> Self {
+    pub fn footprint(side: Side, centre_in_world: Vec3, heading_rad: f32, colour: [f32; 4]) -> Self {
         let world_from_mark = Mat4::from_translation(Vec3::new(centre_in_world.x, 0.0, centre_in_world.z))
             * Mat4::from_rotation_y(heading_rad);
         Self { kind: FloorMarkKind::Footprint { side }, world_from_mark, colour }
@@ -280,10 +272,10 @@ mod tests {
 
     #[test]
     fn footprint_helper_points_toes_along_the_heading() {
-        let mark = FloorMark::footprint(FootSide::Left, Vec3::new(1.0, 5.0, 2.0), 0.0, [1.0; 4]);
+        let mark = FloorMark::footprint(Side::Left, Vec3::new(1.0, 5.0, 2.0), 0.0, [1.0; 4]);
         let toe_in_world = mark.world_from_mark.transform_point3(Vec3::new(0.0, 0.0, 0.13));
         assert!((toe_in_world - Vec3::new(1.0, 0.0, 2.13)).length() < 1e-6);
-        let turned = FloorMark::footprint(FootSide::Right, Vec3::ZERO, std::f32::consts::FRAC_PI_2, [1.0; 4]);
+        let turned = FloorMark::footprint(Side::Right, Vec3::ZERO, std::f32::consts::FRAC_PI_2, [1.0; 4]);
         let toe_in_world = turned.world_from_mark.transform_point3(Vec3::new(0.0, 0.0, 0.13));
         assert!((toe_in_world - Vec3::new(0.13, 0.0, 0.0)).length() < 1e-6);
     }

@@ -4,11 +4,12 @@
 
 use crate::animation::Animation;
 use crate::body::lbs::palette_from_joints;
-use crate::motion::plan::{Foot, forward_of};
+use crate::motion::plan::forward_of;
 use crate::pose::fk::{Pose, local_to_world};
 use crate::pose::skeleton::{JOINT_COUNT, JointId};
+use crate::side::Side;
 use crate::stage::dancer_mesh::DancerModel;
-use crate::stage::{ContactShadow, DancerInstance, FloorMark, FootSide, MeshId, Polyline, Scene};
+use crate::stage::{ContactShadow, DancerInstance, FloorMark, MeshId, Polyline, Scene};
 use glam::{Mat4, Vec3};
 
 /// What the stage shows besides the dancers.
@@ -147,11 +148,7 @@ fn push_footprints(scene: &mut Scene, dancer: &crate::animation::DancerAnimation
     }
     // The next footprint of each foot, faint (where the foot is going).
     for fp in prints.iter().filter(|fp| fp.t_land_secs > t_secs) {
-        let slot = match fp.foot {
-            Foot::Left => 0,
-            Foot::Right => 1,
-        };
-        if let Some(done) = next_shown.get_mut(slot)
+        if let Some(done) = next_shown.get_mut(fp.foot.index())
             && !*done
         {
             *done = true;
@@ -165,8 +162,8 @@ fn push_footprints(scene: &mut Scene, dancer: &crate::animation::DancerAnimation
 
 fn footprint_mark(fp: &crate::motion::plan::Footprint, t_secs: f64, centre_ahead_m: f32, alpha: f32) -> FloorMark {
     let (side, rgb) = match fp.foot {
-        Foot::Left => (FootSide::Left, LEFT_FOOT_COLOUR),
-        Foot::Right => (FootSide::Right, RIGHT_FOOT_COLOUR),
+        Side::Left => (Side::Left, LEFT_FOOT_COLOUR),
+        Side::Right => (Side::Right, RIGHT_FOOT_COLOUR),
     };
     let heading_rad = fp.yaw_at(t_secs.clamp(fp.t_land_secs, fp.t_lift_secs.max(fp.t_land_secs)));
     let centre_in_world = fp.position_in_world + forward_of(heading_rad) * centre_ahead_m;

@@ -13,9 +13,8 @@ use support::golden_image::{Tolerance, assert_golden, compare, golden_dir, gpu_o
 use glam::Vec3;
 use image::RgbaImage;
 use labanplay::render::{Gpu, Renderer, RendererConfig, render_to_image};
-use labanplay::stage::{
-    CameraPreset, ContactShadow, DancerInstance, FloorMark, FootSide, OrbitCamera, Polyline, Scene,
-};
+use labanplay::side::Side;
+use labanplay::stage::{CameraPreset, ContactShadow, DancerInstance, FloorMark, OrbitCamera, Polyline, Scene};
 
 const WIDTH: u32 = 256;
 const HEIGHT: u32 = 192;
@@ -39,12 +38,12 @@ fn figure_scene(renderer: &mut Renderer, gpu: &Gpu, bend_rad: f32) -> Scene {
     for step in 0..4 {
         let back_m = 0.45 * (3 - step) as f32;
         let (side, colour, sign) =
-            if step % 2 == 0 { (FootSide::Left, left_print, 1.0) } else { (FootSide::Right, right_print, -1.0) };
+            if step % 2 == 0 { (Side::Left, left_print, 1.0) } else { (Side::Right, right_print, -1.0) };
         let centre = root_in_world - step_dir * back_m + side_dir * (0.1 * sign) + step_dir * 0.02;
         scene.floor_marks.push(FloorMark::footprint(side, centre, heading_rad, colour));
     }
     let right_now = root_in_world + side_dir * -0.1 + step_dir * 0.02;
-    scene.floor_marks.push(FloorMark::footprint(FootSide::Right, right_now, heading_rad, right_print));
+    scene.floor_marks.push(FloorMark::footprint(Side::Right, right_now, heading_rad, right_print));
     scene.floor_marks.push(FloorMark {
         kind: labanplay::stage::FloorMarkKind::Spot,
         world_from_mark: glam::Mat4::from_translation(Vec3::new(-1.0, 0.0, 1.0)),
@@ -216,10 +215,10 @@ fn footprints_and_shadows_top_view_matches_golden() {
     // A left/right pair facing the audience, a right foot turned a quarter toward +X, a spot.
     let orange = [0.95, 0.55, 0.15, 0.9];
     let blue = [0.20, 0.45, 0.95, 0.9];
-    scene.floor_marks.push(FloorMark::footprint(FootSide::Left, Vec3::new(0.12, 0.0, 0.0), 0.0, blue));
-    scene.floor_marks.push(FloorMark::footprint(FootSide::Right, Vec3::new(-0.12, 0.0, 0.0), 0.0, orange));
+    scene.floor_marks.push(FloorMark::footprint(Side::Left, Vec3::new(0.12, 0.0, 0.0), 0.0, blue));
+    scene.floor_marks.push(FloorMark::footprint(Side::Right, Vec3::new(-0.12, 0.0, 0.0), 0.0, orange));
     scene.floor_marks.push(FloorMark::footprint(
-        FootSide::Right,
+        Side::Right,
         Vec3::new(-0.5, 0.0, -0.25),
         std::f32::consts::FRAC_PI_2,
         orange,

@@ -14,6 +14,7 @@ mod ensemble;
 mod export_bvh;
 mod export_real;
 mod golden_inspect;
+mod house;
 mod json_reader;
 mod lw_reader;
 mod mocap;

@@ -4,7 +4,7 @@
 
 use super::foot_roll::FootRoll;
 use super::legs::{Leg, LegFrame};
-use super::{DancerAnimation, FootState, Pose, Side, Skeleton, foot_of, leg_tap};
+use super::{DancerAnimation, FootState, Pose, Side, Skeleton, leg_tap};
 use crate::animation::feet::wrap_angle;
 use crate::pose::fk::{child_world, joint_world};
 use crate::pose::ik::{IkError, LimbGoal, LimbIkSolution, least_twist_pole, limb_job, solve_limb};
@@ -69,7 +69,7 @@ impl DancerAnimation {
             let pelvis_rot = frame.world_from_pelvis;
             let least = least_twist_pole(pelvis_rot * Vec3::NEG_Y, pelvis_rot * (turn * Vec3::Z), axis);
             leg.goal.pole_in_world = Some(match frame.gestures[side.index()] {
-                Some(g) => self.gesture_pole(skeleton, foot_of(side), g, least, axis, frame.yaw_rad),
+                Some(g) => self.gesture_pole(skeleton, side, g, least, axis, frame.yaw_rad),
                 None => least,
             });
             match solve_leg_at_pole(skeleton, pose, side, &leg.goal) {

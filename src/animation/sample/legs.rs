@@ -5,7 +5,7 @@
 use super::body_frame::BodyFrame;
 use super::foot_roll::FootRoll;
 use super::limit_clamps::clamp_leg_to_limits;
-use super::{DancerAnimation, FootState, JointId, LegGesture, Pose, SampleReport, Side, Skeleton, foot_of, leg_tap};
+use super::{DancerAnimation, FootState, JointId, LegGesture, Pose, SampleReport, Side, Skeleton, leg_tap};
 use crate::motion::plan::Foot;
 use crate::pose::ik::LimbGoal;
 use glam::{Quat, Vec3};
@@ -199,7 +199,7 @@ impl DancerAnimation {
         leg.tap_blended = touch * blend;
         let state = &mut leg.state;
         state.ankle_in_world =
-            self.gesture_ankle(frame.skeleton, foot_of(leg.side), gesture, hip, frame.yaw_rad, state);
+            self.gesture_ankle(frame.skeleton, leg.side, gesture, hip, frame.yaw_rad, state);
         state.planted = false;
         leg.foot_rot_before_gesture = state.rot_in_world();
         // Pointed in the air; on its ball, the toes flat, where it taps.
@@ -235,7 +235,7 @@ impl DancerAnimation {
         }
         // A knee the score placed that the hip's limits kept elsewhere.
         limited |= frame.gestures[side.index()].is_some_and(|g| {
-            self.gesture_knee_missed(skeleton, foot_of(side), g, frame.hip_in_world(side), frame.yaw_rad, pose)
+            self.gesture_knee_missed(skeleton, side, g, frame.hip_in_world(side), frame.yaw_rad, pose)
         });
         let i = side.index();
         report.legs_clamped[i] = solve.clamped;

@@ -105,13 +105,6 @@ fn reach_for(upper: f32, lower: f32, bend: f32) -> f32 {
     (upper * upper + lower * lower + 2.0 * upper * lower * bend.cos()).max(0.0).sqrt()
 }
 
-fn foot_of(side: Side) -> Foot {
-    match side {
-        Side::Left => Foot::Left,
-        Side::Right => Foot::Right,
-    }
-}
-
 fn leg_limb(foot: Foot) -> LimbId {
     match foot {
         Foot::Left => LimbId::LegLeft,

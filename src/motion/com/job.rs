@@ -5,14 +5,8 @@
 
 use glam::Vec3;
 
-/// Which foot a [`Contact`] plants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Foot {
-    /// The left foot.
-    Left,
-    /// The right foot.
-    Right,
-}
+/// Which foot a [`Contact`] plants: a side of the body.
+pub type Foot = crate::side::Side;
 
 /// One foot planted on the floor over a closed time interval.
 ///

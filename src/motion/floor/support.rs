@@ -12,7 +12,7 @@
 
 use super::{FloorPart, FloorState, LegSupport, Lying};
 use crate::motion::plan::{forward_of, right_of};
-use crate::read::{Direction, Level, Side};
+use crate::read::{Direction, Level};
 use glam::{Vec2, Vec3};
 
 /// A direction sign in a support column whose pre-sign makes a part other than the foot bear
@@ -59,13 +59,6 @@ pub struct FloorOutcome {
     pub lift_feet: [bool; 2],
     /// Entries turned into motion.
     pub interpreted: usize,
-}
-
-fn side_index(side: Side) -> usize {
-    match side {
-        Side::Left => 0,
-        Side::Right => 1,
-    }
 }
 
 fn step_dir(direction: Direction) -> Vec2 {
@@ -181,7 +174,7 @@ fn knees_seat_and_torso(
         let d = step_dir(e.direction);
         match e.part {
             FloorPart::Knee(side) => {
-                let i = side_index(side);
+                let i = side.index();
                 let share = if written.knees > 1 { 0.5 } else { 1.0 };
                 // One knee down in place beside a standing foot goes down behind it, so the
                 // standing leg's shin can stay upright (a half kneel).
@@ -270,7 +263,7 @@ fn place_hands(input: &FloorInput, frame: &BodyFrame, st: &mut FloorState) -> us
         st.legs.iter().filter_map(|l| if let LegSupport::Knee(p) = l { Some(*p) } else { None }).collect();
     for e in input.entries {
         let FloorPart::Hand(side) = e.part else { continue };
-        let i = side_index(side);
+        let i = side.index();
         let d = frame.body(step_dir(e.direction)) * HAND_REACH_LEGS * leg;
         let shoulder = frame.lateral(i) * 2.0;
         let at = if let Some(seat) = st.seat {
@@ -329,6 +322,7 @@ fn centre_of_weight(input: &FloorInput, frame: &BodyFrame, st: &FloorState) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::side::Side;
 
     fn input<'a>(previous: Option<FloorState>, entries: &'a [FloorPartEntry]) -> FloorInput<'a> {
         FloorInput {

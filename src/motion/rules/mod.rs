@@ -33,10 +33,10 @@ mod staff;
 mod supports;
 mod walker;
 
-use super::plan::{DancerPlan, Foot};
+use super::plan::DancerPlan;
 use super::steps::StepTable;
 use crate::diag::Diagnostic;
-use crate::read::{Side, VolumeSign};
+use crate::read::VolumeSign;
 use crate::score::{Entry, Modifier, Score};
 pub use directions::{gesture_dir_in_body, mirrored_direction, step_dir_in_body};
 use glam::Vec3;
@@ -115,13 +115,6 @@ pub(super) fn place(e: &Entry, staff: usize, what: &str) -> String {
         e.beat_in_measure + 1.0,
         e.column
     )
-}
-
-pub(super) fn side_foot(side: Side) -> Foot {
-    match side {
-        Side::Left => Foot::Left,
-        Side::Right => Foot::Right,
-    }
 }
 
 pub(super) fn bend_of(modifiers: &[Modifier]) -> f32 {

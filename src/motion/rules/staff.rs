@@ -8,7 +8,7 @@ use super::gestures::gesture;
 use super::limbs::{hands_follow_arms, start_in_natural_standing};
 use super::paths::{check_front, count_circle_steps, path_sign, report_unused_circles};
 use super::supports::support_group;
-use super::{Interpretation, MotionOptions, Walker, hips, rotations, segments, side_foot};
+use super::{Interpretation, MotionOptions, Walker, hips, rotations, segments};
 use crate::motion::floor::{FloorPart, weight_bearing_part};
 use crate::motion::plan::{Contact, DancerPlan, Flight, Foot, Key, LimbId};
 use crate::read::{Level, Side};
@@ -85,12 +85,8 @@ fn start_position<'a>(w: &mut Walker<'a>, staff: &'a Staff, report: &mut Interpr
             _ => None,
         };
         match (kind, &e.kind, floor_part) {
-            (ChannelKind::Support(side), EntryKind::Direction { level, .. }, _) => {
-                start_feet.push((side_foot(*side), *level))
-            }
-            (_, EntryKind::Direction { level, .. }, Some(FloorPart::Foot(side))) => {
-                start_feet.push((side_foot(side), *level))
-            }
+            (ChannelKind::Support(side), EntryKind::Direction { level, .. }, _) => start_feet.push((*side, *level)),
+            (_, EntryKind::Direction { level, .. }, Some(FloorPart::Foot(side))) => start_feet.push((side, *level)),
             (_, _, Some(part)) => start_floor.push((part, e)),
             (_, EntryKind::Front { .. }, _) => report.interpreted += 1,
             _ => gesture(w, staff.index, *kind, e, 0.0, 0.0, report),

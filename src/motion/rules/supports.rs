@@ -6,7 +6,7 @@
 
 use super::floor::floor_group;
 use super::paths::circle_turn_for_step;
-use super::{Interpretation, Walker, hooks, place, side_foot, step_dir_in_body, whole_body_rotation};
+use super::{Interpretation, Walker, hooks, place, step_dir_in_body, whole_body_rotation};
 use crate::diag::Diagnostic;
 use crate::motion::floor::FloorPart;
 use crate::motion::plan::{Contact, Foot, Key, forward_of, key_end_secs, right_of};
@@ -44,9 +44,7 @@ pub(super) fn support_group(
     let steps: Vec<Step> = group
         .iter()
         .filter_map(|(side, e)| match e.kind {
-            EntryKind::Direction { direction, level } => {
-                Some(Step { foot: side_foot(*side), direction, level, entry: *e })
-            }
+            EntryKind::Direction { direction, level } => Some(Step { foot: *side, direction, level, entry: *e }),
             _ => None,
         })
         .collect();
@@ -77,7 +75,7 @@ fn support_sign(w: &mut Walker, staff: usize, side: Side, e: &Entry, steps: &[St
                 report.skipped.push(Diagnostic::warning(e.span, place(e, staff, &what)));
                 return;
             };
-            let pivot_feet: Vec<Foot> = if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side_foot(side)] };
+            let pivot_feet: Vec<Foot> = if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side] };
             support_turn(w, e, *cw, *amount, &pivot_feet, steps);
             report.interpreted += 1;
         }
