@@ -14,8 +14,8 @@ use super::voxel::VoxelBody;
 use crate::body::heat::{BoneSegment, HeatParams, heat_weights};
 use crate::body::lbs::{VertexInfluences, skin};
 use crate::body::mesh::TriMesh;
-use crate::body::rig::aim_bind_pose;
-use crate::pose::fk::{Pose, local_to_world, world_rot_pos};
+use crate::body::rig::{aim_bind_pose, pose_palette};
+use crate::pose::fk::{Pose, world_rot_pos};
 use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
 
 /// Inputs of [`rig_mesh`].
@@ -132,10 +132,8 @@ impl RiggedMesh {
         positions_out: &mut Vec<Vec3>,
         normals_out: &mut Vec<Vec3>,
     ) -> Result<(), RigError> {
-        let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
-        let _ = local_to_world(&self.skeleton, pose, &mut world_from_joint);
-        let palette: Vec<Mat4> =
-            world_from_joint.iter().zip(&self.joint_from_model_at_bind).map(|(w, b)| *w * *b).collect();
+        let mut palette = Vec::with_capacity(JOINT_COUNT);
+        pose_palette(&self.skeleton, pose, &self.joint_from_model_at_bind, &mut palette);
         skin(
             &self.mesh.positions_in_model,
             &self.mesh.normals_in_model,
