@@ -6,6 +6,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use labanplay::read::read;
 use labanplay::score::{Measure, Score};
+use labanplay::stage::playback::MeasureGrid;
 use labanplay::stage::staff_layout::{StaffLayout, StaffView};
 use labanplay::viewer::metronome::beat_schedule;
 use std::hint::black_box;
@@ -65,7 +66,7 @@ fn bench(c: &mut Criterion) {
     c.bench_function("metronome: beat schedule for one frame", |b| {
         b.iter(|| {
             let to = from + 0.02;
-            let n = beat_schedule(black_box(&score), from, to).len();
+            let n = beat_schedule(MeasureGrid::of_score(black_box(&score)), from, to).len();
             from = if to > score.duration_beats { 0.0 } else { to };
             n
         })

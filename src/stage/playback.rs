@@ -3,8 +3,9 @@
 //! [`Playback::advance`] (or the music clock's step into [`Playback::advance_beats`]); nothing
 //! here reads a clock, and no UI types appear.
 
+use crate::mocap::CaptureTimeline;
 use crate::rehearse::loop_range::LoopRange;
-use crate::score::Score;
+use crate::score::{Measure, Score};
 
 /// Slowest playback speed (a quarter of the written tempo).
 pub const MIN_SPEED: f64 = 0.25;
@@ -24,19 +25,52 @@ pub struct Timeline {
     pub measure_starts: Vec<(u32, f64)>,
 }
 
+/// The measures beats fall in: the listed ones, then `beats_per_measure` after the last of them
+/// (or from beat 0 when none is listed, as for a capture).
+#[derive(Clone, Copy, Debug)]
+pub struct MeasureGrid<'a> {
+    /// Measures sorted by start (may be empty).
+    pub measures: &'a [Measure],
+    /// Length of every measure after the listed ones, in beats.
+    pub beats_per_measure: u32,
+}
+
+impl<'a> MeasureGrid<'a> {
+    /// The measures and meter of `score`.
+    pub fn of_score(score: &'a Score) -> MeasureGrid<'a> {
+        MeasureGrid { measures: &score.measures, beats_per_measure: score.meter.beats_per_measure }
+    }
+}
+
+/// `bpm` when finite and positive, else 120 bpm.
+fn playable_bpm(bpm: f64) -> f64 {
+    if bpm.is_finite() && bpm > 0.0 { bpm } else { crate::score::TempoMap::DEFAULT_BPM }
+}
+
+/// `duration_beats` when finite (at least 0), else 0.
+fn playable_duration_beats(duration_beats: f64) -> f64 {
+    if duration_beats.is_finite() { duration_beats.max(0.0) } else { 0.0 }
+}
+
 impl Timeline {
     /// The timeline of `score` (a non-finite or non-positive tempo counts as 120 bpm).
     pub fn from_score(score: &Score) -> Timeline {
-        let bpm = if score.tempo.bpm.is_finite() && score.tempo.bpm > 0.0 {
-            score.tempo.bpm
-        } else {
-            crate::score::TempoMap::DEFAULT_BPM
-        };
-        let duration_beats = if score.duration_beats.is_finite() { score.duration_beats.max(0.0) } else { 0.0 };
+        let bpm = playable_bpm(score.tempo.bpm);
+        let duration_beats = playable_duration_beats(score.duration_beats);
         let mut measure_starts: Vec<(u32, f64)> =
             score.measures.iter().filter(|m| m.start_beats.is_finite()).map(|m| (m.number, m.start_beats)).collect();
         measure_starts.sort_by(|a, b| a.1.total_cmp(&b.1));
         Timeline { bpm, duration_beats, measure_starts }
+    }
+
+    /// The timeline of a capture: its tempo and length, no measures of its own (a non-finite
+    /// or non-positive tempo counts as 120 bpm).
+    pub fn from_capture(capture: &CaptureTimeline) -> Timeline {
+        Timeline {
+            bpm: playable_bpm(capture.bpm),
+            duration_beats: playable_duration_beats(capture.duration_beats),
+            measure_starts: Vec::new(),
+        }
     }
 
     /// Seconds at beat `t_beats`.

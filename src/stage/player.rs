@@ -1,6 +1,6 @@
-//! The player's state without any window or GPU: the open score, its compiled motion for the
-//! chosen dancer model, the transport, the staff layout and the warnings list. The window,
-//! `labanplay render` and the tests all drive this same type.
+//! The player's state without any window or GPU: the open score (or motion capture), its
+//! motion for the chosen dancer model, the transport, the staff layout and the warnings list.
+//! The window, `labanplay render` and the tests all drive this same type.
 
 use crate::animation::{Animation, compile};
 use crate::diag::{Diagnostic, Span};
@@ -12,7 +12,7 @@ use crate::read::LoadError;
 use crate::score::Score;
 use crate::stage::camera_input::FloorBounds;
 use crate::stage::dancer_mesh::DancerModel;
-use crate::stage::playback::{Playback, Timeline};
+use crate::stage::playback::{MeasureGrid, Playback, Timeline};
 use crate::stage::score_stage::{StageFrame, StageOptions, build_scene};
 use crate::stage::staff_layout::StaffLayout;
 use crate::stage::{MeshId, Scene};
@@ -79,19 +79,58 @@ pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<
     }
 }
 
-/// What the panels, the metronome and the transport read for a capture: a score with no staves
-/// on the capture's timeline.
-fn capture_score(timeline: &CaptureTimeline, title: &str) -> Score {
-    Score {
-        title: Some(title.to_owned()),
-        format: crate::read::document::Format::Lbn,
-        tempo: crate::score::TempoMap { bpm: timeline.bpm, is_default: false },
-        meter: crate::score::Meter { beats_per_measure: timeline.beats_per_measure, inferred: true },
-        measures: Vec::new(),
-        staves: Vec::new(),
-        duration_beats: timeline.duration_beats,
-        contacts: Vec::new(),
-        warnings: Vec::new(),
+/// What the player shows: a score, or a motion capture on its own timeline.
+#[derive(Debug)]
+enum Shown {
+    /// A score, compiled for the model.
+    Score(Score),
+    /// A capture, retargeted onto the model.
+    Capture {
+        /// The title bar's text (the source's label).
+        title: String,
+        /// Its tempo, meter and length.
+        timeline: CaptureTimeline,
+        /// The file, re-read when the model changes (`None`: the motion stays as it is).
+        path: Option<PathBuf>,
+    },
+}
+
+impl Shown {
+    fn bpm(&self) -> f64 {
+        match self {
+            Shown::Score(score) => score.tempo.bpm,
+            Shown::Capture { timeline, .. } => timeline.bpm,
+        }
+    }
+
+    fn duration_beats(&self) -> f64 {
+        match self {
+            Shown::Score(score) => score.duration_beats,
+            Shown::Capture { timeline, .. } => timeline.duration_beats,
+        }
+    }
+
+    fn measure_grid(&self) -> MeasureGrid<'_> {
+        match self {
+            Shown::Score(score) => MeasureGrid::of_score(score),
+            Shown::Capture { timeline, .. } => {
+                MeasureGrid { measures: &[], beats_per_measure: timeline.beats_per_measure }
+            }
+        }
+    }
+
+    fn timeline(&self) -> Timeline {
+        match self {
+            Shown::Score(score) => Timeline::from_score(score),
+            Shown::Capture { timeline, .. } => Timeline::from_capture(timeline),
+        }
+    }
+
+    fn layout(&self) -> StaffLayout {
+        match self {
+            Shown::Score(score) => StaffLayout::new(score),
+            Shown::Capture { timeline, .. } => StaffLayout::empty(timeline.duration_beats, timeline.beats_per_measure),
+        }
     }
 }
 
@@ -109,7 +148,7 @@ pub struct WarningItem {
 /// The player's state.
 #[derive(Debug)]
 pub struct Player {
-    score: Score,
+    shown: Shown,
     source: ScoreSource,
     model: DancerModel,
     motion_options: MotionOptions,
@@ -119,8 +158,6 @@ pub struct Player {
     floor_bounds: FloorBounds,
     poses: Vec<Pose>,
     tempo_override_bpm: Option<f64>,
-    /// The open motion capture, when the file is one (re-read when the model changes).
-    capture_file: Option<PathBuf>,
     /// The transport (time, speed, loop).
     pub playback: Playback,
     /// What the stage shows besides the dancers.
@@ -139,8 +176,7 @@ impl Player {
             floor_bounds: FloorBounds::of_points(std::iter::empty(), 0.0),
             poses: Vec::new(),
             tempo_override_bpm: None,
-            capture_file: None,
-            score,
+            shown: Shown::Score(score),
             source,
             model,
             motion_options,
@@ -158,16 +194,16 @@ impl Player {
         match opened {
             Opened::Score(score) => self.replace_score(score, source),
             Opened::Capture(capture) => {
-                let title = source.label();
-                self.score = capture_score(&capture.timeline, &title);
-                self.capture_file = match &source {
+                let LoadedCapture { motion, timeline, .. } = *capture;
+                let path = match &source {
                     ScoreSource::File(path) => Some(path.clone()),
                     ScoreSource::Demo(_) => None,
                 };
+                self.shown = Shown::Capture { title: source.label(), timeline, path };
                 self.source = source;
-                self.animation = Animation::from_capture(capture.motion);
-                self.layout = StaffLayout::new(&self.score);
-                self.playback.set_timeline(Timeline::from_score(&self.score));
+                self.animation = Animation::from_capture(motion);
+                self.layout = self.shown.layout();
+                self.playback.set_timeline(self.shown.timeline());
                 self.refresh_derived();
             }
         }
@@ -175,12 +211,11 @@ impl Player {
 
     /// Replaces the score (open or reload), keeping the time position where it still exists.
     pub fn replace_score(&mut self, score: Score, source: ScoreSource) {
-        self.capture_file = None;
-        self.score = score;
+        self.animation = compile(&score, &self.motion_options, &self.model.proportions);
+        self.layout = StaffLayout::new(&score);
+        self.playback.set_timeline(Timeline::from_score(&score));
+        self.shown = Shown::Score(score);
         self.source = source;
-        self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
-        self.layout = StaffLayout::new(&self.score);
-        self.playback.set_timeline(Timeline::from_score(&self.score));
         self.apply_tempo();
         self.refresh_derived();
     }
@@ -189,7 +224,7 @@ impl Player {
     /// motion is the same, sampled faster or slower.
     pub fn set_tempo_override(&mut self, bpm: Option<f64>) {
         self.tempo_override_bpm = bpm.filter(|b| b.is_finite() && *b > 0.0);
-        self.playback.set_timeline(Timeline::from_score(&self.score));
+        self.playback.set_timeline(self.shown.timeline());
         self.apply_tempo();
     }
 
@@ -207,7 +242,7 @@ impl Player {
     /// Seconds of the score's own timing at the current beat (what the motion is sampled at,
     /// whatever tempo it plays at).
     pub fn score_secs(&self) -> f64 {
-        crate::rehearse::sync::score_secs_at(self.playback.t_beats(), self.score.tempo.bpm)
+        crate::rehearse::sync::score_secs_at(self.playback.t_beats(), self.shown.bpm())
     }
 
     /// Switches the dancer model (recompiling the motion for its proportions).
@@ -229,21 +264,26 @@ impl Player {
         self.motion_options.toe_first
     }
 
+    /// Compiles the score again, or re-reads the capture (keeping its motion when the file no
+    /// longer loads).
     fn recompile(&mut self) {
-        if let Some(path) = &self.capture_file
-            && let Ok(capture) = crate::mocap::load(path, &Skeleton::new(&self.model.proportions))
-        {
-            self.animation = Animation::from_capture(capture.motion);
-            self.refresh_derived();
-            return;
+        match &self.shown {
+            Shown::Score(score) => {
+                self.animation = compile(score, &self.motion_options, &self.model.proportions);
+            }
+            Shown::Capture { path: Some(path), .. } => {
+                if let Ok(capture) = crate::mocap::load(path, &Skeleton::new(&self.model.proportions)) {
+                    self.animation = Animation::from_capture(capture.motion);
+                }
+            }
+            Shown::Capture { path: None, .. } => {}
         }
-        self.animation = compile(&self.score, &self.motion_options, &self.model.proportions);
         self.refresh_derived();
     }
 
     /// Rebuilds what depends on the score and the animation: warnings and floor bounds.
     fn refresh_derived(&mut self) {
-        self.warnings = warning_items(&self.score, &self.animation.interpretation.skipped);
+        self.warnings = warning_items(self.score(), &self.animation.interpretation.skipped);
         let footprints = self.animation.dancers.iter().flat_map(|d| d.plan.footprints.iter());
         let start_positions = self.animation.dancers.iter().map(|d| d.pelvis_at(0.0));
         let captured =
@@ -253,9 +293,60 @@ impl Player {
         self.floor_bounds = FloorBounds::of_points(points, 0.6);
     }
 
-    /// The open score.
-    pub fn score(&self) -> &Score {
-        &self.score
+    /// The open score (`None` for a motion capture).
+    pub fn score(&self) -> Option<&Score> {
+        match &self.shown {
+            Shown::Score(score) => Some(score),
+            Shown::Capture { .. } => None,
+        }
+    }
+
+    /// The score's title, or the capture's source label.
+    pub fn title(&self) -> Option<&str> {
+        match &self.shown {
+            Shown::Score(score) => score.title.as_deref(),
+            Shown::Capture { title, .. } => Some(title),
+        }
+    }
+
+    /// The written tempo (the score's or the capture's), whatever the tempo override.
+    pub fn bpm(&self) -> f64 {
+        self.shown.bpm()
+    }
+
+    /// Beats per measure of the meter.
+    pub fn beats_per_measure(&self) -> u32 {
+        self.shown.measure_grid().beats_per_measure
+    }
+
+    /// Length in beats.
+    pub fn duration_beats(&self) -> f64 {
+        self.shown.duration_beats()
+    }
+
+    /// Staves of the score; a capture is one dancer.
+    pub fn dancer_count(&self) -> usize {
+        match &self.shown {
+            Shown::Score(score) => score.staves.len(),
+            Shown::Capture { .. } => 1,
+        }
+    }
+
+    /// Measures of the score; a capture's length in whole measures of its meter, rounded up.
+    pub fn measure_count(&self) -> usize {
+        match &self.shown {
+            Shown::Score(score) => score.measures.len(),
+            Shown::Capture { timeline, .. } => {
+                let per = f64::from(timeline.beats_per_measure.max(1));
+                let count = (timeline.duration_beats / per).ceil();
+                if count.is_finite() && count > 0.0 { count as usize } else { 0 }
+            }
+        }
+    }
+
+    /// The measures the metronome counts: the score's, or the capture's meter from beat 0.
+    pub fn measure_grid(&self) -> MeasureGrid<'_> {
+        self.shown.measure_grid()
     }
 
     /// Where the score came from.
@@ -326,11 +417,12 @@ impl Player {
     }
 }
 
-/// The warnings panel's lines: the score's warnings, then the symbols the motion skipped. A
-/// line gets a time when a score symbol sits at the warning's source position.
-pub fn warning_items(score: &Score, skipped: &[Diagnostic]) -> Vec<WarningItem> {
+/// The warnings panel's lines: the score's warnings (none without a score), then the symbols
+/// the motion skipped. A line gets a time when a score symbol sits at the warning's source
+/// position.
+pub fn warning_items(score: Option<&Score>, skipped: &[Diagnostic]) -> Vec<WarningItem> {
     let mut time_of_span: BTreeMap<(u32, u32, usize), f64> = BTreeMap::new();
-    for staff in &score.staves {
+    for staff in score.iter().flat_map(|s| &s.staves) {
         let entries =
             staff.channels.iter().flat_map(|c| c.entries.iter()).chain(staff.start_position.iter().map(|(_, e)| e));
         for entry in entries {
@@ -338,7 +430,7 @@ pub fn warning_items(score: &Score, skipped: &[Diagnostic]) -> Vec<WarningItem> 
         }
     }
     let lookup = |span: &Span| time_of_span.get(&span_key(span)).copied().filter(|t| t.is_finite());
-    let score_items = score.warnings.iter().map(|d| WarningItem {
+    let score_items = score.iter().flat_map(|s| &s.warnings).map(|d| WarningItem {
         text: format!("{}:{}: {}", d.span.line, d.span.col, d.message),
         t_beats: lookup(&d.span),
         from_motion: false,
@@ -386,6 +478,36 @@ mod tests {
     }
 
     #[test]
+    fn a_capture_plays_on_its_own_timeline_without_a_score() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/bvh/cmu-zup-left-elbow.bvh");
+        let mut p = player();
+        let opened = open_path(&path, &p.model().proportions).unwrap();
+        let skeleton = Skeleton::new(&p.model().proportions);
+        let expected = crate::mocap::load(&path, &skeleton).unwrap().timeline;
+        p.replace_opened(opened, ScoreSource::File(path.clone()));
+        assert!(p.score().is_none());
+        assert_eq!(p.title(), Some(path.display().to_string().as_str()));
+        assert_eq!(p.bpm(), expected.bpm);
+        assert_eq!(p.beats_per_measure(), expected.beats_per_measure);
+        assert_eq!(p.duration_beats(), expected.duration_beats);
+        assert_eq!(p.dancer_count(), 1);
+        let measures = (expected.duration_beats / f64::from(expected.beats_per_measure)).ceil() as usize;
+        assert!(measures >= 1);
+        assert_eq!(p.measure_count(), measures);
+        assert!(p.measure_grid().measures.is_empty());
+        assert_eq!(p.playback.timeline(), &Timeline::from_capture(&expected));
+        assert_eq!(p.layout().end_beats(), expected.duration_beats.max(f64::from(expected.beats_per_measure)));
+        p.playback.seek(expected.duration_beats);
+        assert_eq!(p.score_secs(), expected.duration_beats * 60.0 / expected.bpm);
+        p.set_toe_first(true);
+        p.sample();
+        assert_eq!(p.poses().len(), 1);
+        p.replace_score(crate::demo::default_score(), ScoreSource::Demo("walk"));
+        assert!(p.score().is_some());
+        assert_eq!(p.title(), p.score().unwrap().title.as_deref());
+    }
+
+    #[test]
     fn warnings_with_a_known_symbol_get_its_time() {
         let mut score = crate::demo::default_score();
         let entry = score.staves[0]
@@ -398,7 +520,7 @@ mod tests {
         score.warnings.push(Diagnostic::warning(entry.span, "odd symbol"));
         score.warnings.push(Diagnostic::warning(Span::at(999, 1), "nowhere"));
         let skipped = vec![Diagnostic::warning(entry.span, "staff 1, measure 1: skipped")];
-        let items = warning_items(&score, &skipped);
+        let items = warning_items(Some(&score), &skipped);
         assert_eq!(items.len(), 3);
         assert_eq!(items[0].t_beats, Some(entry.start_beats));
         assert!(items[0].text.ends_with("odd symbol") && !items[0].from_motion);

@@ -5,6 +5,7 @@
 
 use crate::read::{BodyPart, Direction, Level, Side, VolumeSign};
 use crate::score::{ChannelKind, Entry, EntryKind, Modifier, Score};
+use crate::stage::playback::MeasureGrid;
 
 /// Width of one column in panel pixels (the staff is four columns wide: ±1 support, ±2 leg).
 pub const COLUMN_WIDTH_PX: f32 = 18.0;
@@ -349,95 +350,34 @@ fn intersects(rect: [f32; 4], width_px: f32, height_px: f32) -> bool {
 impl StaffLayout {
     /// Lays out every staff of `score` side by side. Never fails; non-finite times are skipped.
     pub fn new(score: &Score) -> StaffLayout {
-        let mut staves = Vec::with_capacity(score.staves.len());
-        let mut x_left = MARGIN_LEFT_PX;
-        for (staff_index, staff) in score.staves.iter().enumerate() {
-            let mut items = Vec::new();
-            for (channel_index, channel) in staff.channels.iter().enumerate() {
-                let mut presigned_columns: Vec<i32> = Vec::new();
-                for (entry_index, entry) in channel.entries.iter().enumerate() {
-                    if !(entry.start_beats.is_finite() && entry.duration_beats.is_finite()) {
-                        continue;
-                    }
-                    let (kind, span, mut attached) = entry_glyph(channel.kind, entry);
-                    if let ChannelKind::Part(part) = channel.kind
-                        && !presigned_columns.contains(&entry.column)
-                    {
-                        presigned_columns.push(entry.column);
-                        attached
-                            .push(Attached { kind: GlyphKind::BodyPart(part_label(part)), place: AttachPlace::Below });
-                    }
-                    let start = entry.start_beats;
-                    items.push(Item {
-                        start_beats: start,
-                        end_beats: start + entry.duration_beats.max(0.0),
-                        outer_is_right: span.x0 + span.x1 >= 0.0,
-                        span,
-                        kind,
-                        entry: EntryRef {
-                            staff: staff_index,
-                            channel: channel_index,
-                            index: entry_index,
-                            start_beats: start,
-                            in_start_position: false,
-                        },
-                        attached,
-                    });
-                }
-            }
-            items.sort_by(|a, b| {
-                a.start_beats
-                    .total_cmp(&b.start_beats)
-                    .then(a.span.x0.total_cmp(&b.span.x0))
-                    .then(a.entry.channel.cmp(&b.entry.channel))
-                    .then(a.entry.index.cmp(&b.entry.index))
-            });
-            let mut start_items = Vec::new();
-            for (index, (kind, entry)) in staff.start_position.iter().enumerate() {
-                let (glyph, span, attached) = entry_glyph(*kind, entry);
-                let channel = staff.channels.iter().position(|c| c.kind == *kind).unwrap_or(usize::MAX);
-                start_items.push(Item {
-                    start_beats: -START_AREA_BEATS + 0.15,
-                    end_beats: -0.15,
-                    outer_is_right: span.x0 + span.x1 >= 0.0,
-                    span,
-                    kind: glyph,
-                    entry: EntryRef { staff: staff_index, channel, index, start_beats: 0.0, in_start_position: true },
-                    attached,
-                });
-            }
-            let mut left_columns = 2;
-            let mut right_columns = 2;
-            for item in items.iter().chain(start_items.iter()) {
-                left_columns = left_columns.max((-item.span.x0 / COLUMN_WIDTH_PX).ceil() as i32);
-                right_columns = right_columns.max((item.span.x1 / COLUMN_WIDTH_PX).ceil() as i32);
-            }
-            let max_item_beats = items.iter().map(|i| i.end_beats - i.start_beats).fold(0.0, f64::max);
-            let centre_x = x_left + left_columns as f32 * COLUMN_WIDTH_PX;
-            x_left = centre_x + right_columns as f32 * COLUMN_WIDTH_PX + STAFF_GAP_PX;
-            staves.push(StaffColumns {
-                centre_x,
-                left_columns,
-                right_columns,
-                dancer: staff.dancer.map(|d| (d.orientation, d.black)),
-                start_items,
-                items,
-                max_item_beats,
-            });
-        }
-        let content_width_px =
-            if staves.is_empty() { MARGIN_LEFT_PX + MARGIN_RIGHT_PX } else { x_left - STAFF_GAP_PX + MARGIN_RIGHT_PX };
+        let (staves, content_width_px) = lay_out_staves(score);
+        StaffLayout::with_staves(staves, content_width_px, MeasureGrid::of_score(score), score.duration_beats)
+    }
 
-        // Measures: the score's, or the meter's when it has none.
-        let mut measure_starts: Vec<(f64, f64, u32)> = score
+    /// No staves, only the bars and beat ticks of `duration_beats` in measures of
+    /// `beats_per_measure` (what a capture shows).
+    pub fn empty(duration_beats: f64, beats_per_measure: u32) -> StaffLayout {
+        let grid = MeasureGrid { measures: &[], beats_per_measure };
+        StaffLayout::with_staves(Vec::new(), MARGIN_LEFT_PX + MARGIN_RIGHT_PX, grid, duration_beats)
+    }
+
+    /// `staves` over the bars of `grid` until `duration_beats`.
+    fn with_staves(
+        staves: Vec<StaffColumns>,
+        content_width_px: f32,
+        grid: MeasureGrid<'_>,
+        duration_beats: f64,
+    ) -> StaffLayout {
+        // Measures: the grid's, or the meter's when it lists none.
+        let mut measure_starts: Vec<(f64, f64, u32)> = grid
             .measures
             .iter()
             .filter(|m| m.start_beats.is_finite() && m.beats.is_finite() && m.beats > 0.0)
             .map(|m| (m.start_beats, m.beats, m.number))
             .collect();
-        let score_end = finite_or(score.duration_beats, 0.0).max(0.0);
+        let score_end = finite_or(duration_beats, 0.0).max(0.0);
         if measure_starts.is_empty() {
-            let per = f64::from(score.meter.beats_per_measure.max(1));
+            let per = f64::from(grid.beats_per_measure.max(1));
             let count = (score_end / per).ceil().max(1.0) as u32;
             measure_starts = (0..count).map(|i| (f64::from(i) * per, per, i + 1)).collect();
         }
@@ -454,7 +394,7 @@ impl StaffLayout {
             }
         }
         ticks.sort_by(f64::total_cmp);
-        let meter_text = format!("{}/4", score.meter.beats_per_measure);
+        let meter_text = format!("{}/4", grid.beats_per_measure);
         StaffLayout {
             staves,
             bars,
@@ -634,6 +574,88 @@ impl StaffLayout {
             }
         }
     }
+}
+
+/// Every staff of `score` laid out side by side, and the width they take with the margins.
+fn lay_out_staves(score: &Score) -> (Vec<StaffColumns>, f32) {
+    let mut staves = Vec::with_capacity(score.staves.len());
+    let mut x_left = MARGIN_LEFT_PX;
+    for (staff_index, staff) in score.staves.iter().enumerate() {
+        let mut items = Vec::new();
+        for (channel_index, channel) in staff.channels.iter().enumerate() {
+            let mut presigned_columns: Vec<i32> = Vec::new();
+            for (entry_index, entry) in channel.entries.iter().enumerate() {
+                if !(entry.start_beats.is_finite() && entry.duration_beats.is_finite()) {
+                    continue;
+                }
+                let (kind, span, mut attached) = entry_glyph(channel.kind, entry);
+                if let ChannelKind::Part(part) = channel.kind
+                    && !presigned_columns.contains(&entry.column)
+                {
+                    presigned_columns.push(entry.column);
+                    attached.push(Attached { kind: GlyphKind::BodyPart(part_label(part)), place: AttachPlace::Below });
+                }
+                let start = entry.start_beats;
+                items.push(Item {
+                    start_beats: start,
+                    end_beats: start + entry.duration_beats.max(0.0),
+                    outer_is_right: span.x0 + span.x1 >= 0.0,
+                    span,
+                    kind,
+                    entry: EntryRef {
+                        staff: staff_index,
+                        channel: channel_index,
+                        index: entry_index,
+                        start_beats: start,
+                        in_start_position: false,
+                    },
+                    attached,
+                });
+            }
+        }
+        items.sort_by(|a, b| {
+            a.start_beats
+                .total_cmp(&b.start_beats)
+                .then(a.span.x0.total_cmp(&b.span.x0))
+                .then(a.entry.channel.cmp(&b.entry.channel))
+                .then(a.entry.index.cmp(&b.entry.index))
+        });
+        let mut start_items = Vec::new();
+        for (index, (kind, entry)) in staff.start_position.iter().enumerate() {
+            let (glyph, span, attached) = entry_glyph(*kind, entry);
+            let channel = staff.channels.iter().position(|c| c.kind == *kind).unwrap_or(usize::MAX);
+            start_items.push(Item {
+                start_beats: -START_AREA_BEATS + 0.15,
+                end_beats: -0.15,
+                outer_is_right: span.x0 + span.x1 >= 0.0,
+                span,
+                kind: glyph,
+                entry: EntryRef { staff: staff_index, channel, index, start_beats: 0.0, in_start_position: true },
+                attached,
+            });
+        }
+        let mut left_columns = 2;
+        let mut right_columns = 2;
+        for item in items.iter().chain(start_items.iter()) {
+            left_columns = left_columns.max((-item.span.x0 / COLUMN_WIDTH_PX).ceil() as i32);
+            right_columns = right_columns.max((item.span.x1 / COLUMN_WIDTH_PX).ceil() as i32);
+        }
+        let max_item_beats = items.iter().map(|i| i.end_beats - i.start_beats).fold(0.0, f64::max);
+        let centre_x = x_left + left_columns as f32 * COLUMN_WIDTH_PX;
+        x_left = centre_x + right_columns as f32 * COLUMN_WIDTH_PX + STAFF_GAP_PX;
+        staves.push(StaffColumns {
+            centre_x,
+            left_columns,
+            right_columns,
+            dancer: staff.dancer.map(|d| (d.orientation, d.black)),
+            start_items,
+            items,
+            max_item_beats,
+        });
+    }
+    let content_width_px =
+        if staves.is_empty() { MARGIN_LEFT_PX + MARGIN_RIGHT_PX } else { x_left - STAFF_GAP_PX + MARGIN_RIGHT_PX };
+    (staves, content_width_px)
 }
 
 fn simple(kind: GlyphKind, rect_px: [f32; 4], staff: usize) -> PlacedGlyph {

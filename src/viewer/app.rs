@@ -655,7 +655,7 @@ impl Running {
         let advanced = self.rehearsal.advance(dt_secs, clock_secs, &mut self.player, &self.ui_state);
         if self.metronome.enabled() {
             for (from_beats, to_beats) in advanced.spans() {
-                self.metronome.advance(self.player.score(), *from_beats, *to_beats);
+                self.metronome.advance(self.player.measure_grid(), *from_beats, *to_beats);
             }
         }
         self.hot_reload(clock_secs);

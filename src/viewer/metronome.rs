@@ -2,7 +2,7 @@
 //! beat of each measure) and a player that sounds a short synthesized click through rodio when
 //! an audio device opens, and otherwise stays silent and says why.
 
-use crate::score::Score;
+use crate::stage::playback::MeasureGrid;
 
 /// Sample rate of the click sound handed to the mixer, in Hz.
 pub const CLICK_SAMPLE_RATE_HZ: u32 = 44_100;
@@ -22,11 +22,12 @@ pub struct BeatClick {
     pub accent: bool,
 }
 
-/// The clicks in `(from_beats, to_beats]`, in time order: one per beat of each measure of the
-/// score, counted from the measure's start, accented on the measure's first beat. Beats after
-/// the last measure (and every beat of a score without measures) follow the score's meter.
+/// The clicks in `(from_beats, to_beats]`, in time order: one per beat of each measure of
+/// `grid`, counted from the measure's start, accented on the measure's first beat. Beats after
+/// the last measure (and every beat of a grid without measures, such as a capture's) follow
+/// the grid's meter.
 /// Works in beats, so tempo changes do not matter. Empty when `to <= from` or either is not finite.
-pub fn beat_schedule(score: &Score, from_beats: f64, to_beats: f64) -> Vec<BeatClick> {
+pub fn beat_schedule(grid: MeasureGrid<'_>, from_beats: f64, to_beats: f64) -> Vec<BeatClick> {
     let mut clicks = Vec::new();
     if !(from_beats.is_finite() && to_beats.is_finite()) || to_beats <= from_beats {
         return clicks;
@@ -47,17 +48,17 @@ pub fn beat_schedule(score: &Score, from_beats: f64, to_beats: f64) -> Vec<BeatC
         }
     };
     let valid = |m: &&crate::score::Measure| m.start_beats.is_finite() && m.beats.is_finite() && m.beats > 0.0;
-    // Measures that can hold a click in the interval (the score keeps them sorted by start).
-    let first = score.measures.partition_point(|m| m.start_beats + m.beats <= from_beats);
-    for m in score.measures.get(first..).unwrap_or(&[]).iter().filter(valid) {
+    // Measures that can hold a click in the interval (kept sorted by start).
+    let first = grid.measures.partition_point(|m| m.start_beats + m.beats <= from_beats);
+    for m in grid.measures.get(first..).unwrap_or(&[]).iter().filter(valid) {
         if m.start_beats > to_beats {
             break;
         }
         push_measure(&mut clicks, m.start_beats, m.beats);
     }
     // After the last measure (or with none): the meter, from the end of the last measure.
-    let per = f64::from(score.meter.beats_per_measure.max(1));
-    let tail_start = score.measures.iter().rev().find(valid).map(|m| m.start_beats + m.beats).unwrap_or(0.0);
+    let per = f64::from(grid.beats_per_measure.max(1));
+    let tail_start = grid.measures.iter().rev().find(valid).map(|m| m.start_beats + m.beats).unwrap_or(0.0);
     if to_beats >= tail_start {
         let skip = ((from_beats - tail_start) / per).floor().max(0.0);
         let mut start = tail_start + skip * per;
@@ -163,12 +164,12 @@ impl Metronome {
     /// Plays now the click of the beats in `(from_beats, to_beats]`. When the interval holds
     /// several beats (a seek or a stall), only the last one sounds, accented if any of them is.
     /// Does nothing when disabled, without a device, or when time went backwards.
-    pub fn advance(&mut self, score: &Score, from_beats: f64, to_beats: f64) {
+    pub fn advance(&mut self, grid: MeasureGrid<'_>, from_beats: f64, to_beats: f64) {
         let Some(sink) = &self.sink else { return };
         if !self.enabled {
             return;
         }
-        let clicks = beat_schedule(score, from_beats, to_beats);
+        let clicks = beat_schedule(grid, from_beats, to_beats);
         if clicks.len() > MAX_CLICKS_PER_ADVANCE {
             let accent = clicks.iter().any(|c| c.accent);
             sink.mixer().add(click_source(accent));

@@ -196,7 +196,7 @@ impl Rehearsal {
             self.sync.seek(player.playback.t_beats(), &mut self.music);
         }
         for (from, to) in advanced.spans() {
-            if let Some(click) = beat_schedule(player.score(), *from, *to).last() {
+            if let Some(click) = beat_schedule(player.measure_grid(), *from, *to).last() {
                 self.flash = Some((clock_secs + FLASH_SECS, click.accent));
             }
         }
@@ -221,7 +221,7 @@ impl Rehearsal {
         panel.duration_secs = self.music.track().and_then(|t| t.duration_secs);
         panel.offset_secs = self.sync.alignment().offset_secs;
         panel.bpm_override = player.tempo_override();
-        panel.score_bpm = player.score().tempo.bpm;
+        panel.score_bpm = player.bpm();
         panel.sounding = self.sync.is_sounding();
         panel.taps = self.taps.taps().len();
         panel.tap_fit = (self.taps.taps().len() >= crate::rehearse::tap::MIN_TAPS)

@@ -464,14 +464,13 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
         }
         ui.separator();
     }
-    let score = player.score();
-    ui.heading(score.title.clone().unwrap_or_else(|| "untitled score".to_owned()));
+    ui.heading(player.title().unwrap_or("untitled score"));
     ui.label(egui::RichText::new(player.source().label()).small());
     ui.label(format!(
         "{} dancer(s) · {} measures · {:.0} bpm",
-        score.staves.len(),
-        score.measures.len(),
-        score.tempo.bpm
+        player.dancer_count(),
+        player.measure_count(),
+        player.bpm()
     ));
     ui.separator();
     ui.label("Dancer model");

@@ -5,6 +5,7 @@
 
 use labanplay::read::Format;
 use labanplay::score::{Measure, Meter, Score, TempoMap};
+use labanplay::stage::playback::MeasureGrid;
 use labanplay::viewer::metronome::{BeatClick, Metronome, beat_schedule, click_samples, click_source};
 
 fn score(beats_per_measure: u32, measures: &[f64]) -> Score {
@@ -38,7 +39,7 @@ fn times(clicks: &[BeatClick]) -> Vec<f64> {
 #[test]
 fn three_four_accents_only_the_first_beat_of_each_measure() {
     let s = score(3, &[3.0; 4]);
-    let clicks = beat_schedule(&s, -0.5, 12.0);
+    let clicks = beat_schedule(MeasureGrid::of_score(&s), -0.5, 12.0);
     // (−0.5, 12]: beats 0..=11 of the four measures, and beat 12 (first beat after the last measure).
     assert_eq!(clicks.len(), 13);
     for c in &clicks {
@@ -52,31 +53,31 @@ fn three_four_accents_only_the_first_beat_of_each_measure() {
 fn four_four_counts_and_interval_bounds() {
     let s = score(4, &[4.0; 3]);
     // (from, to]: a click exactly at `from` is excluded, exactly at `to` included.
-    assert_eq!(times(&beat_schedule(&s, 4.0, 8.0)), vec![5.0, 6.0, 7.0, 8.0]);
-    assert!(beat_schedule(&s, 4.0, 8.0).last().unwrap().accent, "beat 8 starts measure 3");
-    assert!(!beat_schedule(&s, 4.0, 8.0)[0].accent);
-    assert_eq!(times(&beat_schedule(&s, 3.9, 4.0)), vec![4.0]);
-    assert!(beat_schedule(&s, 3.9, 4.0)[0].accent);
-    assert!(beat_schedule(&s, 4.0, 4.5).is_empty());
-    assert!(beat_schedule(&s, 4.5, 4.5).is_empty());
-    assert!(beat_schedule(&s, 6.0, 2.0).is_empty(), "backwards is empty");
-    assert!(beat_schedule(&s, f64::NAN, 2.0).is_empty());
+    assert_eq!(times(&beat_schedule(MeasureGrid::of_score(&s), 4.0, 8.0)), vec![5.0, 6.0, 7.0, 8.0]);
+    assert!(beat_schedule(MeasureGrid::of_score(&s), 4.0, 8.0).last().unwrap().accent, "beat 8 starts measure 3");
+    assert!(!beat_schedule(MeasureGrid::of_score(&s), 4.0, 8.0)[0].accent);
+    assert_eq!(times(&beat_schedule(MeasureGrid::of_score(&s), 3.9, 4.0)), vec![4.0]);
+    assert!(beat_schedule(MeasureGrid::of_score(&s), 3.9, 4.0)[0].accent);
+    assert!(beat_schedule(MeasureGrid::of_score(&s), 4.0, 4.5).is_empty());
+    assert!(beat_schedule(MeasureGrid::of_score(&s), 4.5, 4.5).is_empty());
+    assert!(beat_schedule(MeasureGrid::of_score(&s), 6.0, 2.0).is_empty(), "backwards is empty");
+    assert!(beat_schedule(MeasureGrid::of_score(&s), f64::NAN, 2.0).is_empty());
     // Small steps, like frames, add up to the whole interval with no click twice.
     let mut from = 0.0;
     let mut all = Vec::new();
     while from < 12.0 {
         let to = from + 1.0 / 7.0;
-        all.extend(beat_schedule(&s, from, to));
+        all.extend(beat_schedule(MeasureGrid::of_score(&s), from, to));
         from = to;
     }
-    assert_eq!(times(&all), times(&beat_schedule(&s, 0.0, from)));
+    assert_eq!(times(&all), times(&beat_schedule(MeasureGrid::of_score(&s), 0.0, from)));
     assert_eq!(all.len(), 12, "beats 1..=12");
 }
 
 #[test]
 fn a_jump_over_several_measures_lists_every_click_in_order() {
     let s = score(4, &[4.0, 3.0, 4.0, 2.0, 4.0]);
-    let clicks = beat_schedule(&s, 0.5, 17.0);
+    let clicks = beat_schedule(MeasureGrid::of_score(&s), 0.5, 17.0);
     let t = times(&clicks);
     assert_eq!(t, (1..=17).map(f64::from).collect::<Vec<_>>());
     let accents: Vec<f64> = clicks.iter().filter(|c| c.accent).map(|c| c.t_beats).collect();
@@ -88,7 +89,7 @@ fn a_jump_over_several_measures_lists_every_click_in_order() {
 #[test]
 fn a_score_without_measures_follows_its_meter() {
     let s = score(3, &[]);
-    let clicks = beat_schedule(&s, 0.0, 9.0);
+    let clicks = beat_schedule(MeasureGrid::of_score(&s), 0.0, 9.0);
     assert_eq!(times(&clicks), (1..=9).map(f64::from).collect::<Vec<_>>());
     let accents: Vec<f64> = clicks.iter().filter(|c| c.accent).map(|c| c.t_beats).collect();
     assert_eq!(accents, vec![3.0, 6.0, 9.0]);
@@ -149,11 +150,11 @@ fn without_a_sound_card_the_metronome_is_unavailable_and_silent() {
         metronome.set_enabled(true);
         assert!(metronome.enabled());
         let s = score(4, &[4.0; 2]);
-        metronome.advance(&s, 0.0, 8.0);
-        metronome.advance(&s, 8.0, 0.0);
-        metronome.advance(&s, f64::NAN, f64::INFINITY);
+        metronome.advance(MeasureGrid::of_score(&s), 0.0, 8.0);
+        metronome.advance(MeasureGrid::of_score(&s), 8.0, 0.0);
+        metronome.advance(MeasureGrid::of_score(&s), f64::NAN, f64::INFINITY);
         metronome.set_enabled(false);
-        metronome.advance(&s, 0.0, 1.0);
+        metronome.advance(MeasureGrid::of_score(&s), 0.0, 1.0);
     }
     assert!(quiet.unavailable_reason().unwrap().starts_with("no audio output device"));
     if !std::path::Path::new("/dev/snd").exists() {

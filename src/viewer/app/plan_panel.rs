@@ -11,7 +11,7 @@ impl Running {
             panel.bars = plan.bars.clone();
         }
         let t_beats = self.player.playback.t_beats();
-        panel.staff_t_beats = plan.score_beat_at(t_beats, self.player.score().duration_beats);
+        panel.staff_t_beats = plan.score_beat_at(t_beats, self.player.duration_beats());
         panel.selected = plan.selected.map(|i| plan.describe(i));
         panel.top_view = self.ui_state.camera_view == CameraView::Top;
         panel.performers = plan.crowd.plan.performers.len();
