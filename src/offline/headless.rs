@@ -10,6 +10,7 @@
 //! `ffmpeg` the command says what to install.
 
 use crate::body::models::DEFAULT_MODEL;
+use crate::offline::OfflineError;
 use crate::rehearse::settings::{ScoreSettings, Settings, score_key};
 use crate::rehearse::sidecar::{ResolvedMusic, Sidecar, resolve_music};
 use crate::rehearse::sync::Alignment;
@@ -114,7 +115,7 @@ pub enum VideoKind {
 /// Decides the output kind from the `-o` argument: `*.gif` is a GIF, `*.mp4` / `*.webm` a
 /// video; a path ending in `/`, an existing folder or a name without extension is a PNG folder;
 /// anything else is an error.
-pub fn output_kind(out: &Path) -> Result<Output, String> {
+pub fn output_kind(out: &Path) -> Result<Output, OfflineError> {
     let text = out.to_string_lossy();
     let extension = out.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
     if text.ends_with('/') || out.is_dir() {
@@ -125,17 +126,13 @@ pub fn output_kind(out: &Path) -> Result<Output, String> {
         Some("mp4") => Ok(Output::Video(out.to_path_buf(), VideoKind::Mp4)),
         Some("webm") => Ok(Output::Video(out.to_path_buf(), VideoKind::Webm)),
         None => Ok(Output::PngDir(out.to_path_buf())),
-        Some(other) => Err(format!(
-            "cannot write `.{other}` output {}: give a `.gif`, `.mp4` or `.webm` file, or a folder (ending in `/`) \
-             for PNG frames",
-            out.display()
-        )),
+        Some(other) => Err(OfflineError::UnsupportedOutput { extension: other.to_owned(), path: out.to_path_buf() }),
     }
 }
 
 /// Parses `WIDTHxHEIGHT`, e.g. `640x360` (each side 16..=4096).
-pub fn parse_size(text: &str) -> Result<[u32; 2], String> {
-    let bad = || format!("bad size `{text}`: expected WIDTHxHEIGHT such as 640x360, each side 16 to 4096");
+pub fn parse_size(text: &str) -> Result<[u32; 2], OfflineError> {
+    let bad = || OfflineError::BadSize { text: text.to_owned() };
     let (w, h) = text.trim().split_once(['x', 'X']).ok_or_else(bad)?;
     let w: u32 = w.trim().parse().map_err(|_| bad())?;
     let h: u32 = h.trim().parse().map_err(|_| bad())?;
@@ -183,7 +180,7 @@ pub struct RenderSummary {
 pub const FFMPEG_ENV: &str = "LABANPLAY_FFMPEG";
 
 /// The ffmpeg program to run, checked by running `ffmpeg -version`; the error says what to install.
-pub fn find_ffmpeg() -> Result<PathBuf, String> {
+pub fn find_ffmpeg() -> Result<PathBuf, OfflineError> {
     let program = std::env::var_os(FFMPEG_ENV).filter(|v| !v.is_empty()).map(PathBuf::from);
     let program = program.unwrap_or_else(|| PathBuf::from("ffmpeg"));
     let works = std::process::Command::new(&program)
@@ -192,16 +189,7 @@ pub fn find_ffmpeg() -> Result<PathBuf, String> {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    if works {
-        Ok(program)
-    } else {
-        Err(format!(
-            "video export needs the `ffmpeg` program and `{}` does not run: install ffmpeg (Debian/Ubuntu: \
-             `sudo apt-get install ffmpeg`; Fedora: `sudo dnf install ffmpeg`; macOS: `brew install ffmpeg`; \
-             Windows: `winget install ffmpeg`), or render to OUT.gif or a PNG folder",
-            program.display()
-        ))
-    }
+    if works { Ok(program) } else { Err(OfflineError::NoFfmpeg { program }) }
 }
 
 /// The music input of a video: the file and where in it the video starts (negative: the music
@@ -274,7 +262,7 @@ struct VideoEncoder {
 }
 
 impl VideoEncoder {
-    fn start(program: &Path, args: &[std::ffi::OsString]) -> Result<VideoEncoder, String> {
+    fn start(program: &Path, args: &[std::ffi::OsString]) -> Result<VideoEncoder, OfflineError> {
         use std::process::Stdio;
         let mut child = std::process::Command::new(program)
             .args(args)
@@ -282,7 +270,7 @@ impl VideoEncoder {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+            .map_err(|source| OfflineError::FfmpegStart { program: program.to_path_buf(), source })?;
         let stdin = child.stdin.take();
         let stderr = child.stderr.take().map(|mut pipe| {
             std::thread::spawn(move || {
@@ -294,33 +282,33 @@ impl VideoEncoder {
         Ok(VideoEncoder { child, stdin, stderr })
     }
 
-    fn write_frame(&mut self, rgba: &[u8]) -> Result<(), String> {
-        let Some(stdin) = &mut self.stdin else { return Err("ffmpeg is closed".to_owned()) };
+    fn write_frame(&mut self, rgba: &[u8]) -> Result<(), OfflineError> {
+        let Some(stdin) = &mut self.stdin else { return Err(OfflineError::FfmpegClosed) };
         if stdin.write_all(rgba).is_err() {
-            return Err(self.finish().err().unwrap_or_else(|| "ffmpeg stopped reading frames".to_owned()));
+            return Err(self.finish().err().unwrap_or(OfflineError::FfmpegStoppedReading));
         }
         Ok(())
     }
 
-    fn finish(&mut self) -> Result<(), String> {
+    fn finish(&mut self) -> Result<(), OfflineError> {
         drop(self.stdin.take());
-        let status = self.child.wait().map_err(|e| format!("ffmpeg did not finish: {e}"))?;
+        let status = self.child.wait().map_err(OfflineError::FfmpegWait)?;
         let stderr = self.stderr.take().and_then(|h| h.join().ok()).unwrap_or_default();
         if status.success() {
             Ok(())
         } else {
             let tail: Vec<&str> = stderr.lines().rev().take(6).collect();
-            let tail: Vec<&str> = tail.into_iter().rev().collect();
-            Err(format!("ffmpeg failed ({status}): {}", tail.join(" / ")))
+            let stderr_tail = tail.into_iter().rev().map(str::to_owned).collect();
+            Err(OfflineError::FfmpegFailed { status, stderr_tail })
         }
     }
 }
 
 /// The music setup of `options` for `score_file`: the command line, then what the user set for
 /// this score in the player (its settings file), then the sidecar.
-pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
+pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, OfflineError> {
     let sidecar = match &options.file {
-        Some(path) => Sidecar::load_beside(path).map_err(|e| e.to_string())?,
+        Some(path) => Sidecar::load_beside(path)?,
         None => None,
     };
     let user = match (&options.music.settings, &options.file) {
@@ -351,7 +339,7 @@ pub fn render_music(options: &RenderOptions) -> Result<ResolvedMusic, String> {
             ),
             (None, None, Some((path, _))) => path.display().to_string(),
         };
-        return Err(format!("the music file {} (named by {named_by}) does not exist", music.display()));
+        return Err(OfflineError::MissingMusic { music: music.clone(), named_by });
     }
     Ok(resolved)
 }
@@ -374,20 +362,20 @@ impl FrameSink {
         options: &RenderOptions,
         frames: usize,
         audio: Option<&AudioInput>,
-    ) -> Result<FrameSink, String> {
+    ) -> Result<FrameSink, OfflineError> {
         let delay = image::Delay::from_numer_denom_ms(1000, (options.fps.round() as u32).max(1));
         let mut sink = FrameSink { gif: None, video: None, png_dir: None, delay, mirror: options.mirror, frames };
         match output {
             Output::Gif(path) => {
-                let file = std::fs::File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+                let file = std::fs::File::create(path)
+                    .map_err(|source| OfflineError::CreateFile { path: path.clone(), source })?;
                 let mut encoder = image::codecs::gif::GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
-                encoder
-                    .set_repeat(image::codecs::gif::Repeat::Infinite)
-                    .map_err(|e| format!("cannot write the GIF: {e}"))?;
+                encoder.set_repeat(image::codecs::gif::Repeat::Infinite).map_err(OfflineError::Gif)?;
                 sink.gif = Some(encoder);
             }
             Output::PngDir(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir)
+                    .map_err(|source| OfflineError::CreateFolder { path: dir.clone(), source })?;
                 sink.png_dir = Some(dir.clone());
             }
             Output::Video(path, kind) => {
@@ -400,18 +388,16 @@ impl FrameSink {
     }
 
     /// Writes frame `index` (0-based).
-    pub(crate) fn write(&mut self, index: usize, image: image::RgbaImage) -> Result<(), String> {
+    pub(crate) fn write(&mut self, index: usize, image: image::RgbaImage) -> Result<(), OfflineError> {
         if let Some(encoder) = &mut self.gif {
-            return encoder
-                .encode_frame(image::Frame::from_parts(image, 0, 0, self.delay))
-                .map_err(|e| format!("cannot write the GIF: {e}"));
+            return encoder.encode_frame(image::Frame::from_parts(image, 0, 0, self.delay)).map_err(OfflineError::Gif);
         }
         if let Some(encoder) = &mut self.video {
             return encoder.write_frame(image.as_raw());
         }
         if let Some(dir) = &self.png_dir {
             let path = dir.join(format!("frame-{:04}.png", index + 1));
-            image.save(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            image.save(&path).map_err(|source| OfflineError::WritePng { path: path.clone(), source })?;
         }
         Ok(())
     }
@@ -423,7 +409,7 @@ impl FrameSink {
         index: usize,
         mut image: image::RgbaImage,
         progress: &mut dyn Write,
-    ) -> Result<(), String> {
+    ) -> Result<(), OfflineError> {
         if self.mirror {
             image::imageops::flip_horizontal_in_place(&mut image);
         }
@@ -434,7 +420,7 @@ impl FrameSink {
     }
 
     /// Finishes the file (the GIF trailer, the video's encoder).
-    pub(crate) fn finish(mut self) -> Result<(), String> {
+    pub(crate) fn finish(mut self) -> Result<(), OfflineError> {
         drop(self.gif.take());
         if let Some(mut encoder) = self.video.take() {
             encoder.finish()?;
@@ -443,9 +429,9 @@ impl FrameSink {
     }
 }
 
-/// Renders the frames of `options`, printing progress to `progress`. Errors are messages for
-/// the user (no adapter → what to install; unreadable score; bad arguments).
-pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
+/// Renders the frames of `options`, printing progress to `progress`. The error says why it stopped
+/// (no adapter → what to install; unreadable score; bad arguments).
+pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, OfflineError> {
     if let Some(path) = options.file.as_deref().filter(|p| crate::stage::plan_stage::is_plan_path(p)) {
         return crate::offline::plan_render::render_plan(path, options, progress);
     }
@@ -457,9 +443,7 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     let music = render_music(options)?;
     let model = build_model(&options.model)?;
     let opened = match &options.file {
-        Some(path) => {
-            Some((crate::stage::player::open_path(path, &model.proportions).map_err(|e| e.render())?, path.clone()))
-        }
+        Some(path) => Some((crate::stage::player::open_path(path, &model.proportions)?, path.clone())),
         None => None,
     };
     let mut player = match opened {
@@ -467,13 +451,13 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
             Player::new(score, ScoreSource::File(path), model, options.toe_first)
         }
         Some((capture, path)) => {
-            let (name, score) = crate::stage::demo_score(0).ok_or("no demo score")?;
+            let (name, score) = crate::stage::demo_score(0).ok_or(OfflineError::NoDemo)?;
             let mut player = Player::new(score, ScoreSource::Demo(name), model, options.toe_first);
             player.replace_opened(capture, ScoreSource::File(path));
             player
         }
         None => {
-            let (name, score) = crate::stage::demo_score(0).ok_or("no demo score")?;
+            let (name, score) = crate::stage::demo_score(0).ok_or(OfflineError::NoDemo)?;
             Player::new(score, ScoreSource::Demo(name), model, options.toe_first)
         }
     };
@@ -488,14 +472,12 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
         start_secs: Alignment::new(music.offset_secs, bpm).audio_secs_at(from_beats),
     });
 
-    let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
+    let gpu = create_headless().map_err(OfflineError::Gpu)?;
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
-    let mesh_id = renderer
-        .upload_mesh(&gpu.device, &player.model().mesh)
-        .map_err(|e| format!("cannot upload the dancer model: {e}"))?;
+    let mesh_id = renderer.upload_mesh(&gpu.device, &player.model().mesh).map_err(OfflineError::UploadModel)?;
     let [width, height] = options.size_px;
-    let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
+    let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(OfflineError::Gpu)?;
     let aspect = width as f32 / height.max(1) as f32;
     let mut camera = framed_camera(options.camera, player.floor_bounds(), aspect);
     let mut scene = Scene::default();
@@ -519,7 +501,7 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
         player.build_scene(mesh_id, &mut scene);
         let image = target
             .render(&gpu, &mut renderer, &scene, &camera)
-            .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
+            .map_err(|source| OfflineError::Frame { frame_number: index + 1, source })?;
         sink.deliver(index, image, progress)?;
     }
     let _ = writeln!(progress);
@@ -544,7 +526,7 @@ mod tests {
         assert_eq!(output_kind(Path::new("frames")).unwrap(), Output::PngDir("frames".into()));
         assert_eq!(output_kind(Path::new("m.MP4")).unwrap(), Output::Video("m.MP4".into(), VideoKind::Mp4));
         assert_eq!(output_kind(Path::new("m.webm")).unwrap(), Output::Video("m.webm".into(), VideoKind::Webm));
-        let error = output_kind(Path::new("movie.avi")).unwrap_err();
+        let error = output_kind(Path::new("movie.avi")).unwrap_err().to_string();
         assert!(error.contains(".gif") && error.contains(".mp4"), "{error}");
     }
 
@@ -553,7 +535,7 @@ mod tests {
         assert_eq!(parse_size("640x360").unwrap(), [640, 360]);
         assert_eq!(parse_size(" 320X180 ").unwrap(), [320, 180]);
         for bad in ["640", "x", "0x10", "99999x10", "axb", ""] {
-            assert!(parse_size(bad).unwrap_err().contains("WIDTHxHEIGHT"), "{bad}");
+            assert!(parse_size(bad).unwrap_err().to_string().contains("WIDTHxHEIGHT"), "{bad}");
         }
     }
 

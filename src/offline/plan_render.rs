@@ -5,6 +5,7 @@
 //! move the camera.
 
 use crate::crowd::CrowdFrame;
+use crate::offline::OfflineError;
 use crate::offline::headless::{FrameSink, RenderOptions, RenderSummary, frame_times_beats, output_kind};
 use crate::render::{OffscreenTarget, Renderer, RendererConfig, create_headless};
 use crate::stage::Scene;
@@ -18,7 +19,11 @@ use std::io::Write;
 use std::path::Path;
 
 /// Renders the plan at `path` as `options` say (music options are ignored: plans carry cues).
-pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Write) -> Result<RenderSummary, String> {
+pub fn render_plan(
+    path: &Path,
+    options: &RenderOptions,
+    progress: &mut dyn Write,
+) -> Result<RenderSummary, OfflineError> {
     let output = output_kind(&options.out)?;
     let ffmpeg = match &output {
         crate::offline::headless::Output::Video(..) => Some(crate::offline::headless::find_ffmpeg()?),
@@ -27,24 +32,21 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
     let model = build_model(&options.model)?;
     let low = low_detail_mannequin(&model.proportions)?;
     let coarse = coarse_mannequin(&model.proportions)?;
-    let crowd = open_plan(path, &model).map_err(|e| e.render())?;
+    let crowd = open_plan(path, &model)?;
     let bpm = crowd.plan.clock.tempo.bpm;
     let duration = crowd.end_beats();
     let from_beats = options.from_beats.unwrap_or(0.0).clamp(0.0, duration);
     let to_beats = options.to_beats.unwrap_or(duration).clamp(from_beats, duration);
     let times = frame_times_beats(from_beats, to_beats, options.fps, bpm);
 
-    let gpu = create_headless().map_err(|e| format!("cannot render: {e}"))?;
+    let gpu = create_headless().map_err(OfflineError::Gpu)?;
     let config = RendererConfig::recommended_for(&gpu, wgpu::TextureFormat::Rgba8UnormSrgb);
     let mut renderer = Renderer::new(&gpu.device, config);
-    let full_id =
-        renderer.upload_mesh(&gpu.device, &model.mesh).map_err(|e| format!("cannot upload the dancer model: {e}"))?;
-    let low_id =
-        renderer.upload_mesh(&gpu.device, &low.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
-    let coarse_id =
-        renderer.upload_mesh(&gpu.device, &coarse.mesh).map_err(|e| format!("cannot upload the crowd body: {e}"))?;
+    let full_id = renderer.upload_mesh(&gpu.device, &model.mesh).map_err(OfflineError::UploadModel)?;
+    let low_id = renderer.upload_mesh(&gpu.device, &low.mesh).map_err(OfflineError::UploadCrowdBody)?;
+    let coarse_id = renderer.upload_mesh(&gpu.device, &coarse.mesh).map_err(OfflineError::UploadCrowdBody)?;
     let [width, height] = options.size_px;
-    let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(|e| format!("cannot render: {e}"))?;
+    let target = OffscreenTarget::new(&gpu, &renderer, width, height).map_err(OfflineError::Gpu)?;
     let aspect = width as f32 / height.max(1) as f32;
     let view = options.camera;
     let bounds = plan_bounds(&crowd);
@@ -79,13 +81,13 @@ pub fn render_plan(path: &Path, options: &RenderOptions, progress: &mut dyn Writ
             push_conflicts(&crowd, &report, &mut scene);
         }
         let (lighting, error) = lighting_at(&crowd.plan, *t_beats);
-        if let Some(error) = error {
-            return Err(format!("{}: {error}", path.display()));
+        if let Some(source) = error {
+            return Err(OfflineError::Lights { path: path.to_path_buf(), source });
         }
         scene.lighting = lighting;
         let image = target
             .render(&gpu, &mut renderer, &scene, &camera)
-            .map_err(|e| format!("cannot render frame {}: {e}", index + 1))?;
+            .map_err(|source| OfflineError::Frame { frame_number: index + 1, source })?;
         sink.deliver(index, image, progress)?;
     }
     let _ = writeln!(progress);

@@ -145,7 +145,7 @@ impl Renderer {
     /// Checks `mesh`, renormalises its weights and uploads it; the id stays valid until
     /// [`Renderer::remove_mesh`].
     pub fn upload_mesh(&mut self, device: &wgpu::Device, mesh: &SkinnedMeshData) -> Result<MeshId, RenderError> {
-        mesh.validate().map_err(|reason| RenderError::InvalidMesh { reason })?;
+        mesh.validate().map_err(|e| RenderError::InvalidMesh { reason: e.to_string() })?;
         let too_big = || RenderError::InvalidMesh { reason: "more than 2^32 indices or meshes".to_owned() };
         let index_count = u32::try_from(mesh.indices.len()).map_err(|_| too_big())?;
         let id = MeshId(u32::try_from(self.meshes.len()).map_err(|_| too_big())?);

@@ -6,6 +6,73 @@ use crate::pose::fk::{Pose, local_to_world, world_rot_pos};
 use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
 use crate::stage::SkinnedMeshData;
 use glam::{Mat4, Vec3};
+use std::path::{Path, PathBuf};
+
+/// Why a dancer model could not be built, rigged or opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// The mesh breaks a rule the renderer relies on.
+    #[error(transparent)]
+    Mesh(#[from] crate::stage::scene::MeshError),
+    /// The mesh names a joint the skeleton does not have.
+    #[error("model `{name}` uses joint index {joint_index} but the skeleton has {JOINT_COUNT} joints")]
+    JointOutOfRange {
+        /// The model.
+        name: String,
+        /// The largest joint index the mesh uses.
+        joint_index: usize,
+    },
+    /// The bind pose could not be computed.
+    #[error(transparent)]
+    BindPose(#[from] crate::pose::fk::BufferTooSmall),
+    /// No generated body has this name.
+    #[error("unknown body model `{name}`")]
+    UnknownBody {
+        /// The name asked for.
+        name: String,
+    },
+    /// A generated body could not be built or rigged.
+    #[error("model `{name}`: {source}")]
+    Body {
+        /// The body.
+        name: String,
+        /// Why.
+        #[source]
+        source: crate::body::BodyError,
+    },
+    /// No model of the dropdown has this name.
+    #[error("unknown model `{name}`; available: {}", available.join(", "))]
+    UnknownModel {
+        /// The name asked for.
+        name: String,
+        /// The names that exist.
+        available: Vec<&'static str>,
+    },
+    /// A mesh file could not be read or rigged.
+    #[error("{}: {source}", path.display())]
+    MeshFile {
+        /// The mesh file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: crate::rig::RigError,
+    },
+    /// The rigging thread could not be started.
+    #[error("cannot start rigging {}: {source}", path.display())]
+    RigThread {
+        /// The mesh file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The rigging thread ended without an answer.
+    #[error("rigging {} stopped", path.display())]
+    RigStopped {
+        /// The mesh file.
+        path: PathBuf,
+    },
+}
 
 /// A mesh skinned to the [`Skeleton`] of `proportions`, in that skeleton's rest pose.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -30,18 +97,16 @@ impl DancerModel {
         name: &str,
         proportions: Proportions,
         mesh: SkinnedMeshData,
-    ) -> Result<DancerModel, String> {
+    ) -> Result<DancerModel, ModelError> {
         mesh.validate()?;
         if mesh.required_palette_len() > JOINT_COUNT {
-            return Err(format!(
-                "model `{name}` uses joint index {} but the skeleton has {JOINT_COUNT} joints",
-                mesh.required_palette_len() - 1
-            ));
+            let joint_index = mesh.required_palette_len() - 1;
+            return Err(ModelError::JointOutOfRange { name: name.to_owned(), joint_index });
         }
         let skeleton = Skeleton::new(&proportions);
         let rest = Pose::rest(&skeleton);
         let mut world_from_joint = [Mat4::IDENTITY; JOINT_COUNT];
-        local_to_world(&skeleton, &rest, &mut world_from_joint).map_err(|e| e.to_string())?;
+        local_to_world(&skeleton, &rest, &mut world_from_joint)?;
         let joint_from_model_at_bind = world_from_joint.iter().map(Mat4::inverse).collect();
         Ok(DancerModel { name: name.to_owned(), proportions, mesh, joint_from_model_at_bind })
     }
@@ -64,7 +129,7 @@ pub struct ModelEntry {
 
 impl ModelEntry {
     /// Builds the model: a generated body rigged to the skeleton, or the mannequin.
-    pub fn build(&self) -> Result<DancerModel, String> {
+    pub fn build(&self) -> Result<DancerModel, ModelError> {
         if self.name == MANNEQUIN { mannequin(&Proportions::default()) } else { rig_to_dancer_model(self.name) }
     }
 }
@@ -94,11 +159,11 @@ pub fn skinned_mesh(
 
 /// One of the four generated dancers (`crate::body`), rigged to the animation skeleton: the
 /// mesh, bone-heat weights and inverse bind matrices of its bind pose.
-pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
+pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, ModelError> {
     use crate::body::polygonise::PolygoniseParams;
-    let spec = crate::body::rig::find_model(name).ok_or_else(|| format!("unknown body model `{name}`"))?;
-    let rig =
-        crate::body::rig::rig_model(&spec, &PolygoniseParams::default()).map_err(|e| format!("model `{name}`: {e}"))?;
+    let spec = crate::body::rig::find_model(name).ok_or_else(|| ModelError::UnknownBody { name: name.to_owned() })?;
+    let rig = crate::body::rig::rig_model(&spec, &PolygoniseParams::default())
+        .map_err(|source| ModelError::Body { name: name.to_owned(), source })?;
     let mesh = skinned_mesh(&rig.mesh, &rig.influences);
     mesh.validate()?;
     Ok(DancerModel {
@@ -111,30 +176,29 @@ pub fn rig_to_dancer_model(name: &str) -> Result<DancerModel, String> {
 
 /// A mesh file rigged to the animation skeleton, from the rig cache when this content was
 /// rigged before ([`crate::stage::mesh_cache`]).
-pub fn mesh_file_model(path: &std::path::Path) -> Result<DancerModel, String> {
+pub fn mesh_file_model(path: &Path) -> Result<DancerModel, ModelError> {
     let cache = crate::stage::mesh_cache::default_cache_dir();
     crate::stage::mesh_cache::cached_mesh_model(path, cache.as_deref()).map(|(model, _)| model)
 }
 
 /// Builds the model called `name` (case-insensitive), or says which names exist. A name that
 /// is a mesh file (`.obj`, `.gltf`, `.glb`, `.ply`, `.stl`) is rigged ([`crate::rig`]).
-pub fn build_model(name: &str) -> Result<DancerModel, String> {
+pub fn build_model(name: &str) -> Result<DancerModel, ModelError> {
     if crate::rig::is_mesh_path(name) {
-        return mesh_file_model(std::path::Path::new(name));
+        return mesh_file_model(Path::new(name));
     }
     let models = builtin_models();
     match models.iter().find(|m| m.name.eq_ignore_ascii_case(name)) {
         Some(entry) => entry.build(),
-        None => Err(format!(
-            "unknown model `{name}`; available: {}",
-            models.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
-        )),
+        None => {
+            Err(ModelError::UnknownModel { name: name.to_owned(), available: models.iter().map(|m| m.name).collect() })
+        }
     }
 }
 
 /// The procedural mannequin for `proportions`: tapered capsules along the bones, each rigidly
 /// bound to the bone's parent joint, a head with a nose (to show the facing) and flat feet.
-pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+pub fn mannequin(proportions: &Proportions) -> Result<DancerModel, ModelError> {
     mannequin_with(proportions, MeshBuilder::default(), MANNEQUIN)
 }
 
@@ -143,7 +207,7 @@ pub const LOW_DETAIL: &str = "low-detail";
 
 /// The mannequin with six sides a capsule and flat-ish caps (about 1,000 triangles instead of
 /// 6,000): the body of performers far from the camera in a crowd.
-pub fn low_detail_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+pub fn low_detail_mannequin(proportions: &Proportions) -> Result<DancerModel, ModelError> {
     let builder = MeshBuilder { segments: 6, cap_rings: 1, ..MeshBuilder::default() };
     mannequin_with(proportions, builder, LOW_DETAIL)
 }
@@ -154,7 +218,7 @@ pub const COARSE: &str = "coarse";
 /// The farthest performers' body: fourteen four-sided prisms with pointed ends, one per long
 /// bone (torso in two, shoulders, head, upper and lower arms with the hand, thighs, shins,
 /// feet), 224 triangles — under a quarter of the low-detail body's.
-pub fn coarse_mannequin(proportions: &Proportions) -> Result<DancerModel, String> {
+pub fn coarse_mannequin(proportions: &Proportions) -> Result<DancerModel, ModelError> {
     let skeleton = Skeleton::new(proportions);
     let rest = RestPoints::new(&skeleton);
     let (at, end_site) = (|joint: JointId| rest.joint(joint), |name: &str| rest.end_site(name));
@@ -215,7 +279,7 @@ impl<'a> RestPoints<'a> {
     }
 }
 
-fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, String> {
+fn mannequin_with(proportions: &Proportions, mut builder: MeshBuilder, name: &str) -> Result<DancerModel, ModelError> {
     let skeleton = Skeleton::new(proportions);
     let rest = RestPoints::new(&skeleton);
     let (at, end_site) = (|joint: JointId| rest.joint(joint), |name: &str| rest.end_site(name));
@@ -452,7 +516,7 @@ mod tests {
         let models = builtin_models();
         assert_eq!(models.first().map(|m| m.name), Some(crate::body::models::DEFAULT_MODEL));
         assert!(build_model("MANNEQUIN").is_ok());
-        let error = build_model("nobody").unwrap_err();
+        let error = build_model("nobody").unwrap_err().to_string();
         assert!(error.contains("mannequin"), "{error}");
     }
 

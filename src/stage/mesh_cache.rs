@@ -1,7 +1,7 @@
 //! Rigged mesh models for the player and `render`, through the pure rig cache
 //! ([`crate::rig::cache`], shared with `export`): a second open of the same file is instant.
 
-use crate::stage::dancer_mesh::{DancerModel, skinned_mesh};
+use crate::stage::dancer_mesh::{DancerModel, ModelError, skinned_mesh};
 use std::path::Path;
 
 pub use crate::rig::cache::{
@@ -10,9 +10,9 @@ pub use crate::rig::cache::{
 
 /// The model of mesh file `path`, from `cache_dir` when it holds this content, else rigged
 /// (and stored there). A damaged cache entry is rigged again and overwritten.
-pub fn cached_mesh_model(path: &Path, cache_dir: Option<&Path>) -> Result<(DancerModel, Origin), String> {
-    let (rig, origin) =
-        crate::rig::cache::cached_rig(path, cache_dir).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn cached_mesh_model(path: &Path, cache_dir: Option<&Path>) -> Result<(DancerModel, Origin), ModelError> {
+    let (rig, origin) = crate::rig::cache::cached_rig(path, cache_dir)
+        .map_err(|source| ModelError::MeshFile { path: path.to_path_buf(), source })?;
     let name = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
     let mesh = skinned_mesh(&rig.mesh, &rig.influences);
     mesh.validate()?;

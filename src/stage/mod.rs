@@ -21,9 +21,10 @@ pub mod score_stage;
 pub mod staff_layout;
 
 pub use camera::{CameraPreset, OrbitCamera};
+pub use dancer_mesh::ModelError;
 pub use scene::{
-    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, Lighting, MeshId, Polyline, PoseInstance, Scene,
-    SkinnedMeshData, Stage,
+    ContactShadow, DancerInstance, FloorMark, FloorMarkKind, Lighting, MeshError, MeshId, Polyline, PoseInstance,
+    Scene, SkinnedMeshData, Stage,
 };
 
 /// The bundled demo scores: (menu name, `.lbn` bytes). The first is played when no file is given.

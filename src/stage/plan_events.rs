@@ -15,6 +15,34 @@ use crate::ensemble::plan::{Command, CommandKind, Method, Plan};
 use crate::stage::Lighting;
 use crate::stage::camera_input::CameraView;
 use glam::Vec3;
+use std::path::{Path, PathBuf};
+
+/// Why a plan's command cannot be carried out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlanEventError {
+    /// `lights = "VALUE"` names no preset and is no `#rrggbb` colour.
+    #[error("unknown lights `{value}`: write `#rrggbb` or one of {}", preset_names())]
+    UnknownLights {
+        /// The value written.
+        value: String,
+    },
+    /// `music = "VALUE"` names no music file.
+    #[error(
+        "music cue `{value}`: no music file {} (a WAV, FLAC, OGG or MP3 path relative to the plan)",
+        path.display()
+    )]
+    MissingMusic {
+        /// The value written.
+        value: String,
+        /// Where the file was looked for.
+        path: PathBuf,
+    },
+}
+
+/// The names of [`LIGHT_PRESETS`], comma-separated.
+fn preset_names() -> String {
+    LIGHT_PRESETS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+}
 
 /// The lighting presets a `lights = "NAME"` command may name, with what they look like; a
 /// `lights = "#rrggbb"` command instead sets the key light to that colour (see [`lighting_for`]).
@@ -30,7 +58,7 @@ pub const LIGHT_PRESETS: [(&str, &str); 7] = [
 
 /// The lighting of `lights = "VALUE"`: a preset of [`LIGHT_PRESETS`] (case-insensitive) or a
 /// `#rrggbb` key-light colour (ambient tinted by it at a third). Unknown names are an error.
-pub fn lighting_for(value: &str) -> Result<Lighting, String> {
+pub fn lighting_for(value: &str) -> Result<Lighting, PlanEventError> {
     let default = Lighting::default();
     if let Some(rgb) = crate::ensemble::plan::parse_colour(value) {
         let mix = |base: [f32; 3], w: f32| [0, 1, 2].map(|k| base[k] * (1.0 - w) + base[k] * rgb[k] * 2.0 * w);
@@ -79,28 +107,22 @@ pub fn lighting_for(value: &str) -> Result<Lighting, String> {
             sky_colour: [0.22, 0.12, 0.28],
             ground_colour: [0.10, 0.04, 0.03],
         },
-        _ => {
-            let names: Vec<&str> = LIGHT_PRESETS.iter().map(|(n, _)| *n).collect();
-            return Err(format!("unknown lights `{value}`: write `#rrggbb` or one of {}", names.join(", ")));
-        }
+        _ => return Err(PlanEventError::UnknownLights { value: value.to_owned() }),
     };
     Ok(lighting)
 }
 
 /// The music file a `music = "VALUE"` cue names: a WAV, FLAC, OGG or MP3 file relative to the
 /// plan's folder; the error says what was looked for.
-pub fn music_cue_path(plan_path: &std::path::Path, value: &str) -> Result<std::path::PathBuf, String> {
-    let dir = plan_path.parent().unwrap_or(std::path::Path::new("."));
+pub fn music_cue_path(plan_path: &Path, value: &str) -> Result<PathBuf, PlanEventError> {
+    let dir = plan_path.parent().unwrap_or(Path::new("."));
     let candidate = dir.join(value);
     let extension = candidate.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     let is_music = extension.is_some_and(|e| crate::stage::files::MUSIC_EXTENSIONS.contains(&e.as_str()));
     if is_music && candidate.is_file() {
         Ok(candidate)
     } else {
-        Err(format!(
-            "music cue `{value}`: no music file {} (a WAV, FLAC, OGG or MP3 path relative to the plan)",
-            candidate.display()
-        ))
+        Err(PlanEventError::MissingMusic { value: value.to_owned(), path: candidate })
     }
 }
 
@@ -139,7 +161,7 @@ pub fn active_at(commands: &[Command], t_beats: f64) -> ActiveCommands {
 
 /// The lighting at `t_beats`: the last lights command's (the default before any, or when it
 /// names no preset — the error says why).
-pub fn lighting_at(plan: &Plan, t_beats: f64) -> (Lighting, Option<String>) {
+pub fn lighting_at(plan: &Plan, t_beats: f64) -> (Lighting, Option<PlanEventError>) {
     let Some(k) = active_at(&plan.commands, t_beats).lights else { return (Lighting::default(), None) };
     match &plan.commands[k].kind {
         CommandKind::Lights(value) => match lighting_for(value) {
@@ -323,7 +345,7 @@ mod tests {
         assert!(lighting_for("night").unwrap().sun_colour.iter().sum::<f32>() < 1.0);
         let red = lighting_for("#ff0000").unwrap();
         assert_eq!(red.sun_colour, [1.0, 0.0, 0.0]);
-        let error = lighting_for("disco").unwrap_err();
+        let error = lighting_for("disco").unwrap_err().to_string();
         assert!(error.contains("disco") && error.contains("warm"), "{error}");
     }
 

@@ -309,10 +309,21 @@ pub struct PlanPlayback {
     pub selected: Option<usize>,
 }
 
+/// Why the player cannot play a plan.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanPlaybackError {
+    /// The plan could not be read or its crowd built; shown with every diagnostic.
+    #[error("{}", .0.render())]
+    Open(#[from] PlanOpenError),
+    /// A crowd body could not be built.
+    #[error(transparent)]
+    Model(#[from] crate::stage::dancer_mesh::ModelError),
+}
+
 impl PlanPlayback {
     /// Opens the plan at `path` for a full body of `model`.
-    pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, String> {
-        let crowd = open_plan(path, model).map_err(|e| e.render())?;
+    pub fn open(path: &Path, model: &DancerModel) -> Result<PlanPlayback, PlanPlaybackError> {
+        let crowd = open_plan(path, model)?;
         let low = crate::stage::dancer_mesh::low_detail_mannequin(&model.proportions)?;
         let coarse = crate::stage::dancer_mesh::coarse_mannequin(&model.proportions)?;
         let report = crate::ensemble::conflicts::check(&crowd.plan, &crowd.motion);

@@ -27,32 +27,70 @@ pub struct SkinnedMeshData {
     pub indices: Vec<u32>,
 }
 
+/// The first rule a [`SkinnedMeshData`] breaks ([`SkinnedMeshData::validate`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    /// No vertices or no indices.
+    #[error("the mesh has no vertices or no indices")]
+    Empty,
+    /// A per-vertex attribute's length differs from the positions'.
+    #[error("{attribute} has {len} entries but positions has {vertex_count}")]
+    LengthMismatch {
+        /// `normals`, `joints` or `weights`.
+        attribute: &'static str,
+        /// Its length.
+        len: usize,
+        /// Number of positions.
+        vertex_count: usize,
+    },
+    /// The index count is not a multiple of three.
+    #[error("{index_count} indices is not a whole number of triangles")]
+    PartialTriangle {
+        /// Number of indices.
+        index_count: usize,
+    },
+    /// An index points past the last vertex.
+    #[error("index {index} is out of range for {vertex_count} vertices")]
+    IndexOutOfRange {
+        /// The first such index.
+        index: u32,
+        /// Number of vertices.
+        vertex_count: usize,
+    },
+    /// A position or normal is NaN or infinite.
+    #[error("a position or normal is not finite")]
+    NonFiniteVertex,
+    /// A skinning weight is negative, NaN or infinite.
+    #[error("a weight is negative or not finite")]
+    BadWeight,
+}
+
 impl SkinnedMeshData {
-    /// Checks the invariants the GPU relies on; the error text names the first broken rule.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks the invariants the GPU relies on; the error names the first broken rule.
+    pub fn validate(&self) -> Result<(), MeshError> {
         let vertex_count = self.positions.len();
         if vertex_count == 0 || self.indices.is_empty() {
-            return Err("the mesh has no vertices or no indices".to_owned());
+            return Err(MeshError::Empty);
         }
-        for (name, len) in
+        for (attribute, len) in
             [("normals", self.normals.len()), ("joints", self.joints.len()), ("weights", self.weights.len())]
         {
             if len != vertex_count {
-                return Err(format!("{name} has {len} entries but positions has {vertex_count}"));
+                return Err(MeshError::LengthMismatch { attribute, len, vertex_count });
             }
         }
         if !self.indices.len().is_multiple_of(3) {
-            return Err(format!("{} indices is not a whole number of triangles", self.indices.len()));
+            return Err(MeshError::PartialTriangle { index_count: self.indices.len() });
         }
-        if let Some(bad) = self.indices.iter().find(|&&index| index as usize >= vertex_count) {
-            return Err(format!("index {bad} is out of range for {vertex_count} vertices"));
+        if let Some(&index) = self.indices.iter().find(|&&index| index as usize >= vertex_count) {
+            return Err(MeshError::IndexOutOfRange { index, vertex_count });
         }
         let all_finite = |values: &[[f32; 3]]| values.iter().flatten().all(|v| v.is_finite());
         if !all_finite(&self.positions) || !all_finite(&self.normals) {
-            return Err("a position or normal is not finite".to_owned());
+            return Err(MeshError::NonFiniteVertex);
         }
         if self.weights.iter().flatten().any(|w| !w.is_finite() || *w < 0.0) {
-            return Err("a weight is negative or not finite".to_owned());
+            return Err(MeshError::BadWeight);
         }
         Ok(())
     }
@@ -251,10 +289,10 @@ mod tests {
         assert!(triangle().validate().is_ok());
         let mut short = triangle();
         short.normals.pop();
-        assert!(short.validate().unwrap_err().contains("normals"));
+        assert!(short.validate().unwrap_err().to_string().contains("normals"));
         let mut out_of_range = triangle();
         out_of_range.indices[1] = 3;
-        assert!(out_of_range.validate().unwrap_err().contains("out of range"));
+        assert!(out_of_range.validate().unwrap_err().to_string().contains("out of range"));
         let mut ragged = triangle();
         ragged.indices.push(0);
         assert!(ragged.validate().is_err());

@@ -77,7 +77,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
     let model_index =
         settings.model.as_deref().and_then(|name| models.iter().position(|m| m.name == name)).unwrap_or(0);
     let entry = models.get(model_index).or(models.first()).ok_or("no dancer models are built in")?;
-    let model = entry.build()?;
+    let model = entry.build().map_err(|e| e.to_string())?;
     // The file asked for, else the score open last time (when it still opens), else the demo.
     let last = settings.last_score.as_deref();
     let last_file = last.filter(|k| !k.starts_with("demo:")).map(PathBuf::from).filter(|p| p.is_file());
@@ -86,7 +86,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         .and_then(|name| crate::stage::DEMOS.iter().position(|(n, _)| *n == name));
     // An ensemble plan plays its crowd; the staff beside it is its first group's score.
     let plan = match options.file.as_deref().filter(|p| crate::stage::plan_stage::is_plan_path(p)) {
-        Some(path) => Some(crate::stage::plan_stage::PlanPlayback::open(path, &model)?),
+        Some(path) => Some(crate::stage::plan_stage::PlanPlayback::open(path, &model).map_err(|e| e.to_string())?),
         None => None,
     };
     let wanted = match &plan {
@@ -206,7 +206,7 @@ struct Running {
     plan_cut: Option<usize>,
     plan_cue: Option<usize>,
     /// The lights error already shown on the status line.
-    plan_lights_error: Option<String>,
+    plan_lights_error: Option<crate::stage::plan_events::PlanEventError>,
 }
 
 impl ApplicationHandler for App {
@@ -462,7 +462,7 @@ impl Running {
                 self.ui_state.status = Some(format!("rigging {}…", job.name()));
                 self.mesh_job = Some(job);
             }
-            Err(error) => self.ui_state.status = Some(error),
+            Err(error) => self.ui_state.status = Some(error.to_string()),
         }
     }
 
@@ -475,7 +475,9 @@ impl Running {
         };
         let (path, name) = (job.path.clone(), job.name());
         self.mesh_job = None;
-        let ready = result.and_then(|(model, origin)| self.gpu.set_model(&model).map(|()| (model, origin)));
+        let ready = result
+            .map_err(|e| e.to_string())
+            .and_then(|(model, origin)| self.gpu.set_model(&model).map(|()| (model, origin)));
         match ready {
             Ok((model, origin)) => {
                 let slot = match self.mesh_models.iter().position(|(p, _)| *p == path) {
@@ -625,9 +627,11 @@ impl Running {
                 let mesh = index.checked_sub(self.models.len()).and_then(|i| self.mesh_models.get(i));
                 let built = match mesh {
                     Some((_, model)) => Ok(model.clone()),
-                    None => {
-                        self.models.get(index).ok_or_else(|| "no such model".to_owned()).and_then(|entry| entry.build())
-                    }
+                    None => self
+                        .models
+                        .get(index)
+                        .ok_or_else(|| "no such model".to_owned())
+                        .and_then(|entry| entry.build().map_err(|e| e.to_string())),
                 };
                 match built.and_then(|model| self.gpu.set_model(&model).map(|()| model)) {
                     Ok(model) => {
@@ -733,7 +737,7 @@ impl Running {
                 let (lighting, error) = crate::stage::plan_events::lighting_at(&plan.crowd.plan, t_beats);
                 self.scene.lighting = lighting;
                 if error.is_some() && error != self.plan_lights_error {
-                    self.ui_state.status = error.clone();
+                    self.ui_state.status = error.as_ref().map(ToString::to_string);
                     self.plan_lights_error = error;
                 }
             }

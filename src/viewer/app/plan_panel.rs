@@ -105,7 +105,7 @@ impl Running {
                     let offset_secs = -self.player.playback.timeline().secs_from_beats(at_beats);
                     self.rehearsal.align(offset_secs, None, &mut self.player);
                 }
-                Some((_, Err(message))) => self.ui_state.status = Some(message),
+                Some((_, Err(error))) => self.ui_state.status = Some(error.to_string()),
                 None => self.rehearsal.clear_music(),
             }
         }
