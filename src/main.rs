@@ -1,6 +1,6 @@
 //! The `labanplay` binary: argument parsing and dispatch. Everything else lives in the library.
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, CommandFactory, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,6 +33,7 @@ enum Command {
         motion: bool,
     },
     /// Compute the motion and write it out (BVH, glTF), with a summary of what was interpreted.
+    #[command(group(ArgGroup::new("output").required(true).multiple(true).args(["bvh", "gltf"])))]
     Export {
         /// The score file, or a BVH motion capture (`.bvh`, retargeted onto the model).
         file: PathBuf,
@@ -47,7 +48,7 @@ enum Command {
         #[arg(long)]
         model: Option<String>,
         /// Frames per second.
-        #[arg(long, default_value_t = 60.0)]
+        #[arg(long, default_value_t = 60.0, value_parser = positive_fps, allow_hyphen_values = true)]
         fps: f64,
         /// Only this dancer (1-based).
         #[arg(long)]
@@ -98,7 +99,7 @@ enum Command {
         #[arg(long, default_value = "640x360")]
         size: String,
         /// Frames per second of score time.
-        #[arg(long, default_value_t = 30.0)]
+        #[arg(long, default_value_t = 30.0, value_parser = positive_fps, allow_hyphen_values = true)]
         fps: f64,
         /// Camera: front, side, top, three-quarter, follow or behind.
         #[arg(long, default_value = "three-quarter")]
@@ -126,10 +127,10 @@ enum Command {
         #[arg(long, default_value = labanplay::body::models::DEFAULT_MODEL)]
         model: String,
         /// First beat to render.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         from: Option<f64>,
         /// Last beat to render.
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         to: Option<f64>,
         /// Step onto the ball of the foot first (default: heel first).
         #[arg(long)]
@@ -146,6 +147,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Some(text) = unknown_command(std::env::args().nth(1).as_deref()) {
+        eprintln!("error: {text}");
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Check { paths, quiet, survey, motion }) => {
@@ -212,6 +217,12 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            if let (Some(from), Some(to)) = (from, to)
+                && from > to
+            {
+                eprintln!("error: --from {from} is after --to {to}: give the first beat first");
+                return ExitCode::from(2);
+            }
             let Some(camera) = labanplay::stage::camera_input::CameraView::from_name(&camera) else {
                 eprintln!("error: unknown camera `{camera}`; use front, side, top, three-quarter, follow or behind");
                 return ExitCode::from(2);
@@ -248,9 +259,10 @@ fn main() -> ExitCode {
                     );
                     ExitCode::SUCCESS
                 }
-                Err(text) => {
-                    eprintln!("error: {text}");
-                    ExitCode::FAILURE
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    let usage = matches!(error, labanplay::offline::OfflineError::BeatRange { .. });
+                    if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
                 }
             }
         }
@@ -299,4 +311,44 @@ fn report(result: Result<String, String>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Frames per second: a finite number above 0.
+fn positive_fps(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(fps) if fps.is_finite() && fps > 0.0 => Ok(fps),
+        _ => Err(format!("`{text}` is not a frame rate: give a number above 0, such as 30")),
+    }
+}
+
+/// The error for a first word that names no file and is a subcommand misspelt (`rendr`), with
+/// the subcommand meant; `None` for anything else (a file, an option, a subcommand).
+fn unknown_command(first: Option<&str>) -> Option<String> {
+    let word = first?;
+    if word == "help" || word.starts_with('-') || word.contains(['.', '/', '\\']) || std::path::Path::new(word).exists()
+    {
+        return None;
+    }
+    let names: Vec<String> = Cli::command().get_subcommands().map(|c| c.get_name().to_owned()).collect();
+    if names.iter().any(|name| name == word) {
+        return None;
+    }
+    let (distance, closest) = names.iter().map(|name| (edit_distance(word, name), name)).min()?;
+    (distance <= 2).then(|| format!("unknown command `{word}`; did you mean `{closest}`? (see `labanplay --help`)"))
+}
+
+/// Levenshtein distance between two words (characters inserted, removed or replaced).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let replaced = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }

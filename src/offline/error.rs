@@ -124,6 +124,18 @@ pub enum OfflineError {
     /// No bundled demo score to play.
     #[error("no demo score")]
     NoDemo,
+    /// `--from`/`--to` outside the score, or reversed.
+    #[error("{flag} {beats} is outside the score: give beats from 0 to {duration_beats} (the score's end){hint}")]
+    BeatRange {
+        /// `--from` or `--to`.
+        flag: &'static str,
+        /// What was given.
+        beats: f64,
+        /// The score's length in beats.
+        duration_beats: f64,
+        /// `, and --from before --to` where both are given.
+        hint: &'static str,
+    },
     /// No renderer or render target could be made.
     #[error("cannot render: {0}")]
     Gpu(#[source] RenderError),

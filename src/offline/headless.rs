@@ -142,6 +142,32 @@ pub fn parse_size(text: &str) -> Result<[u32; 2], OfflineError> {
     Ok([w, h])
 }
 
+/// The beats to render: `--from` (default 0) to `--to` (default the end), each within the score
+/// and the first not after the second.
+pub fn beat_range(
+    from_beats: Option<f64>,
+    to_beats: Option<f64>,
+    duration_beats: f64,
+) -> Result<(f64, f64), OfflineError> {
+    let hint = if from_beats.is_some() && to_beats.is_some() { ", and --from before --to" } else { "" };
+    let within = |flag: &'static str, beats: f64, low: f64| {
+        if beats.is_finite() && beats >= low && beats <= duration_beats {
+            Ok(beats)
+        } else {
+            Err(OfflineError::BeatRange { flag, beats, duration_beats, hint })
+        }
+    };
+    let from = match from_beats {
+        Some(beats) => within("--from", beats, 0.0)?,
+        None => 0.0,
+    };
+    let to = match to_beats {
+        Some(beats) => within("--to", beats, from)?,
+        None => duration_beats,
+    };
+    Ok((from, to))
+}
+
 /// Frame times in beats: from `from_beats` every `1 / fps` seconds of score time while not past
 /// `to_beats` (always at least one frame). `bpm` converts seconds to beats.
 pub fn frame_times_beats(from_beats: f64, to_beats: f64, fps: f64, bpm: f64) -> Vec<f64> {
@@ -464,8 +490,7 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     player.set_tempo_override(music.bpm);
     let bpm = player.playback.timeline().bpm;
     let duration = player.playback.timeline().duration_beats;
-    let from_beats = options.from_beats.unwrap_or(0.0).clamp(0.0, duration);
-    let to_beats = options.to_beats.unwrap_or(duration).clamp(from_beats, duration);
+    let (from_beats, to_beats) = beat_range(options.from_beats, options.to_beats, duration)?;
     let times = frame_times_beats(from_beats, to_beats, options.fps, bpm);
     let audio = music.music.as_ref().map(|path| AudioInput {
         path: path.clone(),
@@ -517,6 +542,19 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_beat_range_stays_within_the_score() {
+        assert_eq!(beat_range(None, None, 16.0).unwrap(), (0.0, 16.0));
+        assert_eq!(beat_range(Some(4.0), Some(8.0), 16.0).unwrap(), (4.0, 8.0));
+        assert_eq!(beat_range(Some(16.0), None, 16.0).unwrap(), (16.0, 16.0));
+        for (from, to) in [(Some(100.0), None), (Some(-1.0), None), (None, Some(17.0)), (Some(8.0), Some(2.0))] {
+            let error = beat_range(from, to, 16.0).unwrap_err();
+            assert!(matches!(error, OfflineError::BeatRange { .. }), "{from:?} {to:?}: {error}");
+            assert!(error.to_string().contains("from 0 to 16"), "{error}");
+        }
+        assert!(beat_range(Some(f64::NAN), None, 16.0).is_err());
+    }
 
     #[test]
     fn output_kind_follows_the_name() {

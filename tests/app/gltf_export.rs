@@ -386,9 +386,9 @@ fn command_line_lists_models_and_exports_with_one() {
     let dir = temp_dir("cli");
     let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
     let score = score.to_str().unwrap();
-    let (ok, text) = labanplay(&["export", score, "--model", "robot"]);
-    assert!(!ok && text.contains("robot") && text.contains("man-classical"), "{text}");
     let (glb, bvh_model, bvh_plain) = (dir.join("cli.glb"), dir.join("model.bvh"), dir.join("plain.bvh"));
+    let (ok, text) = labanplay(&["export", score, "--model", "robot", "--bvh", bvh_model.to_str().unwrap()]);
+    assert!(!ok && text.contains("robot") && text.contains("man-classical"), "{text}");
     let (ok, text) = labanplay(&[
         "export",
         score,

@@ -365,3 +365,31 @@ fn without_ffmpeg_a_video_export_says_what_to_install() {
     assert!(stderr.contains("gone.ogg") && stderr.contains("s.music.json"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Nonsense on the command line is refused with exit status 2 and a message naming what to give,
+/// before any window, adapter or output is touched.
+#[test]
+fn nonsense_on_the_command_line_is_refused() {
+    let dir = scratch("nonsense");
+    let gif = dir.join("x.gif");
+    let gif = gif.to_str().unwrap();
+    let score = concat!(env!("CARGO_MANIFEST_DIR"), "/scores/walk-arms-turn.lbn");
+    let cases: [(&[&str], &str); 7] = [
+        (&["render", "-o", gif, "--from", "8", "--to", "2"], "--from 8 is after --to 2"),
+        (&["render", "-o", gif, "--from", "100"], "--from 100 is outside the score"),
+        (&["render", "-o", gif, "--to", "-3"], "--to -3 is outside the score"),
+        (&["render", "-o", gif, "--fps", "0"], "not a frame rate"),
+        (&["export", score, "--fps", "-5", "--bvh", gif], "not a frame rate"),
+        (&["export", score], "--bvh"),
+        (&["rendr", score], "did you mean `render`"),
+    ];
+    for (args, expected) in cases {
+        let output = labanplay(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: expected `{expected}` in {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    assert!(!std::path::Path::new(gif).exists(), "a refused command wrote its output");
+    let _ = std::fs::remove_dir_all(&dir);
+}
