@@ -95,7 +95,7 @@ impl Diagnostic {
             Severity::Warning => "warning",
         };
         let mut out = format!("{file}:{}:{}: {sev}: {}", self.span.line, self.span.col, self.message);
-        if let Some(text) = source.and_then(|s| source_line(s, self.span.line)) {
+        if let Some(text) = source.and_then(|s| source_line(s, self.span.line)).filter(|t| looks_like_text(t)) {
             let shown: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
             let gutter = self.span.line.to_string();
             let pad = " ".repeat(gutter.len());
@@ -107,6 +107,12 @@ impl Diagnostic {
         }
         out
     }
+}
+
+/// False for an empty line and for a line of binary data (many undecodable bytes), which is
+/// never printed.
+fn looks_like_text(line: &str) -> bool {
+    !line.is_empty() && line.chars().filter(|&c| c == char::REPLACEMENT_CHARACTER).count() <= 8
 }
 
 /// The text of 1-based line `line` of `source` (LF, CR or CRLF endings), decoded leniently.
@@ -135,6 +141,9 @@ pub fn source_line(source: &[u8], line: u32) -> Option<String> {
     None
 }
 
+/// How many diagnostics [`Diagnostics::render`] shows before it counts the rest.
+pub const MAX_RENDERED: usize = 30;
+
 /// A list of diagnostics, the error type of every reader.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Diagnostics(pub Vec<Diagnostic>);
@@ -145,11 +154,22 @@ impl Diagnostics {
         self.0.iter().any(|d| d.severity == Severity::Error)
     }
 
-    /// Renders all diagnostics, one block each, in file order.
+    /// Renders the first [`MAX_RENDERED`] diagnostics in file order, one block each, then a line
+    /// that counts the rest: a file full of errors gives a screenful, not one block per line.
     pub fn render(&self, file: &str, source: Option<&[u8]>) -> String {
         let mut sorted: Vec<&Diagnostic> = self.0.iter().collect();
         sorted.sort_by_key(|d| (d.span.line, d.span.col));
-        sorted.iter().map(|d| d.render(file, source)).collect::<Vec<_>>().join("\n")
+        let mut blocks: Vec<String> = sorted.iter().take(MAX_RENDERED).map(|d| d.render(file, source)).collect();
+        let rest = &sorted[sorted.len().min(MAX_RENDERED)..];
+        if !rest.is_empty() {
+            let errors = rest.iter().filter(|d| d.severity == Severity::Error).count();
+            blocks.push(format!(
+                "{file}: … and {} more ({errors} errors, {} warnings); fix the first ones, the rest often follow from them",
+                rest.len(),
+                rest.len() - errors
+            ));
+        }
+        blocks.join("\n")
     }
 }
 
@@ -182,6 +202,18 @@ mod tests {
         assert_eq!(Span::of_offset(input, 11), Span { line: 4, col: 2, offset: 11 });
         assert_eq!(source_line(input, 3).as_deref(), Some("ef"));
         assert_eq!(source_line(input, 5), None);
+    }
+
+    #[test]
+    fn render_counts_what_it_does_not_show() {
+        let many = Diagnostics((0..100).map(|i| Diagnostic::error(Span::at(i + 1, 1), "bad")).collect());
+        let text = many.render("f.lbn", Some(&b"x\n".repeat(100)));
+        assert_eq!(text.matches(": error: bad").count(), MAX_RENDERED, "{text}");
+        assert!(
+            text.ends_with(
+                "… and 70 more (70 errors, 0 warnings); fix the first ones, the rest often follow from them"
+            )
+        );
     }
 
     #[test]

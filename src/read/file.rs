@@ -107,6 +107,10 @@ pub fn has_empty_stem(path: &Path) -> bool {
     path.extension().is_none() && score_extension(path).is_some()
 }
 
+/// The largest score file read: far above any real score, low enough that reading one stays
+/// well under a second and a few hundred MB.
+pub const MAX_SCORE_BYTES: usize = 32_000_000;
+
 /// Reads the score file at `path` from disk (see [`load_from`]).
 pub fn load(path: &Path) -> Result<LoadedScore, LoadError> {
     load_from(&mut Files, path)
@@ -117,6 +121,18 @@ pub fn load(path: &Path) -> Result<LoadedScore, LoadError> {
 /// line 1 (it is easily lost: most tools hide it).
 pub fn load_from(sources: &mut dyn Sources, path: &Path) -> Result<LoadedScore, LoadError> {
     let bytes = sources.bytes(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
+    if bytes.len() > MAX_SCORE_BYTES {
+        let error = Diagnostic::error(
+            Span::at(1, 1),
+            format!(
+                "the file is {:.1} MB; scores are read up to {} MB (the largest real scores are a few hundred KB)",
+                bytes.len() as f64 / 1e6,
+                MAX_SCORE_BYTES / 1_000_000
+            ),
+        )
+        .with_help("is this the score itself? a video, an archive or a data dump cannot be read as one");
+        return Err(LoadError::Unreadable { path: path.to_path_buf(), bytes: Vec::new(), diagnostics: error.into() });
+    }
     let ext = score_extension(path);
     let mut document = super::read(&bytes, ext.as_deref());
     if has_empty_stem(path) {
@@ -133,5 +149,30 @@ pub fn load_from(sources: &mut dyn Sources, path: &Path) -> Result<LoadedScore, 
     match document {
         Ok(document) => Ok(LoadedScore { path: path.to_path_buf(), bytes, document }),
         Err(diagnostics) => Err(LoadError::Unreadable { path: path.to_path_buf(), bytes, diagnostics }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One file of `len` bytes of `.lbn`-looking text.
+    struct Huge(usize);
+
+    impl Sources for Huge {
+        fn bytes(&mut self, _path: &Path) -> std::io::Result<Vec<u8>> {
+            Ok(b"Dirn 11 134 70 4 10 23 M\n".iter().copied().cycle().take(self.0).collect())
+        }
+        fn is_file(&self, _path: &Path) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_file_larger_than_any_score_is_refused_by_size_with_the_limit_named() {
+        let error = load_from(&mut Huge(MAX_SCORE_BYTES + 1), Path::new("big.lbn")).unwrap_err();
+        let text = error.render();
+        assert!(text.contains("scores are read up to 32 MB"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.contains("error:")).count(), 1, "{text}");
     }
 }

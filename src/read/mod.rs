@@ -54,8 +54,34 @@ pub fn detect(bytes: &[u8], extension: Option<&str>) -> Option<Format> {
     }
 }
 
+/// How much of a file's start is looked at to tell text from binary data.
+const TEXT_PROBE_BYTES: usize = 64 * 1024;
+
+/// The offset of the first control byte (NUL included) when they are more than 1 % of the first
+/// [`TEXT_PROBE_BYTES`] (and more than 8): binary data, not a text file with a stray byte (which
+/// its reader reports at its place).
+pub fn binary_offset(bytes: &[u8]) -> Option<usize> {
+    let probe = &bytes[..bytes.len().min(TEXT_PROBE_BYTES)];
+    let is_control = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f;
+    let controls = probe.iter().filter(|&&b| is_control(b)).count();
+    if controls > (probe.len() / 100).max(8) { probe.iter().position(|&b| is_control(b)) } else { None }
+}
+
 /// Reads a score in any supported format. `extension` is only a hint.
 pub fn read(bytes: &[u8], extension: Option<&str>) -> Result<Document, Diagnostics> {
+    if let Some(offset) = binary_offset(bytes) {
+        let help = if extension.is_some_and(|e| e.eq_ignore_ascii_case("lw")) {
+            "LabanWriter files before version 4 are binary and cannot be read; save the score from LabanWriter 4 or later"
+        } else {
+            "a picture, a sound or a program renamed to a score's extension cannot be read; open the `.lw`, `.lbn` or `.json` score itself"
+        };
+        return Err(Diagnostic::error(
+            Span::of_offset(bytes, offset),
+            format!("this is not a text file (byte 0x{:02x} is binary data): scores are text", bytes[offset]),
+        )
+        .with_help(help)
+        .into());
+    }
     match detect(bytes, extension) {
         Some(Format::Lbn) => lbn::read(bytes),
         Some(Format::Json) => json::read(bytes),
@@ -69,6 +95,18 @@ pub fn read(bytes: &[u8], extension: Option<&str>) -> Result<Document, Diagnosti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binary_data_is_refused_with_one_error_and_text_is_not() {
+        let png: Vec<u8> = b"\x89PNG\r\n\x1a\n".iter().copied().chain((0..=255u8).cycle().take(4000)).collect();
+        let errors = read(&png, Some("lbn")).unwrap_err();
+        assert_eq!(errors.0.len(), 1, "{errors}");
+        assert!(errors.0[0].message.contains("not a text file"), "{errors}");
+        assert_eq!(binary_offset(b"Dirn 11 134 70 4 10 23 M\r\n\tBars\x0c"), None);
+        assert_eq!(binary_offset(b"Keys 0 283 39 2 75 75\0 # 3\n"), None, "one stray byte is the reader's to report");
+        let lw = read(b"LabanWriter\x01\x02\x03\x04\x05\x06\x07\x08\x0b", Some("lw")).unwrap_err();
+        assert!(lw.0[0].help.as_deref().is_some_and(|h| h.contains("before version 4")), "{lw}");
+    }
 
     #[test]
     fn detects_by_content_before_extension() {
