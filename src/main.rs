@@ -260,7 +260,7 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(error) => {
-                    eprintln!("error: {error}");
+                    print_error(&error.to_string());
                     let usage = matches!(error, labanplay::offline::OfflineError::BeatRange { .. });
                     if usage { ExitCode::from(2) } else { ExitCode::FAILURE }
                 }
@@ -293,9 +293,20 @@ fn play(file: Option<PathBuf>) -> ExitCode {
     match labanplay::viewer::app::run(labanplay::viewer::app::WindowOptions::from_env(file)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(text) => {
-            eprintln!("error: {text}");
+            print_error(&text);
             ExitCode::FAILURE
         }
+    }
+}
+
+/// Prints an error to stderr with one `error:` prefix: a diagnostic that names its place
+/// (`file:line:col: error: …`) already has it.
+#[cfg(feature = "viewer")]
+fn print_error(text: &str) {
+    if text.lines().next().is_some_and(|line| line.contains(": error: ")) {
+        eprintln!("{text}");
+    } else {
+        eprintln!("error: {text}");
     }
 }
 

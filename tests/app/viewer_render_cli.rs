@@ -391,5 +391,9 @@ fn nonsense_on_the_command_line_is_refused() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
     assert!(!std::path::Path::new(gif).exists(), "a refused command wrote its output");
+    let missing = dir.join("missing.lbn");
+    let output = labanplay(&["render", missing.to_str().unwrap(), "-o", gif]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("error:").count(), 1, "one error prefix: {stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
