@@ -10,7 +10,7 @@
 
 use super::document::{Direction, Document, Format, Gesture, GesturePart, Level, Rotation, Side};
 use super::json_value::{self, Kind, Member, Value};
-use crate::diag::{Diagnostic, Diagnostics, Span};
+use crate::diag::{Diagnostic, Diagnostics, LineIndex, Span};
 
 /// Most warnings kept per file; the rest are counted in one last warning.
 const MAX_WARNINGS: usize = 500;
@@ -42,7 +42,7 @@ pub fn read(bytes: &[u8]) -> Result<Document, Diagnostics> {
         }
     };
     let mut reader = Reader {
-        lines: Lines::new(body),
+        lines: LineIndex::new(body),
         bom_len,
         doc: Document::new(Format::Json),
         errors: Vec::new(),
@@ -75,7 +75,7 @@ pub fn read(bytes: &[u8]) -> Result<Document, Diagnostics> {
 
 /// Reading state: the output document and the line index for spans.
 struct Reader<'b> {
-    lines: Lines<'b>,
+    lines: LineIndex<'b>,
     bom_len: usize,
     doc: Document,
     errors: Vec<Diagnostic>,
@@ -523,55 +523,6 @@ fn parse_direction(word: &str) -> Option<Direction> {
     })
 }
 
-/// Line and column lookup in O(log n + 64) per offset, giving the same spans as
-/// [`Span::of_offset`] on valid UTF-8 (which a parsed document is).
-struct Lines<'b> {
-    text: &'b [u8],
-    /// Byte offset of every line start (after LF, after a CR not followed by LF).
-    line_starts: Vec<usize>,
-    /// Characters before each [`Lines::BLOCK`]-byte block.
-    chars_before_block: Vec<usize>,
-}
-
-impl<'b> Lines<'b> {
-    const BLOCK: usize = 64;
-
-    fn new(text: &'b [u8]) -> Self {
-        let mut line_starts = vec![0];
-        for (i, &b) in text.iter().enumerate() {
-            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
-                line_starts.push(i + 1);
-            }
-        }
-        let mut chars_before_block = Vec::with_capacity(text.len() / Self::BLOCK + 1);
-        let mut count = 0;
-        for block in text.chunks(Self::BLOCK) {
-            chars_before_block.push(count);
-            count += char_starts(block);
-        }
-        Self { text, line_starts, chars_before_block }
-    }
-
-    fn chars_before(&self, offset: usize) -> usize {
-        let block = offset / Self::BLOCK;
-        let base = self.chars_before_block.get(block).copied().unwrap_or(0);
-        base + self.text.get(block * Self::BLOCK..offset).map_or(0, char_starts)
-    }
-
-    fn span(&self, offset: usize) -> Span {
-        let at = offset.min(self.text.len());
-        let line_index = self.line_starts.partition_point(|&s| s <= at).saturating_sub(1);
-        let line_start = self.line_starts.get(line_index).copied().unwrap_or(0);
-        let col = self.chars_before(at) - self.chars_before(line_start) + 1;
-        Span { line: line_index as u32 + 1, col: col as u32, offset }
-    }
-}
-
-/// Number of UTF-8 characters starting in `bytes` (bytes that are not continuation bytes).
-fn char_starts(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count()
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -764,15 +715,6 @@ mod tests {
         let doc = read(src.as_bytes()).unwrap();
         assert_eq!(doc.warnings.len(), MAX_WARNINGS + 1);
         assert_eq!(doc.warnings[MAX_WARNINGS].message, "20 more warnings not shown");
-    }
-
-    #[test]
-    fn line_index_matches_span_of_offset() {
-        let text = "a\r\nbé\rc\n\n😀x\r\r\n  \"k\"".repeat(30);
-        let lines = Lines::new(text.as_bytes());
-        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
-            assert_eq!(lines.span(offset), Span::of_offset(text.as_bytes(), offset), "offset {offset}");
-        }
     }
 
     proptest::proptest! {

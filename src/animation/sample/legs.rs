@@ -198,8 +198,7 @@ impl DancerAnimation {
         leg.tap_touch = touch;
         leg.tap_blended = touch * blend;
         let state = &mut leg.state;
-        state.ankle_in_world =
-            self.gesture_ankle(frame.skeleton, leg.side, gesture, hip, frame.yaw_rad, state);
+        state.ankle_in_world = self.gesture_ankle(frame.skeleton, leg.side, gesture, hip, frame.yaw_rad, state);
         state.planted = false;
         leg.foot_rot_before_gesture = state.rot_in_world();
         // Pointed in the air; on its ball, the toes flat, where it taps.
