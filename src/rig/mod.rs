@@ -9,6 +9,9 @@
 //! - Import: the format by content, the extension breaks ties; a skinned glTF mesh is read in its
 //!   bind space, static nodes with their transforms. Empty files, non-finite coordinates,
 //!   out-of-range indices and truncated files are errors naming the format.
+//! - Bounds: a mesh of fewer than [`rigged::MIN_BODY_VERTICES`] welded vertices or
+//!   [`rigged::MIN_BODY_TRIANGLES`] usable faces cannot shape a body and is refused right after
+//!   repair, before the voxel body and the skeleton search.
 //! - Frame: up is Y when it is one of the two largest extents, else Z (the smallest is the depth; a
 //!   glTF is never turned over, other files are when the top is far wider than the feet);
 //!   left–right is the wider horizontal extent; forward is where the toes point; metres for 0.3–3

@@ -18,6 +18,14 @@ use crate::body::rig::{aim_bind_pose, pose_palette};
 use crate::pose::fk::{Pose, world_rot_pos};
 use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
 
+/// The fewest welded vertices a body can have: a trunk, a head, two arms and two legs, each a
+/// closed solid of at least four corners. Real humanoid meshes have hundreds (the coarsest in the
+/// test meshes, 369); fewer are refused before the (costly) skeleton search.
+pub const MIN_BODY_VERTICES: usize = 24;
+
+/// The fewest usable triangles a body can have: the six parts' four faces each.
+pub const MIN_BODY_TRIANGLES: usize = 24;
+
 /// Inputs of [`rig_mesh`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RigOptions {
@@ -164,9 +172,15 @@ pub fn rig_mesh(
     progress(Stage::Frame, true);
     progress(Stage::Repair, false);
     let repaired = repair(&positions, &raw.triangles);
-    if repaired.mesh.triangles.len() < 4 {
+    if repaired.mesh.positions_in_model.len() < MIN_BODY_VERTICES {
         return Err(RigError::Unriggable(format!(
-            "only {} usable faces are left after dropping degenerate and duplicate ones",
+            "only {} distinct vertices: too few to shape a head, two arms and two legs (a body has at least {MIN_BODY_VERTICES})",
+            repaired.mesh.positions_in_model.len()
+        )));
+    }
+    if repaired.mesh.triangles.len() < MIN_BODY_TRIANGLES {
+        return Err(RigError::Unriggable(format!(
+            "only {} usable faces are left after dropping degenerate and duplicate ones; a body has at least {MIN_BODY_TRIANGLES}",
             repaired.mesh.triangles.len()
         )));
     }

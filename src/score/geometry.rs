@@ -1,10 +1,13 @@
 //! Implausible page geometry: symbols and bar lines whose y lies far beyond the rest of the score
-//! (a mistyped coordinate), and inferred meters or tempos no score uses. Outliers are warned about
-//! with their line and kept out of the timing; the rest of the score reads as if they were absent.
+//! (a mistyped coordinate), symbols far taller or wider than a symbol can be (a mistyped height or
+//! width), and inferred meters or tempos no score uses. Outliers are warned about with their line
+//! and kept out of the timing; the rest of the score reads as if they were absent.
 //!
 //! The limits: a symbol or bar line separated from the rest of the score by more than 16 typical
-//! measures of empty page; a measure far longer than the others; inferred meters outside 1–16
-//! beats; written tempos outside 20–400 bpm and written meters outside 1–16. Each is a warning.
+//! measures of empty page; a symbol more than 16 typical measures tall or wide (staff lines may be
+//! as tall and bar lines as wide as the page); a measure far longer than the others; inferred
+//! meters outside 1–16 beats; written tempos outside 20–400 bpm and written meters outside 1–16.
+//! Each is a warning.
 
 use crate::diag::Diagnostic;
 use crate::read::{PageSymbol, SymbolKind};
@@ -12,6 +15,10 @@ use crate::read::{PageSymbol, SymbolKind};
 /// How many typical measures of empty page between two groups of symbols make the smaller group
 /// an outlier. Real scores leave at most a few empty measures, and those still have bar lines.
 pub const OUTLIER_GAP_MEASURES: f32 = 16.0;
+
+/// How many typical measures tall or wide a symbol may be. The real scores' tallest symbol is about
+/// one measure, their widest (bar lines aside) about three.
+pub const OUTLIER_SIZE_MEASURES: f32 = 16.0;
 
 /// The meters (beats per measure) real scores use; an inferred meter outside is a warning.
 pub const PLAUSIBLE_BEATS_PER_MEASURE: std::ops::RangeInclusive<u32> = 1..=16;
@@ -85,6 +92,44 @@ pub fn y_outliers(symbols: &[PageSymbol], units_per_beat: f32) -> (Vec<usize>, V
                 ),
             )
             .with_help("a mistyped coordinate? correct its y to place it in the score"),
+        );
+        out.push(i);
+    }
+    out.sort_unstable();
+    (out, warnings)
+}
+
+/// Indices (into `symbols`) of the symbols set aside as mistyped: those [`y_outliers`] finds and
+/// those more than [`OUTLIER_SIZE_MEASURES`] typical measures tall (staff lines aside) or wide (bar
+/// lines and staff lines aside), in order, with one warning each.
+pub fn page_outliers(symbols: &[PageSymbol], units_per_beat: f32) -> (Vec<usize>, Vec<Diagnostic>) {
+    let (mut out, mut warnings) = y_outliers(symbols, units_per_beat);
+    let measure = typical_measure_units(symbols, units_per_beat);
+    let max_size = measure * OUTLIER_SIZE_MEASURES;
+    for (i, s) in symbols.iter().enumerate() {
+        let staff_line = matches!(s.kind, SymbolKind::StaffLine { .. });
+        let bar_or_staff_line = staff_line || s.kind == SymbolKind::BarLine;
+        let (what, size) = if !staff_line && !(s.h <= max_size) {
+            ("height", s.h)
+        } else if !bar_or_staff_line && !(s.w <= max_size) {
+            ("width", s.w)
+        } else {
+            continue;
+        };
+        if out.contains(&i) {
+            continue;
+        }
+        warnings.push(
+            Diagnostic::warning(
+                s.span,
+                format!(
+                    "`{}` has a {what} of {size} units (about {:.0} measures), more than any symbol has; \
+                     left out of the timing and skipped",
+                    s.code,
+                    size / measure
+                ),
+            )
+            .with_help(format!("a mistyped {what}? a symbol is at most {OUTLIER_SIZE_MEASURES} measures tall or wide")),
         );
         out.push(i);
     }

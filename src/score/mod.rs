@@ -15,8 +15,9 @@
 //! columns are fractions of the staff's half width (`staves`). On the way, `geometry` sets
 //! implausible symbols aside, `claims` gives body-part pre-signs their symbols, `bows` makes
 //! contacts, `outside` places symbols beyond the body columns, `repeats` plays repeated sections
-//! twice and `gaps` finds the flights.
+//! twice and `gaps` finds the flights; `bounds` cuts a score longer than four hours.
 
+pub mod bounds;
 mod bows;
 mod claims;
 pub mod compose;
@@ -38,7 +39,7 @@ impl Score {
     /// Builds the composite score from a document of any format. Never fails: everything that
     /// could not be placed or interpreted is listed in [`Score::warnings`].
     pub fn from_document(doc: &Document) -> Score {
-        match doc.format {
+        let mut score = match doc.format {
             Format::Json => keyframes::compose_keyframes(doc),
             Format::Lbn | Format::Lw => {
                 let opts = compose::PageOptions::for_format(doc.format);
@@ -50,6 +51,8 @@ impl Score {
                 score.warnings.extend(warnings);
                 score
             }
-        }
+        };
+        bounds::cap_duration(&mut score, doc);
+        score
     }
 }

@@ -13,6 +13,7 @@ mod crowd;
 mod ensemble;
 mod export_bvh;
 mod export_real;
+mod fuzz_fixtures;
 mod golden_inspect;
 mod house;
 mod json_reader;

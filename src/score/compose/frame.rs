@@ -4,7 +4,7 @@
 use super::{Page, PageOptions};
 use crate::diag::{Diagnostic, Span};
 use crate::read::{Document, Format, Level, PageSymbol, SymbolKind};
-use crate::score::geometry::{PLAUSIBLE_BEATS_PER_MEASURE, PLAUSIBLE_BPM, y_outliers};
+use crate::score::geometry::{PLAUSIBLE_BEATS_PER_MEASURE, PLAUSIBLE_BPM, page_outliers};
 use crate::score::staves::{StaffGeometry, find_staves};
 use crate::score::timeline::{BarMark, Timeline};
 use crate::score::types::{Measure, Meter, TempoMap};
@@ -22,8 +22,8 @@ impl<'a> Page<'a> {
     /// warning in `warnings` for everything guessed or implausible.
     pub(super) fn read(doc: &'a Document, opts: PageOptions, warnings: &mut Vec<Diagnostic>) -> Self {
         let symbols = &doc.symbols;
-        // A symbol or bar line far beyond the rest (a mistyped coordinate) is kept out of everything.
-        let (outliers, outlier_warnings) = y_outliers(symbols, opts.units_per_beat);
+        // A symbol far beyond the rest or far too large (a mistyped number) is kept out of everything.
+        let (outliers, outlier_warnings) = page_outliers(symbols, opts.units_per_beat);
         warnings.extend(outlier_warnings);
         let outliers: BTreeSet<usize> = outliers.into_iter().collect();
         let mut staves_geo = find_staves(symbols);
