@@ -33,6 +33,7 @@ mod motion_limbs;
 mod motion_paths;
 mod motion_plan;
 mod motion_report;
+mod motion_turns;
 mod pose_ik;
 mod purity;
 mod reading;

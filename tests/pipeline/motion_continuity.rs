@@ -1,16 +1,20 @@
-//! Continuity of the sampled motion: over every real `.lbn` score and every demo, each dancer
-//! sampled at 60 fps, no joint (or end site) may "pop": move more than 3 cm in one frame and
-//! more than 4× as far as in the frames before and after, or spike out and back for one frame.
-//! Two `--ignored` tools find and explain a pop when one appears: `list_every_pop` and
-//! `explain_pop`.
+//! Continuity of the sampled motion with every built-in body (`labanplay models`): over every
+//! real `.lbn` score and every demo, each dancer sampled at 60 fps, no joint (or end site) may
+//! "pop": move more than 3 cm in one frame and more than 4× as far as in the frames before and
+//! after, or spike out and back for one frame ([`OPEN_POPS`] lists the pops still open, each
+//! allowed up to its count). From the same frames, a foot standing flat on the floor (ankle and
+//! ball joint at their standing height) slides at most 1 cm/s on average over each score
+//! ([`OPEN_SLIDES`] apart). Two `--ignored` tools find and explain a pop when one appears:
+//! `list_every_pop` and `explain_pop` (default body; `POP_MODEL` names another).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
 
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};
+use labanplay::body::rig::{find_model, model_names, model_proportions};
 use labanplay::motion::rules::MotionOptions;
-use labanplay::pose::fk::{Pose, world_rot_pos};
+use labanplay::pose::fk::{Pose, joint_world, world_rot_pos};
 use labanplay::pose::skeleton::{JointId, Proportions};
 use labanplay::read::read;
 use labanplay::score::Score;
@@ -22,17 +26,47 @@ const FPS: f64 = 60.0;
 const POP_MIN_M: f32 = 0.03;
 /// …and more than this many times the larger of its neighbouring frames' displacements.
 const POP_RATIO: f32 = 4.0;
-/// Pops allowed over the corpus and demos: none.
-const MAX_POPS: usize = 0;
+/// Pops still found, allowed up to their count until they are fixed: (body, score, dancer,
+/// pops). Everything else, with any body: none. These are arms and knees whose IK solution flips
+/// for that body's proportions, and elbows in holds between dancers (`ayu1`).
+const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
+    ("woman-modern", "laban-tk/directions.lbn", 1, 120),
+    ("woman-modern", "laban-tk/knee.lbn", 1, 1),
+    ("woman-modern", "laban-tk/lbn1.lbn", 1, 3),
+    ("woman-classical", "laban-tk/ayu1.lbn", 1, 1),
+    ("woman-classical", "laban-tk/ayu1.lbn", 2, 2),
+    ("woman-classical", "laban-tk/directions.lbn", 1, 56),
+    ("woman-classical", "laban-tk/knee.lbn", 1, 1),
+    ("woman-classical", "laban-tk/lbn1.lbn", 1, 3),
+    ("man-modern", "scores/kneel-floor.lbn", 1, 4),
+    ("man-modern", "laban-tk/ayu1.lbn", 2, 1),
+    ("man-modern", "laban-tk/knee.lbn", 1, 1),
+    ("man-modern", "laban-tk/lbn1.lbn", 1, 4),
+    ("man-modern", "laban-tk/pelvis.lbn", 1, 1),
+    ("man-classical", "laban-tk/knee.lbn", 1, 1),
+];
+/// Scores whose flat feet still slide more than [`MAX_FLAT_SLIDE_M_PER_S`], allowed up to this
+/// (metres per second) with any body until fixed.
+const OPEN_SLIDES: &[(&str, f32)] = &[("laban-tk/new_file.lbn", 0.014)];
+/// A foot stands flat when its ankle and ball joint are within this of their standing height,
+/// metres.
+const FLAT_TOLERANCE_M: f32 = 0.003;
+/// The most a flat foot may slide, averaged over a score's flat frames, metres per second.
+const MAX_FLAT_SLIDE_M_PER_S: f32 = 0.01;
 
-fn animation(bytes: &[u8], ext: &str) -> Option<Animation> {
-    let doc = read(bytes, Some(ext)).ok()?;
-    let score = Score::from_document(&doc);
-    Some(compile(&score, &MotionOptions::default(), &Proportions::default()))
+/// The proportions of the built-in body `name`.
+fn body(name: &str) -> Proportions {
+    model_proportions(&find_model(name).expect("a built-in model"))
 }
 
-/// Every demo in `scores/` and every real `.lbn` score, by name.
-fn corpus() -> Vec<(String, Animation)> {
+fn animation(bytes: &[u8], ext: &str, proportions: &Proportions) -> Option<Animation> {
+    let doc = read(bytes, Some(ext)).ok()?;
+    let score = Score::from_document(&doc);
+    Some(compile(&score, &MotionOptions::default(), proportions))
+}
+
+/// Every demo in `scores/` and every real `.lbn` score, by name, for the body `proportions`.
+fn corpus(proportions: &Proportions) -> Vec<(String, Animation)> {
     let demo_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scores"));
     let mut dirs = vec![demo_dir];
     dirs.extend(support::real_scores_dir("motion continuity on real scores"));
@@ -46,7 +80,7 @@ fn corpus() -> Vec<(String, Animation)> {
             }
             let bytes = std::fs::read(&p).ok()?;
             let name = p.strip_prefix(p.ancestors().nth(2)?).unwrap_or(&p).display().to_string();
-            animation(&bytes, &ext).map(|a| (name, a))
+            animation(&bytes, &ext, proportions).map(|a| (name, a))
         })
         .collect()
 }
@@ -130,32 +164,105 @@ fn kind(name: &str) -> String {
     name.trim_start_matches("Left").trim_start_matches("Right").to_string()
 }
 
-#[test]
-fn no_joint_pops_at_60_fps_over_the_corpus_and_demos() {
-    let corpus = corpus();
+/// How the flat feet of one dancer slid: time spent flat, distance slid while flat, and the
+/// fastest frame.
+#[derive(Clone, Copy, Debug, Default)]
+struct FlatSlide {
+    flat_secs: f64,
+    slid_m: f64,
+    worst_m_per_s: f32,
+    worst_frame: usize,
+}
+
+impl FlatSlide {
+    fn mean_m_per_s(&self) -> f32 {
+        if self.flat_secs > 0.0 { (self.slid_m / self.flat_secs) as f32 } else { 0.0 }
+    }
+}
+
+/// The horizontal movement of each ankle between two frames where its foot stands flat: the
+/// ankle and the ball joint both at their height in the standing rest pose.
+fn flat_slide(anim: &Animation, traj: &[Vec<Vec3>]) -> FlatSlide {
+    let rest = Pose::rest(&anim.skeleton);
+    let standing_y = |j: JointId| joint_world(&anim.skeleton, &rest, j).1.y;
+    let mut out = FlatSlide::default();
+    for (ankle, ball) in [(JointId::AnkleL, JointId::BallL), (JointId::AnkleR, JointId::BallR)] {
+        let (ankle_y, ball_y) = (standing_y(ankle), standing_y(ball));
+        let flat = |f: &[Vec3]| {
+            (f[ankle.index()].y - ankle_y).abs() < FLAT_TOLERANCE_M
+                && (f[ball.index()].y - ball_y).abs() < FLAT_TOLERANCE_M
+        };
+        for (i, w) in traj.windows(2).enumerate() {
+            if !(flat(&w[0]) && flat(&w[1])) {
+                continue;
+            }
+            let (a, b) = (w[0][ankle.index()], w[1][ankle.index()]);
+            let moved_m = Vec3::new(b.x - a.x, 0.0, b.z - a.z).length();
+            out.flat_secs += 1.0 / FPS;
+            out.slid_m += f64::from(moved_m);
+            if moved_m * FPS as f32 > out.worst_m_per_s {
+                out.worst_m_per_s = moved_m * FPS as f32;
+                out.worst_frame = i + 1;
+            }
+        }
+    }
+    out
+}
+
+/// What one body did over the corpus: pops and flat-foot slides, a line per dancer at fault.
+#[derive(Default)]
+struct BodyReport {
+    dancers: usize,
+    frames: usize,
+    pops: usize,
+    pops_by_kind: BTreeMap<String, usize>,
+    popping: Vec<String>,
+    sliding: Vec<String>,
+    worst_slide_m_per_s: f32,
+    /// Pops of [`OPEN_POPS`], within their allowance.
+    open_pops: usize,
+}
+
+fn check_body(model: &str) -> BodyReport {
+    let corpus = corpus(&body(model));
     assert!(corpus.len() >= 5, "the demos alone are five scores");
-    let mut dancers = 0;
-    let mut popping = Vec::new();
-    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-    let mut total = 0;
-    let mut frames = 0;
+    let mut r = BodyReport::default();
     for (name, anim) in &corpus {
         let names = point_names(anim);
         for d in 0..anim.dancers.len() {
-            dancers += 1;
+            r.dancers += 1;
             let traj = trajectory(anim, d);
-            frames += traj.len();
+            r.frames += traj.len();
+            let slide = flat_slide(anim, &traj);
+            r.worst_slide_m_per_s = r.worst_slide_m_per_s.max(slide.mean_m_per_s());
+            let slide_allowed = OPEN_SLIDES.iter().find(|o| o.0 == name).map_or(MAX_FLAT_SLIDE_M_PER_S, |o| o.1);
+            if slide.mean_m_per_s() > slide_allowed {
+                r.sliding.push(format!(
+                    "{model} {name} dancer {}: flat feet slide {:.2} cm/s over {:.1} s (worst frame {} at {:.1} cm/s)",
+                    d + 1,
+                    slide.mean_m_per_s() * 100.0,
+                    slide.flat_secs,
+                    slide.worst_frame,
+                    slide.worst_m_per_s * 100.0
+                ));
+            }
             let found = pops(&traj);
             if found.is_empty() {
                 continue;
             }
-            total += found.len();
+            r.pops += found.len();
+            let allowed =
+                OPEN_POPS.iter().find(|o| (o.0, o.1, o.2) == (model, name.as_str(), d + 1)).map_or(0, |o| o.3);
+            if found.len() <= allowed {
+                r.open_pops += found.len();
+                continue;
+            }
             for p in &found {
-                *by_kind.entry(kind(&names[p.point])).or_default() += 1;
+                *r.pops_by_kind.entry(kind(&names[p.point])).or_default() += 1;
             }
             let worst = found.iter().max_by(|a, b| a.moved_m.total_cmp(&b.moved_m)).unwrap();
-            popping.push(format!(
-                "{name} dancer {}: {} pops, worst frame {} {} {:.1} cm (neighbours {:.1} cm)",
+            r.popping.push(format!(
+                "{model} {name} dancer {}: {} pops, worst frame {} {} {:.1} cm (neighbours {:.1} cm)",
                 d + 1,
                 found.len(),
                 worst.frame,
@@ -165,12 +272,35 @@ fn no_joint_pops_at_60_fps_over_the_corpus_and_demos() {
             ));
         }
     }
-    println!("{dancers} dancers, {frames} frames at {FPS} fps: {total} pops in {} dancers", popping.len());
-    println!("by joint kind: {by_kind:?}");
-    for line in &popping {
+    r
+}
+
+#[test]
+fn no_joint_pops_and_no_sliding_flat_feet_at_60_fps_with_any_body() {
+    let (mut popping, mut sliding) = (Vec::new(), Vec::new());
+    let mut total = 0;
+    for model in model_names() {
+        let r = check_body(model);
+        println!(
+            "{model}: {} dancers, {} frames at {FPS} fps: {} pops ({} of them open), new ones in {} dancers {:?}; \
+             flat feet slide at most {:.2} cm/s",
+            r.dancers,
+            r.frames,
+            r.pops,
+            r.open_pops,
+            r.popping.len(),
+            r.pops_by_kind,
+            r.worst_slide_m_per_s * 100.0
+        );
+        total += r.pops - r.open_pops;
+        popping.extend(r.popping);
+        sliding.extend(r.sliding);
+    }
+    for line in popping.iter().chain(&sliding) {
         println!("  {line}");
     }
-    assert_eq!(total, MAX_POPS, "{total} joint pops (none allowed):\n{}", popping.join("\n"));
+    assert_eq!(total, 0, "{total} new joint pops (none allowed):\n{}", popping.join("\n"));
+    assert!(sliding.is_empty(), "flat feet slide:\n{}", sliding.join("\n"));
 }
 
 /// The detector itself: a clean ramp has no pops, a one-frame jump in it has exactly one.
@@ -196,11 +326,16 @@ fn the_pop_detector_finds_a_one_frame_jump_and_nothing_in_smooth_motion() {
     assert!(pops(&fast).is_empty());
 }
 
+/// The body the tools use: `POP_MODEL`, else the default one.
+fn tool_body() -> Proportions {
+    body(&std::env::var("POP_MODEL").unwrap_or_else(|_| labanplay::body::models::DEFAULT_MODEL.to_string()))
+}
+
 /// Every pop, one line per frame with the points that popped.
 #[test]
 #[ignore = "a tool: `cargo test --test pipeline list_every_pop -- --ignored --nocapture`"]
 fn list_every_pop() {
-    let corpus = corpus();
+    let corpus = corpus(&tool_body());
     for (name, anim) in &corpus {
         let names = point_names(anim);
         for d in 0..anim.dancers.len() {
@@ -217,7 +352,7 @@ fn list_every_pop() {
     }
 }
 
-/// What the plan says around one pop: `POP_SCORE=laban-tk/wrist.lbn POP_FRAME=346 cargo test
+/// What the plan says around one pop (`POP_MODEL` names a body): `POP_SCORE=laban-tk/wrist.lbn POP_FRAME=346 cargo test
 /// --test pipeline explain_pop -- --ignored --nocapture` prints the limb keys near that time and
 /// the points that pop (and those named in `POP_POINTS`, comma-separated), frame by frame around it.
 #[test]
@@ -229,7 +364,7 @@ fn explain_pop() {
     };
     let frame: usize = frame.parse().unwrap();
     let dancer: usize = std::env::var("POP_DANCER").ok().and_then(|d| d.parse().ok()).unwrap_or(1) - 1;
-    let corpus = corpus();
+    let corpus = corpus(&tool_body());
     let Some((name, anim)) = corpus.iter().find(|(n, _)| n.ends_with(&score)) else {
         println!("SKIP {score}: not in the corpus");
         return;

@@ -139,6 +139,9 @@ fn read_channels<'a>(w: &mut Walker<'a>, staff: &'a Staff, report: &mut Interpre
             kind => {
                 for e in &ch.entries {
                     let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
+                    if let (ChannelKind::LegGesture(side), EntryKind::Hold) = (kind, &e.kind) {
+                        w.leg_holds.push((side, t0));
+                    }
                     gesture(w, staff.index, kind, e, t0, t1, report);
                 }
             }

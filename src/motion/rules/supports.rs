@@ -5,6 +5,7 @@
 //! supports on other parts written with them are read last.
 
 use super::floor::floor_group;
+use super::limbs::leg;
 use super::paths::circle_turn_for_step;
 use super::{Interpretation, Walker, hooks, place, step_dir_in_body, whole_body_rotation};
 use crate::diag::Diagnostic;
@@ -17,6 +18,12 @@ use glam::Vec3;
 /// A step target closer than this to where the foot stands is a step in place (a change of
 /// level or a weight transfer): the foot stays, metres.
 const SAME_PLACE_M: f32 = 0.02;
+
+/// A pivoting foot in the air steps into place over this part of the turn sign…
+const STEP_IN_FRACTION: f64 = 0.25;
+
+/// …and at most this long, seconds [impl. choice].
+const STEP_IN_MAX_SECS: f64 = 0.2;
 
 /// A direction sign in a support column: a step of one foot.
 #[derive(Clone, Copy)]
@@ -75,7 +82,9 @@ fn support_sign(w: &mut Walker, staff: usize, side: Side, e: &Entry, steps: &[St
                 report.skipped.push(Diagnostic::warning(e.span, place(e, staff, &what)));
                 return;
             };
-            let pivot_feet: Vec<Foot> = if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![side] };
+            let t1 = e.start_secs + e.duration_secs;
+            let pivot_feet: Vec<Foot> =
+                if *both_feet { vec![Foot::Left, Foot::Right] } else { vec![turning_foot(w, side, e.start_secs, t1)] };
             support_turn(w, e, *cw, *amount, &pivot_feet, steps);
             report.interpreted += 1;
         }
@@ -90,15 +99,49 @@ fn support_sign(w: &mut Walker, staff: usize, side: Side, e: &Entry, steps: &[St
     }
 }
 
+/// The foot a turn sign in the `side` support column turns on: the foot that bears the weight.
+/// That is the column's foot, unless its leg is in the air through the turn (a gesture written
+/// over it, or a hold sign since the foot last stood) while the other foot stands with its leg
+/// free: then the other foot, and the raised leg stays up.
+fn turning_foot(w: &Walker, side: Foot, t0: f64, t1: f64) -> Foot {
+    let other = side.other();
+    if leg_in_the_air(w, side, t0, t1) && w.planted.contains_key(&other) && !leg_in_the_air(w, other, t0, t1) {
+        other
+    } else {
+        side
+    }
+}
+
+/// Whether the leg of `foot` gestures during `t0..t1` (seconds), or holds a gesture by a hold
+/// sign written since its foot last took weight.
+fn leg_in_the_air(w: &Walker, foot: Foot, t0: f64, t1: f64) -> bool {
+    let gestures = w.plan.leg_gestures.get(&leg(foot)).map(Vec::as_slice).unwrap_or(&[]);
+    if gestures.iter().any(|&(g0, g1)| g0 < t1 - 1e-9 && g1 > t0 + 1e-9) {
+        return true;
+    }
+    let landed_secs = w
+        .plan
+        .footprints
+        .iter()
+        .filter(|f| f.foot == foot && f.t_land_secs < t1)
+        .map(|f| f.t_land_secs)
+        .fold(f64::NEG_INFINITY, f64::max);
+    w.leg_holds.iter().any(|&(f, h0)| f == foot && h0 >= landed_secs - 1e-9 && h0 < t1 - 1e-9)
+}
+
 /// A turn of `amount_deg` (clockwise or not) on `pivot_feet`: a foot that neither pivots nor
-/// steps lifts; each pivoting foot swings its ankle round its ball; on one foot the body turns
-/// about that ball.
+/// steps lifts once the pivoting feet bear the weight; each pivoting foot swings its ankle round
+/// its ball; on one foot the body turns about that ball. A pivoting foot in the air first steps
+/// into place under the body, over the turn's first quarter (at most 0.2 s), then turns.
 fn support_turn(w: &mut Walker, e: &Entry, cw: bool, amount_deg: f64, pivot_feet: &[Foot], steps: &[Step]) {
     let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
     let delta = (amount_deg as f32).to_radians() * if cw { -1.0 } else { 1.0 };
+    // (Landing from a flight, no foot stands: the pivoting feet land as the turn starts.)
+    let steps_in = !w.planted.is_empty() && pivot_feet.iter().any(|f| !w.planted.contains_key(f));
+    let t_pivot = if steps_in { t0 + (STEP_IN_FRACTION * (t1 - t0)).min(STEP_IN_MAX_SECS) } else { t0 };
     for foot in [Foot::Left, Foot::Right] {
         if !pivot_feet.contains(&foot) && steps.iter().all(|s| s.foot != foot) {
-            w.lift(foot, t0);
+            w.lift(foot, t_pivot);
         }
     }
     let ball_fwd = w.opts.ball_forward_m;
@@ -106,13 +149,17 @@ fn support_turn(w: &mut Walker, e: &Entry, cw: bool, amount_deg: f64, pivot_feet
     for foot in pivot_feet {
         let pos = w.planted_pos(*foot).unwrap_or(w.com + w.lateral(*foot));
         let releve = w.planted.get(foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|f| f.releve);
-        w.land(*foot, pos, t0, Contact::Ball, releve);
+        if w.planted.contains_key(foot) {
+            w.land(*foot, pos, t_pivot, Contact::Ball, releve);
+        } else {
+            w.land_after(*foot, pos, t0, t_pivot, Contact::Ball, releve);
+        }
         // The ankle swings round the ball of the foot.
         let ball = pos + forward_of(yaw_before) * ball_fwd;
         let end = ball - forward_of(yaw_before + delta) * ball_fwd;
         if let Some(fp) = w.plan.footprints.last_mut() {
             fp.yaw_end_rad = fp.yaw_start_rad + delta;
-            fp.pivot_secs = Some((t0, t1));
+            fp.pivot_secs = Some((t_pivot, t1));
             fp.position_end_in_world = end;
         }
         if pivot_feet.len() == 1 {
@@ -123,7 +170,7 @@ fn support_turn(w: &mut Walker, e: &Entry, cw: bool, amount_deg: f64, pivot_feet
         }
     }
     w.yaw += delta;
-    w.plan.yaw.push(Key { t_start_secs: t0, t_end_secs: t1, value: w.yaw });
+    w.plan.yaw.push(Key { t_start_secs: t_pivot, t_end_secs: key_end_secs(t_pivot, t1), value: w.yaw });
     w.plan.still_intervals.push((t0, t1));
     w.plan.com_ground.push(Key { t_start_secs: t0, t_end_secs: key_end_secs(t0, t1), value: w.com });
 }

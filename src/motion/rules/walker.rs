@@ -42,6 +42,8 @@ pub(super) struct Walker<'a> {
     pub(super) segments: Vec<segments::Pending>,
     /// Hip displacements, put on the pelvis turn track once every channel is read.
     pub(super) hips: Vec<hips::Shift>,
+    /// Hold signs in the leg gesture columns: the leg and when the sign starts, seconds.
+    pub(super) leg_holds: Vec<(Foot, f64)>,
 }
 
 impl<'a> Walker<'a> {
@@ -61,6 +63,7 @@ impl<'a> Walker<'a> {
             floor: None,
             segments: Vec::new(),
             hips: Vec::new(),
+            leg_holds: Vec::new(),
         };
         w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
         w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });
