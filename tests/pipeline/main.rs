@@ -20,6 +20,7 @@ mod json_reader;
 mod lw_reader;
 mod mocap;
 mod motion_arm_between;
+mod motion_claims;
 mod motion_continuity;
 mod motion_flight;
 mod motion_floor;

@@ -15,8 +15,9 @@ use labanplay::read::read;
 use labanplay::score::Score;
 
 /// Right arm: starting position upper arm place low (hanging), lower arm place high (folded as
-/// far as the elbow goes, in front); then in the elbow column backward middle over beat 1,
-/// place low over beat 3, backward middle over beat 5 (120 bpm: a beat is 0.5 s).
+/// far as the elbow goes, in front); then the upper arm (an elbow sign under each) backward
+/// middle over beat 1, place low over beat 3, backward middle over beat 5 (120 bpm: a beat is
+/// 0.5 s).
 const SCORE: &str = "\
 Stav 0 96 12 1 1 288 B
 Stav 2 170 12 1 1 288 B
@@ -32,8 +33,10 @@ Limb 7 183 96 4 12 24 B
 Bars 1 30 96 1 182 3 L
 Dirn 5 188 121 4 10 23 M
 Bars 2 30 144 1 182 3 B
+Limb 7 183 144 4 12 24 B
 Dirn 11 188 169 4 10 23 L
 Bars 3 30 192 1 182 3 B
+Limb 7 183 192 4 12 24 B
 Dirn 5 188 217 4 10 23 M
 Bars 4 30 240 1 182 3 B
 ";

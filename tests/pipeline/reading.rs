@@ -70,20 +70,18 @@ fn a_pre_sign_claims_the_symbol_directly_above_it_not_the_one_beside_it() {
         "Limb 8 184 100 4 12 24 B\nDirn 3 184 121 4 10 23 H\nDirn 1 184 169 4 10 23 M\nLimb 9 198 168 4 12 24 B\n",
     ));
     let staff = &s.staves[0];
-    // The wrist sign claims its column (the second gesture too); the hand sign beside the
-    // second gesture does not take it.
-    assert_eq!(
-        channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Right))),
-        vec![(1.0, "rightH".into()), (3.0, "fwdM".into())]
-    );
+    // The wrist sign names the gesture above it (the second one, after a pause, is the arm's);
+    // the hand sign beside the second gesture does not take it.
+    assert_eq!(channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Right))), vec![(1.0, "rightH".into())]);
+    assert_eq!(channel(staff, ChannelKind::Arm(Side::Right)), vec![(3.0, "fwdM".into())]);
     assert!(staff.channel(ChannelKind::Part(BodyPart::Hand(Side::Right))).is_none());
     assert_eq!(warnings_with(&s, "no direction, turn or hold sign directly above it"), 1, "{:#?}", s.warnings);
 }
 
 #[test]
-fn outside_the_staff_a_pre_sign_claims_its_column_until_the_next_one_inside_it_names_a_phrase() {
+fn a_pre_sign_names_the_symbol_above_it_and_its_phrase_not_the_column() {
     let s = score(&one_staff(
-        // Right arm column: the elbow sign claims it from the starting position on.
+        // Right arm column: an elbow sign under the starting position's symbol names that one.
         "Limb 7 184 52 4 12 24 B\nDirn 11 184 77 4 10 17 L\nDirn 3 184 97 4 10 23 M\nDirn 1 184 121 4 10 23 M\n\
          // Left arm column: a wrist sign, then a shoulder sign later.
          Limb 3 72 100 4 12 24 B\nDirn 8 72 121 4 10 23 M\nDirn 10 72 145 4 10 23 M\n\
@@ -97,8 +95,11 @@ fn outside_the_staff_a_pre_sign_claims_its_column_until_the_next_one_inside_it_n
             .as_str(),
     ));
     let staff = &s.staves[0];
-    let upper = channel(staff, ChannelKind::Part(BodyPart::Elbow(Side::Right)));
-    assert_eq!(upper, vec![(0.0, "rightM".into()), (1.0, "fwdM".into())], "{staff:#?}");
+    let start: Vec<ChannelKind> = staff.start_position.iter().map(|(k, _)| *k).collect();
+    assert!(start.contains(&ChannelKind::Part(BodyPart::Elbow(Side::Right))), "{start:?}");
+    assert!(staff.channel(ChannelKind::Part(BodyPart::Elbow(Side::Right))).is_none(), "{staff:#?}");
+    let arm = channel(staff, ChannelKind::Arm(Side::Right));
+    assert_eq!(arm, vec![(0.0, "rightM".into()), (1.0, "fwdM".into())], "{staff:#?}");
     assert_eq!(
         channel(staff, ChannelKind::Part(BodyPart::Wrist(Side::Left))),
         vec![(1.0, "leftM".into()), (2.0, "fwdM".into())]
@@ -414,7 +415,7 @@ fn real_segment_scores_move_the_segment_their_pre_sign_names() {
     let Some(dir) = support::real_scores_dir("segment columns") else { return };
     use labanplay::read::{Direction as D, Level as L};
     let c = std::f32::consts::FRAC_1_SQRT_2;
-    // elbow1.lbn: wrist signs claim both arm columns from the starting position; the first
+    // elbow1.lbn: wrist signs name the first gestures above them and the phrase they start; the first
     // lower-arm gesture is to the side high, the upper arm hangs (natural standing).
     let s = crate::support::load_score(&dir.join("laban-tk/elbow1.lbn"));
     let anim = animate(&s);

@@ -1,13 +1,14 @@
 //! The claim pass: symbols that belong to another sign are consumed (contact bows own their
 //! part, area and hold signs; a body-part sign owns the hold sign drawn inside it; straight path
 //! brackets own the direction signs between them), then body-part pre-signs claim the symbol
-//! directly above them, and a text `C` beside a staff claims its column for the head.
+//! directly above them (or head their column), and a text `C` beside a staff claims its column
+//! for the head.
 
 use super::{Page, Placed, contains_centre};
 use crate::diag::Diagnostic;
 use crate::read::{BodyPart, SymbolKind, VolumeSign};
 use crate::score::bows::find_bows;
-use crate::score::claims::{Claim, find_claims};
+use crate::score::claims::{Claim, find_claims, sort_claims};
 use crate::score::outside::{PathBracket, find_path_brackets};
 use crate::score::staves::{column_of, nearest_staff};
 use crate::score::types::Contact;
@@ -73,7 +74,7 @@ impl Page<'_> {
             ));
         }
         claims.extend(self.head_text_claims());
-        claims.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
+        sort_claims(&mut claims);
         Claimed { contacts: bows.contacts, consumed, brackets, claims }
     }
 
