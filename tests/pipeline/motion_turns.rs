@@ -1,8 +1,10 @@
 //! Turns on the foot that bears the weight: a turn sign in a support column turns the dancer on
 //! the standing foot, whichever column it stands in, while the other leg gestures or holds its
-//! gesture; the raised leg stays up through the turn, and the pivoting foot turns on its ball with
-//! the heel lifted, its ball staying where it is (within 2 mm). Checked on a hand-written pirouette with the leg
-//! held side high and on `laban-tk/turn1.lbn` (alternating whole turns, the free leg side middle).
+//! gesture; the raised leg stays up through the turn. A foot in the air that is to turn comes down
+//! as the turn starts (its gesture reaches its end first). The pivoting foot turns on its ball
+//! with the heel lifted, its ball staying where it is (within 2 mm). Checked on a hand-written
+//! pirouette with the leg held side high, a change of support into a turn, and
+//! `laban-tk/turn1.lbn` (alternating whole turns, the free leg side middle).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
@@ -103,6 +105,39 @@ fn a_pirouette_with_the_leg_held_side_high_turns_on_the_standing_foot() {
     }
     // The left foot turns on its ball, heel lifted, and its ball stays put.
     let (travel, lift) = pivot_ball_travel_and_heel_lift(&anim, d, Foot::Left, 0.55, 1.45);
+    assert!(travel < 0.002, "the pivoting ball moved {:.1} mm", travel * 1000.0);
+    assert!(lift > 0.01, "the heel is up only {:.1} mm", lift * 1000.0);
+}
+
+/// Standing on the right foot, the left leg rises side middle (beat 0, one beat); then a half
+/// turn left in the left support column while the right leg rises side middle (beats 1–3): the
+/// left foot comes down and takes the weight as the turn starts, not before its gesture ends.
+const CHANGE_OF_SUPPORT: &str = "Stav 0 96 12 1 1 300 B\nStav 2 170 12 1 1 300 B\nStav 1 133 48 1 1 264 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
+Dirn 11 134 97 4 10 23 M\nDirn 8 103 97 4 10 23 M\n\
+Rotn 1 122 121 8 10 46 M\nPins 5 123 135 4 10 6 L\nDirn 3 159 121 4 10 46 M\n";
+
+#[test]
+fn a_turn_on_the_foot_that_gestured_before_it_starts_when_the_gesture_ends() {
+    let anim = animation(CHANGE_OF_SUPPORT.as_bytes());
+    let sk = &anim.skeleton;
+    let d = &anim.dancers[0];
+    let pivots: Vec<_> = d.plan.footprints.iter().filter(|f| f.pivot_secs.is_some()).collect();
+    assert_eq!(pivots.len(), 1, "{:?}", d.plan.footprints);
+    assert_eq!(pivots[0].foot, Foot::Left);
+    assert!(pivots[0].t_land_secs > 0.5 && pivots[0].t_step_start_secs >= 0.5 - 1e-9, "{:?}", pivots[0]);
+    // 95 % of the way through its symbol the left leg is side middle.
+    let mut pose = Pose::rest(sk);
+    let t = 0.475;
+    d.sample_into(sk, t, &mut pose);
+    let key = d.plan.limbs[&LimbId::LegLeft].keys.iter().find(|k| k.t_end_secs > 0.0).unwrap().value;
+    let want = world_from_body(key.dir_in_body, d.yaw_at(t)).normalize();
+    let got = (joint(sk, &pose, JointId::AnkleL) - joint(sk, &pose, JointId::HipL)).normalize();
+    let off = want.angle_between(got).to_degrees();
+    assert!(off < 20.0, "left leg {off:.1}° off side middle at {t:.2} s");
+    let (a, b) = pivots[0].pivot_secs.unwrap();
+    let (travel, lift) = pivot_ball_travel_and_heel_lift(&anim, d, Foot::Left, a + 0.05, b - 0.05);
     assert!(travel < 0.002, "the pivoting ball moved {:.1} mm", travel * 1000.0);
     assert!(lift > 0.01, "the heel is up only {:.1} mm", lift * 1000.0);
 }

@@ -105,11 +105,18 @@ fn support_sign(w: &mut Walker, staff: usize, side: Side, e: &Entry, steps: &[St
 /// free: then the other foot, and the raised leg stays up.
 fn turning_foot(w: &Walker, side: Foot, t0: f64, t1: f64) -> Foot {
     let other = side.other();
-    if leg_in_the_air(w, side, t0, t1) && w.planted.contains_key(&other) && !leg_in_the_air(w, other, t0, t1) {
+    if leg_in_the_air(w, side, t0, t1) && stands(w, other, t0) && !leg_in_the_air(w, other, t0, t1) {
         other
     } else {
         side
     }
+}
+
+/// Whether `foot` stands on the floor at `t_secs`: planted, its leg not gesturing since.
+fn stands(w: &Walker, foot: Foot, t_secs: f64) -> bool {
+    let Some(fp) = w.planted.get(&foot).and_then(|i| w.plan.footprints.get(*i)) else { return false };
+    let gestures = w.plan.leg_gestures.get(&leg(foot)).map(Vec::as_slice).unwrap_or(&[]);
+    !gestures.iter().any(|&(g0, _)| g0 >= fp.t_land_secs - 1e-9 && g0 < t_secs - 1e-9)
 }
 
 /// Whether the leg of `foot` gestures during `t0..t1` (seconds), or holds a gesture by a hold
@@ -137,7 +144,8 @@ fn support_turn(w: &mut Walker, e: &Entry, cw: bool, amount_deg: f64, pivot_feet
     let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
     let delta = (amount_deg as f32).to_radians() * if cw { -1.0 } else { 1.0 };
     // (Landing from a flight, no foot stands: the pivoting feet land as the turn starts.)
-    let steps_in = !w.planted.is_empty() && pivot_feet.iter().any(|f| !w.planted.contains_key(f));
+    let standing = [Foot::Left, Foot::Right].map(|f| stands(w, f, t0));
+    let steps_in = standing.contains(&true) && pivot_feet.iter().any(|f| !standing[f.index()]);
     let t_pivot = if steps_in { t0 + (STEP_IN_FRACTION * (t1 - t0)).min(STEP_IN_MAX_SECS) } else { t0 };
     for foot in [Foot::Left, Foot::Right] {
         if !pivot_feet.contains(&foot) && steps.iter().all(|s| s.foot != foot) {
@@ -149,7 +157,7 @@ fn support_turn(w: &mut Walker, e: &Entry, cw: bool, amount_deg: f64, pivot_feet
     for foot in pivot_feet {
         let pos = w.planted_pos(*foot).unwrap_or(w.com + w.lateral(*foot));
         let releve = w.planted.get(foot).and_then(|i| w.plan.footprints.get(*i)).is_some_and(|f| f.releve);
-        if w.planted.contains_key(foot) {
+        if standing[foot.index()] {
             w.land(*foot, pos, t_pivot, Contact::Ball, releve);
         } else {
             w.land_after(*foot, pos, t0, t_pivot, Contact::Ball, releve);
