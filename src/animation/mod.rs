@@ -14,8 +14,9 @@
 //!
 //! # Continuity
 //!
-//! Sampled at 60 fps, no joint or end site of the demos and the real corpus pops
-//! (`tests/pipeline/motion_continuity.rs`). What keeps the motion continuous:
+//! Sampled at 60 fps with each built-in body, no joint or end site of the demos and the real
+//! corpus pops but the few listed as open in `tests/pipeline/motion_continuity.rs`. What keeps
+//! the motion continuous:
 //!
 //! - Legs: the knee's swivel is a continuous function of the foot (the least-twist pole in the
 //!   foot's heading); a leg gesture hands over to the next step over its swing; a gesture after a

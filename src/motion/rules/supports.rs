@@ -1,8 +1,10 @@
 //! One support group (the support-column signs that start together): turns pivot the standing
-//! feet on their balls, holds keep the weight, and direction signs are steps: each foot lands at
-//! its target (half a step from the centre when both feet take weight at once), the other foot
-//! lets go once the weight has travelled, the centre of weight and the level follow, and the
-//! supports on other parts written with them are read last.
+//! feet on their balls (a turn sign turns on the foot that bears the weight, whichever support
+//! column it stands in, while the other leg gestures or holds its gesture; a foot in the air that
+//! is to turn comes down as the turn starts), holds keep the weight, and direction signs are
+//! steps: each foot lands at its target (half a step from the centre when both feet take weight
+//! at once), the other foot lets go once the weight has travelled, the centre of weight and the
+//! level follow, and the supports on other parts written with them are read last.
 
 use super::floor::floor_group;
 use super::limbs::leg;
