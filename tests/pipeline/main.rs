@@ -30,6 +30,7 @@ mod motion_hooks;
 mod motion_invariants;
 mod motion_leg_gestures;
 mod motion_leg_segments;
+mod motion_leg_up;
 mod motion_limbs;
 mod motion_paths;
 mod motion_plan;

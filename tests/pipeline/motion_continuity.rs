@@ -37,14 +37,16 @@ const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
     ("woman-modern", "laban-tk/lbn1.lbn", 1, 3),
     ("woman-classical", "laban-tk/ayu1.lbn", 1, 1),
     ("woman-classical", "laban-tk/ayu1.lbn", 2, 2),
-    ("woman-classical", "laban-tk/directions.lbn", 1, 56),
+    ("woman-classical", "laban-tk/directions.lbn", 1, 72),
     ("woman-classical", "laban-tk/knee.lbn", 1, 1),
     ("woman-classical", "laban-tk/lbn1.lbn", 1, 3),
     ("man-modern", "scores/kneel-floor.lbn", 1, 6),
+    ("man-modern", "laban-tk/ayu1.lbn", 1, 1),
     ("man-modern", "laban-tk/ayu1.lbn", 2, 1),
     ("man-modern", "laban-tk/knee.lbn", 1, 1),
     ("man-modern", "laban-tk/lbn1.lbn", 1, 4),
     ("man-modern", "laban-tk/pelvis.lbn", 1, 1),
+    ("man-classical", "laban-tk/ayu1.lbn", 2, 1),
     ("man-classical", "laban-tk/knee.lbn", 1, 1),
 ];
 /// A foot stands flat when its heel and ball sole points are within this of the floor, metres.

@@ -229,7 +229,8 @@ fn take_steps(
         Vec3::new(mean.x, 0.0, mean.z)
     };
     for (foot, target) in &targets {
-        let unchanged = w.planted_pos(*foot).is_some_and(|p| p.distance(*target) < SAME_PLACE_M);
+        let unchanged =
+            w.planted_pos(*foot).is_some_and(|p| p.distance(*target) < SAME_PLACE_M) && !w.in_the_air(*foot, t0);
         if unchanged {
             continue; // a change of level (plié, rise) or a weight transfer in place
         }

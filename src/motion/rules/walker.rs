@@ -5,7 +5,7 @@
 use super::paths::Circle;
 use super::{MotionOptions, hips, rotations, segments};
 use crate::motion::floor::FloorState;
-use crate::motion::plan::{Contact, DancerPlan, Foot, Footprint, Key, key_end_secs, right_of};
+use crate::motion::plan::{Contact, DancerPlan, Foot, Footprint, Key, LimbId, key_end_secs, right_of};
 use crate::read::Level;
 use crate::score::Staff;
 use glam::Vec3;
@@ -117,6 +117,25 @@ impl Walker<'_> {
         self.planted.insert(foot, self.plan.footprints.len() - 1);
     }
 
+    /// Whether `foot` is off the floor at `t_secs` though the walker holds its print: its leg
+    /// began a gesture since the print landed, by `t_secs`, while the other foot stood (T8: the
+    /// gesture took the weight off it). A change of level leaves it in the air, and a support of
+    /// its own there puts it down again.
+    pub(super) fn in_the_air(&self, foot: Foot, t_secs: f64) -> bool {
+        let Some(landed_secs) =
+            self.planted.get(&foot).and_then(|i| self.plan.footprints.get(*i)).map(|f| f.t_land_secs)
+        else {
+            return false;
+        };
+        let limb = if foot == Foot::Left { LimbId::LegLeft } else { LimbId::LegRight };
+        self.planted.contains_key(&foot.other())
+            && self
+                .plan
+                .leg_gestures
+                .get(&limb)
+                .is_some_and(|g| g.iter().any(|&(g0, _)| g0 >= landed_secs - 1e-9 && g0 <= t_secs + 1e-9))
+    }
+
     pub(super) fn planted_pos(&self, foot: Foot) -> Option<Vec3> {
         self.planted.get(&foot).and_then(|i| self.plan.footprints.get(*i)).map(|f| f.position_end_in_world)
     }
@@ -135,6 +154,9 @@ impl Walker<'_> {
         let planted: Vec<(Foot, usize)> = self.planted.iter().map(|(f, i)| (*f, *i)).collect();
         for (foot, i) in planted {
             let Some(fp) = self.plan.footprints.get(i).cloned() else { continue };
+            if self.in_the_air(foot, t0) {
+                continue;
+            }
             if fp.releve == releve {
                 continue;
             }
