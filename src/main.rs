@@ -9,7 +9,8 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// A score to open (the bundled demo when absent).
+    /// A score, BVH capture, ensemble plan or mesh to open in the player (when absent: the score
+    /// open last time, else the bundled demo).
     file: Option<PathBuf>,
 }
 
@@ -57,7 +58,8 @@ enum Command {
         #[arg(long)]
         toe: bool,
     },
-    /// List the built-in body models (name, height, description).
+    /// List the built-in dancers (name, height, description): the player's model menu, and
+    /// what `--model` takes besides a mesh file.
     Models,
     /// Rig a humanoid mesh (OBJ, glTF/GLB, PLY, STL) to the project's skeleton: repair, skeleton
     /// embedding, bone-heat weights; prints a summary, writes the skinned mesh and a report.
@@ -80,11 +82,16 @@ enum Command {
         #[arg(long)]
         height_m: Option<f32>,
     },
-    /// Open the player window on a score (the bundled demo when no file is given).
+    /// Open the player window on a score (when no file is given: the score open last time, else
+    /// the bundled demo).
     #[cfg(feature = "viewer")]
     Play {
-        /// The score file.
+        /// A score, BVH capture or ensemble plan; a mesh file here is the dancer instead.
         file: Option<PathBuf>,
+        /// The dancer: a built-in model (see `labanplay models`) or a mesh file to rig (.obj,
+        /// .gltf, .glb, .ply, .stl). Default: the one chosen last time in the player.
+        #[arg(long)]
+        model: Option<String>,
     },
     /// Render the stage offscreen (no window needed) to an animated GIF, numbered PNGs, or an
     /// MP4/WebM video with the music (needs ffmpeg).
@@ -123,7 +130,8 @@ enum Command {
         /// set for this score in the player are used where the command line gives none).
         #[arg(long)]
         no_settings: bool,
-        /// Dancer model.
+        /// The dancer: a built-in model (see `labanplay models`) or a mesh file to rig (.obj,
+        /// .gltf, .glb, .ply, .stl).
         #[arg(long, default_value = labanplay::body::models::DEFAULT_MODEL)]
         model: String,
         /// First beat to render.
@@ -191,7 +199,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Inspect { file, json }) => report(labanplay::cli::inspect::inspect(&file, json)),
         #[cfg(feature = "viewer")]
-        Some(Command::Play { file }) => play(file.or(cli.file)),
+        Some(Command::Play { file, model }) => play(file.or(cli.file), model),
         #[cfg(feature = "viewer")]
         Some(Command::Render {
             file,
@@ -210,6 +218,9 @@ fn main() -> ExitCode {
             to,
             toe,
         }) => {
+            if let Some(code) = rerun_without_device_select() {
+                return code;
+            }
             let size_px = match labanplay::offline::headless::parse_size(&size) {
                 Ok(size_px) => size_px,
                 Err(text) => {
@@ -267,7 +278,7 @@ fn main() -> ExitCode {
             }
         }
         #[cfg(feature = "viewer")]
-        None => play(cli.file),
+        None => play(cli.file, None),
         #[cfg(not(feature = "viewer"))]
         None => {
             // Built without the window: show the composite score as a table instead.
@@ -287,10 +298,33 @@ fn main() -> ExitCode {
     }
 }
 
+/// Mesa's Vulkan device-select layer looks for a Wayland display and prints "error:
+/// XDG_RUNTIME_DIR is invalid or not set" where there is none (a server, CI). Offscreen
+/// rendering needs no display, so on such a machine `render` runs itself again with the layer
+/// off (`NODEVICE_SELECT=1`) and gives that run's exit status. `None`: go on in this process.
+#[cfg(feature = "viewer")]
+fn rerun_without_device_select() -> Option<ExitCode> {
+    let quiet_already = std::env::var_os("NODEVICE_SELECT").is_some();
+    let has_runtime_dir = std::env::var_os("XDG_RUNTIME_DIR").is_some_and(|d| std::path::Path::new(&d).is_dir());
+    if quiet_already || has_runtime_dir || !cfg!(target_os = "linux") {
+        return None;
+    }
+    let exe = std::env::current_exe().ok()?;
+    let status =
+        std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("NODEVICE_SELECT", "1").status().ok()?;
+    Some(match status.code() {
+        Some(0) => ExitCode::SUCCESS,
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        None => ExitCode::FAILURE,
+    })
+}
+
 /// Runs the player window; errors (no display, no GPU, unreadable file) are printed.
 #[cfg(feature = "viewer")]
-fn play(file: Option<PathBuf>) -> ExitCode {
-    match labanplay::viewer::app::run(labanplay::viewer::app::WindowOptions::from_env(file)) {
+fn play(file: Option<PathBuf>, model: Option<String>) -> ExitCode {
+    let options =
+        labanplay::viewer::app::WindowOptions { model, ..labanplay::viewer::app::WindowOptions::from_env(file) };
+    match labanplay::viewer::app::run(options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(text) => {
             print_error(&text);

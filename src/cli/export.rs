@@ -59,6 +59,12 @@ pub fn models_text() -> String {
         let height_m = find_model(name).map_or(0.0, |m| m.height_m);
         let _ = writeln!(out, "{name:<16} {height_m:.2} m  {}", model_description(name));
     }
+    let _ = writeln!(
+        out,
+        "{:<16} {:.2} m  jointed capsules, no skin: player and render only (standard proportions)",
+        "mannequin",
+        crate::pose::Proportions::default().height_m
+    );
     out
 }
 

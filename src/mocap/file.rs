@@ -18,12 +18,33 @@ pub struct CaptureTimeline {
     pub beats_per_measure: u32,
     /// Length in beats (the capture's seconds).
     pub duration_beats: f64,
+    /// Frames in the capture.
+    pub frames: usize,
+    /// Seconds between frames.
+    pub frame_secs: f64,
 }
 
 impl CaptureTimeline {
     /// The timeline of `motion`.
     pub fn of(motion: &CaptureMotion) -> CaptureTimeline {
-        CaptureTimeline { bpm: 60.0, beats_per_measure: 4, duration_beats: motion.duration_secs() }
+        CaptureTimeline {
+            bpm: 60.0,
+            beats_per_measure: 4,
+            duration_beats: motion.duration_secs(),
+            frames: motion.frames.len(),
+            frame_secs: motion.frame_secs,
+        }
+    }
+
+    /// What the player's header says: frames, frame rate and length.
+    pub fn summary(&self) -> String {
+        let rate_hz = if self.frame_secs > 0.0 { 1.0 / self.frame_secs } else { 0.0 };
+        format!(
+            "capture · {} frames at {:.0} fps · {:.1} s",
+            self.frames,
+            rate_hz,
+            self.duration_beats * 60.0 / self.bpm
+        )
     }
 }
 

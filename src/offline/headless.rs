@@ -512,11 +512,14 @@ pub fn render(options: &RenderOptions, progress: &mut dyn Write) -> Result<Rende
     for (index, t_beats) in times.iter().enumerate() {
         player.playback.seek(*t_beats);
         player.sample();
-        if let Some(pelvis) = player.first_pelvis_in_world() {
+        if let Some(now) = player.tracking_frame(options.camera) {
+            camera = framed_camera(options.camera, &now, aspect);
+        }
+        if let Some(pelvis) = player.selected_pelvis_in_world() {
             match options.camera {
                 CameraView::FollowDancer => follow(&mut camera, pelvis),
                 CameraView::Behind => {
-                    let facing = player.first_facing_in_world().unwrap_or(glam::Vec3::Z);
+                    let facing = player.selected_facing_in_world().unwrap_or(glam::Vec3::Z);
                     let dt = if index == 0 { f32::INFINITY } else { frame_secs };
                     follow_from_behind(&mut camera, pelvis, facing, dt);
                 }

@@ -19,8 +19,10 @@ pub const CORRECTION_GAIN: f64 = 0.2;
 pub const SNAP_SECS: f64 = 0.15;
 /// A reading that stops changing is extrapolated on the wall clock for at most this long.
 pub const MAX_EXTRAPOLATION_SECS: f64 = 0.1;
-/// Longest wall-clock step taken in one frame (a debugger pause does not leap the score).
-pub const MAX_FRAME_SECS: f64 = 0.25;
+/// Longest wall-clock step taken in one frame: a slow frame (software rendering, a big score)
+/// skips time so the dance keeps its tempo; only a stall longer than this (a debugger pause, a
+/// suspended laptop) does not leap the score.
+pub const MAX_FRAME_SECS: f64 = 2.0;
 
 /// Seconds into the music the picture shows, following the output's readings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,6 +157,15 @@ impl MusicSync {
         self.clock.secs()
     }
 
+    /// Seconds into the music at an input event `secs_before_frame` of wall time before the
+    /// frame the clock last advanced to, with the transport as it was (`rate`: the speed while
+    /// playing, 0 when paused). Taps are timed from their own events with this, so a slow frame
+    /// does not move them.
+    pub fn audio_secs_before_frame(&self, secs_before_frame: f64, rate: f64) -> f64 {
+        let secs_before_frame = if secs_before_frame.is_finite() { secs_before_frame.max(0.0) } else { 0.0 };
+        self.clock.secs() - secs_before_frame * rate
+    }
+
     /// True while the output sounds.
     pub fn is_sounding(&self) -> bool {
         self.sounding
@@ -226,6 +237,44 @@ mod tests {
         assert_eq!(clock.secs(), 1.75);
         clock.tick(10.0, 1.0, None);
         assert_eq!(clock.secs(), 1.75 + MAX_FRAME_SECS);
+    }
+
+    #[test]
+    fn slow_frames_skip_time_instead_of_slowing_the_dance() {
+        // Software rendering at about 2 frames a second, no audio device: 10 s of wall time.
+        let mut sync = MusicSync::new(Alignment::new(0.0, 90.0), 0.0);
+        let transport = TransportState { playing: true, speed: 1.0, music_on: true };
+        let mut wall_secs = 0.0;
+        let mut t_beats = 0.0;
+        for frame in 0..23 {
+            let dt = if frame % 2 == 0 { 0.45 } else { 0.42 };
+            wall_secs += dt;
+            t_beats = sync.frame(dt, transport, &mut Silence);
+        }
+        let played_speed = t_beats / (wall_secs * 90.0 / 60.0);
+        assert!((played_speed - 1.0).abs() < 1e-9, "played at {played_speed}× the tempo, shown 1×");
+    }
+
+    #[test]
+    fn taps_are_timed_from_their_events_not_from_the_slow_frames_that_read_them() {
+        // Taps 0.667 s apart (90 bpm) while frames come every 0.4 s: each tap is read by the
+        // first frame after it, up to 0.4 s late.
+        let tap_wall_secs: Vec<f64> = (0..6).map(|i| 0.1 + i as f64 * 0.667).collect();
+        let mut sync = MusicSync::new(Alignment::new(0.0, 120.0), 0.0);
+        let transport = TransportState { playing: true, speed: 1.0, music_on: true };
+        let mut taps = crate::rehearse::tap::TapRecorder::default();
+        let mut wall_secs = 0.0;
+        let mut pending = tap_wall_secs.iter().peekable();
+        while pending.peek().is_some() {
+            wall_secs += 0.4;
+            sync.frame(0.4, transport, &mut Silence);
+            while let Some(&&tap) = pending.peek().filter(|&&&t| t <= wall_secs) {
+                taps.tap(sync.audio_secs_before_frame(wall_secs - tap, transport.speed));
+                pending.next();
+            }
+        }
+        let fit = crate::rehearse::tap::fit_taps(taps.taps(), 0.0).expect("six taps fit");
+        assert!((fit.alignment.bpm - 90.0).abs() < 0.5, "{} bpm", fit.alignment.bpm);
     }
 
     #[test]

@@ -36,9 +36,20 @@ pub fn create_headless() -> Result<Gpu, RenderError> {
 }
 
 /// Like [`create_headless`], with an explicit adapter preference.
+///
+/// Without `WGPU_BACKEND` the primary backends (Vulkan, Metal, DX12) are asked first and OpenGL
+/// only when none of them gives a device: probing EGL looks for a Wayland display, which prints
+/// an error on a machine that has none. (Software-first keeps every backend: its order decides.)
 pub fn create_headless_with(preference: AdapterPreference) -> Result<Gpu, RenderError> {
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    Gpu::from_instance(instance, None, preference)
+    let from_env = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    if preference == AdapterPreference::HardwareFirst && std::env::var_os("WGPU_BACKEND").is_none() {
+        let mut primary = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+        primary.backends = wgpu::Backends::PRIMARY;
+        if let Ok(gpu) = Gpu::from_instance(wgpu::Instance::new(primary), None, preference) {
+            return Ok(gpu);
+        }
+    }
+    Gpu::from_instance(wgpu::Instance::new(from_env), None, preference)
 }
 
 impl Gpu {

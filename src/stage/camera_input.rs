@@ -156,7 +156,51 @@ impl FloorBounds {
     pub fn radius_m(&self) -> f32 {
         0.5 * (self.max_xz[0] - self.min_xz[0]).hypot(self.max_xz[1] - self.min_xz[1])
     }
+
+    /// A floor (centred on the origin, as the stage is drawn) that holds this box: the default
+    /// stage, grown in whole metres on each axis the box reaches beyond.
+    pub fn holding_stage(&self) -> crate::stage::scene::Stage {
+        let default = crate::stage::scene::Stage::default();
+        let reach = |a: f32, b: f32| {
+            let reach_m = a.abs().max(b.abs());
+            if reach_m.is_finite() { reach_m.min(MAX_HELD_STAGE_HALF_M).ceil() } else { 0.0 }
+        };
+        crate::stage::scene::Stage {
+            half_width_m: default.half_width_m.max(reach(self.min_xz[0], self.max_xz[0])),
+            half_depth_m: default.half_depth_m.max(reach(self.min_xz[1], self.max_xz[1])),
+            ..default
+        }
+    }
 }
+
+/// A dance whose floor box reaches further than this from its centre (half the diagonal) is
+/// too large to frame whole with the dancers still big enough to read: the framed views track
+/// the dancers instead ([`tracking_frame`]), metres.
+pub const TRACK_BEYOND_RADIUS_M: f32 = 5.0;
+/// The box a tracking view frames is at least this wide and deep, metres.
+pub const TRACKED_BOX_MIN_M: f32 = 5.0;
+
+/// The box a framed view shows at a moment of a dance too large to frame whole
+/// ([`TRACK_BEYOND_RADIUS_M`]): every dancer's pelvis now, padded to at least
+/// [`TRACKED_BOX_MIN_M`] on each side. `None` for a dance small enough to frame whole, for the
+/// follow views and the top view (which show what they always do), or with no dancers.
+pub fn tracking_frame(view: CameraView, whole: &FloorBounds, pelvises_in_world: &[Vec3]) -> Option<FloorBounds> {
+    let framed = matches!(view, CameraView::ThreeQuarter | CameraView::Front | CameraView::Side);
+    if !framed || whole.radius_m() <= TRACK_BEYOND_RADIUS_M || pelvises_in_world.is_empty() {
+        return None;
+    }
+    let tight = FloorBounds::of_points(pelvises_in_world.iter().copied(), 0.0);
+    let grow = |lo: f32, hi: f32| {
+        let pad = 0.5 * (TRACKED_BOX_MIN_M - (hi - lo)).max(0.0) + 0.6;
+        (lo - pad, hi + pad)
+    };
+    let (x0, x1) = grow(tight.min_xz[0], tight.max_xz[0]);
+    let (z0, z1) = grow(tight.min_xz[1], tight.max_xz[1]);
+    Some(FloorBounds { min_xz: [x0, z0], max_xz: [x1, z1] })
+}
+
+/// Half-size of the largest floor [`FloorBounds::holding_stage`] grows, metres.
+const MAX_HELD_STAGE_HALF_M: f32 = 500.0;
 
 /// Eye-to-pelvis distance of the "follow dancer" view, metres.
 pub const FOLLOW_DISTANCE_M: f32 = 4.0;
@@ -420,6 +464,20 @@ mod tests {
             }
         }
         let empty = FloorBounds::of_points(std::iter::empty(), 1.0);
+        assert_eq!(
+            empty.holding_stage(),
+            crate::stage::scene::Stage::default(),
+            "a small dance keeps the default floor"
+        );
+        let travelling = FloorBounds { min_xz: [-1.2, -2.0], max_xz: [0.8, 12.6] };
+        let stage = travelling.holding_stage();
+        assert_eq!((stage.half_width_m, stage.half_depth_m), (4.0, 13.0), "grown in whole metres where the dance goes");
+        let couple = [Vec3::new(0.2, 0.9, 11.0), Vec3::new(-0.3, 0.9, 11.4)];
+        let now = tracking_frame(CameraView::ThreeQuarter, &travelling, &couple).unwrap();
+        assert!(now.radius_m() < travelling.radius_m() && (now.centre_in_world().z - 11.2).abs() < 1e-4, "{now:?}");
+        assert!(now.max_xz[0] - now.min_xz[0] >= TRACKED_BOX_MIN_M);
+        assert!(tracking_frame(CameraView::FollowDancer, &travelling, &couple).is_none());
+        assert!(tracking_frame(CameraView::ThreeQuarter, &bounds, &couple).is_none(), "a small dance is framed whole");
         assert!(empty.radius_m() > 0.0);
         let mut cam = framed_camera(CameraView::FollowDancer, &bounds, 1.5);
         assert_eq!(cam.distance_m, FOLLOW_DISTANCE_M);

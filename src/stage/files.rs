@@ -1,7 +1,8 @@
 //! Score files for the player: opening a file into a [`Score`] (through [`crate::read::load`],
 //! its diagnostics left structured for the window to render), the recent-files list (in
 //! memory and in `$XDG_CONFIG_HOME/labanplay/recent.txt`) and the hot-reload watcher that polls
-//! the open file's modification time (the caller passes the clock in).
+//! the open file's modification time (the caller passes the clock in), and [`file_kind`]: what a
+//! file is (score, capture, plan, mesh) from its first bytes.
 
 use crate::read::LoadError;
 use crate::score::Score;
@@ -11,10 +12,78 @@ use std::time::SystemTime;
 /// File extensions of music tracks (the file dialog's filter, plan music cues).
 pub const MUSIC_EXTENSIONS: [&str; 5] = ["wav", "flac", "ogg", "mp3", "oga"];
 
+/// True when `path` names a music track (by its extension).
+pub fn is_music_path(path: &Path) -> bool {
+    let extension = path.extension().map(|e| e.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    MUSIC_EXTENSIONS.contains(&extension.as_str())
+}
+
 /// How many recent files are remembered.
 pub const MAX_RECENT: usize = 10;
 /// How often the watcher looks at the file, seconds.
 pub const WATCH_INTERVAL_SECS: f64 = 0.5;
+
+/// What a file given to the player is, decided before it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A score (`.lbn`, `.json`, `.lw`, or anything not recognised as another kind).
+    Score,
+    /// A BVH motion capture.
+    Capture,
+    /// An ensemble plan (`*.plan.toml`).
+    Plan,
+    /// A humanoid mesh to rig as the dancer (OBJ, glTF, PLY, STL).
+    Mesh,
+}
+
+/// How many bytes of a file [`file_kind`] looks at.
+const SNIFF_BYTES: u64 = 4096;
+
+/// The kind of the file at `path`, from its first bytes (a glTF binary's magic, a PLY or BVH
+/// header, an STL solid or binary size, OBJ vertex and face lines), else from its name.
+pub fn file_kind(path: &Path) -> FileKind {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let len = std::fs::File::open(path)
+        .and_then(|file| {
+            let len = file.metadata()?.len();
+            file.take(SNIFF_BYTES).read_to_end(&mut head).map(|_| len)
+        })
+        .unwrap_or(0);
+    match kind_from_head(&head, len) {
+        Some(kind) => kind,
+        None if crate::stage::plan_stage::is_plan_path(path) => FileKind::Plan,
+        None if crate::rig::is_mesh_path(&path.to_string_lossy()) => FileKind::Mesh,
+        None if crate::mocap::is_capture_file(path) => FileKind::Capture,
+        None => FileKind::Score,
+    }
+}
+
+/// The kind the first bytes `head` of a `len`-byte file show, when they show one.
+fn kind_from_head(head: &[u8], len: u64) -> Option<FileKind> {
+    let text = String::from_utf8_lossy(head);
+    let start = text.trim_start();
+    let binary_stl = head.len() >= 84
+        && head.get(80..84).and_then(|b| <[u8; 4]>::try_from(b).ok()).is_some_and(|count| {
+            let triangles = u64::from(u32::from_le_bytes(count));
+            triangles > 0 && len == 84 + 50 * triangles
+        });
+    let obj_lines = |prefix: &str| text.lines().filter(|l| l.starts_with(prefix)).count();
+    let gltf_json = start.starts_with('{') && text.contains("\"asset\"") && text.contains("\"version\"");
+    if head.starts_with(b"glTF") || start.starts_with("ply") || binary_stl || gltf_json {
+        return Some(FileKind::Mesh);
+    }
+    if start.starts_with("solid") && text.contains("facet") {
+        return Some(FileKind::Mesh);
+    }
+    if obj_lines("v ") >= 3 && (obj_lines("f ") >= 1 || obj_lines("vn ") >= 1) {
+        return Some(FileKind::Mesh);
+    }
+    if start.starts_with("HIERARCHY") {
+        return Some(FileKind::Capture);
+    }
+    None
+}
 
 /// Reads and composes a score file.
 pub fn open_score(path: &Path) -> Result<Score, LoadError> {
@@ -146,6 +215,34 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn a_file_is_known_by_its_content_whatever_its_name() {
+        let dir = scratch_dir("kind");
+        let binary_stl = {
+            let mut bytes = vec![0u8; 80];
+            bytes.extend_from_slice(&2u32.to_le_bytes());
+            bytes.extend(std::iter::repeat_n(0u8, 100));
+            bytes
+        };
+        let cases: [(&str, Vec<u8>, FileKind); 8] = [
+            ("model.lbn", b"glTF\x02\0\0\0\x10\0\0\0".to_vec(), FileKind::Mesh),
+            ("body.txt", b"ply\nformat ascii 1.0\nelement vertex 3\n".to_vec(), FileKind::Mesh),
+            ("body.dat", b"# exported\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".to_vec(), FileKind::Mesh),
+            ("part.score", binary_stl, FileKind::Mesh),
+            ("walk.json", b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": []}".to_vec(), FileKind::Mesh),
+            ("take.txt", b"HIERARCHY\nROOT Hips\n".to_vec(), FileKind::Capture),
+            ("show.plan.toml", b"[stage]\nsize_m = [8, 6]\n".to_vec(), FileKind::Plan),
+            ("solo.lbn", b"#LED\nstaff 1\n".to_vec(), FileKind::Score),
+        ];
+        for (name, bytes, kind) in cases {
+            let path = dir.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(file_kind(&path), kind, "{name}");
+        }
+        assert_eq!(file_kind(&dir.join("missing.glb")), FileKind::Mesh, "a missing file is known by its name");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::read::LoadError;
 use crate::score::Score;
 use crate::stage::camera_input::FloorBounds;
 use crate::stage::dancer_mesh::DancerModel;
+use crate::stage::files::{FileKind, file_kind};
 use crate::stage::playback::{MeasureGrid, Playback, Timeline};
 use crate::stage::score_stage::{StageFrame, StageOptions, build_scene};
 use crate::stage::staff_layout::StaffLayout;
@@ -39,6 +40,9 @@ impl ScoreSource {
     }
 }
 
+/// Radius of a dancer's body for picking it on the stage, metres.
+const PICK_RADIUS_M: f32 = 0.3;
+
 /// A file read for the player: a score, or a motion capture already retargeted.
 #[derive(Debug)]
 pub enum Opened {
@@ -57,6 +61,14 @@ pub enum OpenError {
     /// The capture loader's error.
     #[error(transparent)]
     Capture(#[from] CaptureLoadError),
+    /// The file is a mesh or a plan, not something to play as a score.
+    #[error("{}: this is {what}, not a score or a capture", path.display())]
+    NotAScore {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What it is and where it goes, in words.
+        what: &'static str,
+    },
 }
 
 impl OpenError {
@@ -65,17 +77,20 @@ impl OpenError {
         match self {
             OpenError::Score(e) => e.render(),
             OpenError::Capture(e) => e.render(),
+            OpenError::NotAScore { .. } => self.to_string(),
         }
     }
 }
 
-/// Reads `path`: a `.bvh` capture (retargeted onto `proportions`, with its `NAME.map.toml`) or
-/// a score.
+/// Reads `path`, known by its content ([`file_kind`]): a BVH capture (retargeted onto
+/// `proportions`, with its `NAME.map.toml`) or a score; a mesh or a plan is refused by name.
 pub fn open_path(path: &Path, proportions: &crate::pose::Proportions) -> Result<Opened, OpenError> {
-    if crate::mocap::is_capture_file(path) {
-        Ok(Opened::Capture(Box::new(crate::mocap::load(path, &Skeleton::new(proportions))?)))
-    } else {
-        Ok(Opened::Score(crate::stage::files::open_score(path)?))
+    let not_a_score = |what| Err(OpenError::NotAScore { path: path.to_path_buf(), what });
+    match file_kind(path) {
+        FileKind::Capture => Ok(Opened::Capture(Box::new(crate::mocap::load(path, &Skeleton::new(proportions))?))),
+        FileKind::Score => Ok(Opened::Score(crate::stage::files::open_score(path)?)),
+        FileKind::Mesh => not_a_score("a mesh: open it as the dancer (`play --model FILE`, or Open mesh…)"),
+        FileKind::Plan => not_a_score("an ensemble plan: open it on its own (`labanplay FILE`)"),
     }
 }
 
@@ -158,6 +173,7 @@ pub struct Player {
     floor_bounds: FloorBounds,
     poses: Vec<Pose>,
     tempo_override_bpm: Option<f64>,
+    selected_dancer: usize,
     /// The transport (time, speed, loop).
     pub playback: Playback,
     /// What the stage shows besides the dancers.
@@ -176,6 +192,7 @@ impl Player {
             floor_bounds: FloorBounds::of_points(std::iter::empty(), 0.0),
             poses: Vec::new(),
             tempo_override_bpm: None,
+            selected_dancer: 0,
             shown: Shown::Score(score),
             source,
             model,
@@ -200,6 +217,7 @@ impl Player {
                     ScoreSource::Demo(_) => None,
                 };
                 self.shown = Shown::Capture { title: source.label(), timeline, path };
+                self.selected_dancer = 0;
                 self.source = source;
                 self.animation = Animation::from_capture(motion);
                 self.layout = self.shown.layout();
@@ -215,6 +233,9 @@ impl Player {
         self.layout = StaffLayout::new(&score);
         self.playback.set_timeline(Timeline::from_score(&score));
         self.shown = Shown::Score(score);
+        if self.selected_dancer >= self.dancer_count() {
+            self.selected_dancer = 0;
+        }
         self.source = source;
         self.apply_tempo();
         self.refresh_derived();
@@ -293,6 +314,19 @@ impl Player {
         self.floor_bounds = FloorBounds::of_points(points, 0.6);
     }
 
+    /// The dancer whose staff is marked and whom "follow" and "behind" follow (index into the
+    /// staves; 0 after a new score).
+    pub fn selected_dancer(&self) -> usize {
+        self.selected_dancer
+    }
+
+    /// Selects dancer `index` (ignored when there is no such dancer).
+    pub fn select_dancer(&mut self, index: usize) {
+        if index < self.dancer_count() {
+            self.selected_dancer = index;
+        }
+    }
+
     /// The open score (`None` for a motion capture).
     pub fn score(&self) -> Option<&Score> {
         match &self.shown {
@@ -322,6 +356,17 @@ impl Player {
     /// Length in beats.
     pub fn duration_beats(&self) -> f64 {
         self.shown.duration_beats()
+    }
+
+    /// The header line: dancers, measures and tempo of a score; frames, frame rate and length
+    /// of a capture.
+    pub fn summary(&self) -> String {
+        match &self.shown {
+            Shown::Score(score) => {
+                format!("{} dancer(s) · {} measures · {:.0} bpm", score.staves.len(), score.measures.len(), self.bpm())
+            }
+            Shown::Capture { timeline, .. } => timeline.summary(),
+        }
     }
 
     /// Staves of the score; a capture is one dancer.
@@ -389,18 +434,34 @@ impl Player {
         &self.poses
     }
 
-    /// Horizontal unit vector dancer 1 faces in the last sampled pose (the pelvis's front, +Z
-    /// at rest), for the "from behind" camera.
-    pub fn first_facing_in_world(&self) -> Option<Vec3> {
-        let pose = self.poses.first()?;
+    /// Horizontal unit vector the selected dancer faces in the last sampled pose (the pelvis's
+    /// front, +Z at rest), for the "from behind" camera.
+    pub fn selected_facing_in_world(&self) -> Option<Vec3> {
+        let pose = self.poses.get(self.selected_dancer).or(self.poses.first())?;
         let front = pose.local_rot[crate::pose::JointId::Pelvis.index()] * Vec3::Z;
         let flat = Vec3::new(front.x, 0.0, front.z);
         (flat.length() > 1e-3).then(|| flat.normalize())
     }
 
-    /// Pelvis of dancer 1 in the last sampled pose (for the follow camera).
-    pub fn first_pelvis_in_world(&self) -> Option<Vec3> {
-        self.poses.first().map(|pose| pose.pelvis_in_world)
+    /// Pelvis of the selected dancer in the last sampled pose (for the follow camera).
+    pub fn selected_pelvis_in_world(&self) -> Option<Vec3> {
+        self.poses.get(self.selected_dancer).or(self.poses.first()).map(|pose| pose.pelvis_in_world)
+    }
+
+    /// The box a framed `view` shows now, when the dance is too large to frame whole
+    /// ([`crate::stage::camera_input::tracking_frame`]); call after [`Self::sample`].
+    pub fn tracking_frame(&self, view: crate::camera_view::CameraView) -> Option<FloorBounds> {
+        let pelvises: Vec<Vec3> = self.poses.iter().map(|pose| pose.pelvis_in_world).collect();
+        crate::stage::camera_input::tracking_frame(view, &self.floor_bounds, &pelvises)
+    }
+
+    /// The dancer under image point `ndc` ([-1, 1]², y up) of `camera`'s image of `aspect_ratio`,
+    /// in the last sampled poses: each body an upright capsule over its pelvis.
+    pub fn dancer_at(&self, camera: &crate::stage::OrbitCamera, aspect_ratio: f32, ndc: glam::Vec2) -> Option<usize> {
+        let (origin, dir) = crate::stage::plan_pick::ray_through(camera, aspect_ratio, ndc);
+        let grounds = self.poses.iter().map(|pose| pose.pelvis_in_world * Vec3::new(1.0, 0.0, 1.0));
+        let height_m = self.model.proportions.height_m;
+        crate::stage::plan_pick::pick_performer(origin, dir, grounds, PICK_RADIUS_M, height_m)
     }
 
     /// Fills `scene` for the last sampled poses; `mesh_id` is the uploaded [`Self::model`] mesh.
@@ -414,6 +475,7 @@ impl Player {
             options: self.stage_options,
         };
         build_scene(&frame, scene);
+        scene.stage = self.floor_bounds.holding_stage();
     }
 }
 
@@ -456,6 +518,31 @@ mod tests {
     }
 
     #[test]
+    fn a_click_on_a_dancer_selects_it_and_the_follow_camera_takes_its_pelvis() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/duet.lbn");
+        let score = crate::stage::files::open_score(&path).unwrap();
+        let mut p = player();
+        p.replace_score(score, ScoreSource::File(path));
+        p.playback.seek(2.0);
+        p.sample();
+        assert_eq!((p.dancer_count(), p.selected_dancer()), (2, 0));
+        let aspect = 16.0 / 9.0;
+        let camera =
+            crate::stage::camera_input::framed_camera(crate::camera_view::CameraView::Front, p.floor_bounds(), aspect);
+        let second = p.poses()[1].pelvis_in_world;
+        let clip = camera.clip_from_world(aspect) * second.extend(1.0);
+        let ndc = glam::Vec2::new(clip.x / clip.w, clip.y / clip.w);
+        assert_eq!(p.dancer_at(&camera, aspect, ndc), Some(1));
+        assert_eq!(p.dancer_at(&camera, aspect, glam::Vec2::new(0.99, 0.99)), None, "empty stage");
+        p.select_dancer(1);
+        assert_eq!(p.selected_pelvis_in_world(), Some(second));
+        p.select_dancer(7);
+        assert_eq!(p.selected_dancer(), 1, "no such dancer: the selection stays");
+        p.replace_score(crate::demo::default_score(), ScoreSource::Demo("walk"));
+        assert_eq!(p.selected_dancer(), 0, "a one-dancer score selects its dancer");
+    }
+
+    #[test]
     fn toe_first_recompiles_the_motion_and_reload_keeps_the_time() {
         let mut p = player();
         let heel_contacts: Vec<_> = p.animation().dancers[0].plan.footprints.iter().map(|f| f.contact).collect();
@@ -469,7 +556,7 @@ mod tests {
         assert_eq!(p.source().label(), "x.lbn");
         p.sample();
         assert_eq!(p.poses().len(), 1);
-        assert!(p.first_pelvis_in_world().unwrap().is_finite());
+        assert!(p.selected_pelvis_in_world().unwrap().is_finite());
         let mut scene = Scene::default();
         p.build_scene(MeshId(0), &mut scene);
         assert_eq!(scene.dancers.len(), 1);
@@ -491,6 +578,9 @@ mod tests {
         assert_eq!(p.beats_per_measure(), expected.beats_per_measure);
         assert_eq!(p.duration_beats(), expected.duration_beats);
         assert_eq!(p.dancer_count(), 1);
+        let summary = p.summary();
+        assert!(summary.starts_with(&format!("capture · {} frames at ", expected.frames)), "{summary}");
+        assert!(expected.frames > 1 && summary.ends_with(&format!("{:.1} s", expected.duration_beats)), "{summary}");
         let measures = (expected.duration_beats / f64::from(expected.beats_per_measure)).ceil() as usize;
         assert!(measures >= 1);
         assert_eq!(p.measure_count(), measures);

@@ -14,6 +14,8 @@ use crate::stage::camera_input::{
 };
 use crate::stage::dancer_mesh::DancerModel;
 use crate::stage::dancer_mesh::{ModelEntry, builtin_models};
+use crate::stage::file_browser::{BrowsePurpose, FileBrowser};
+use crate::stage::files::{FileKind, file_kind};
 use crate::stage::files::{FileWatch, RecentFiles};
 use crate::stage::mesh_cache::{Origin, default_cache_dir};
 use crate::stage::mesh_open::MeshJob;
@@ -34,6 +36,7 @@ use winit::event::{StartCause, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowId};
 
+mod opening;
 mod plan_panel;
 mod save;
 
@@ -48,6 +51,8 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Select this performer (from 1) of a plan at the start (tests).
     pub select_performer: Option<usize>,
+    /// The dancer: a built-in model's name or a mesh file (instead of the one chosen last time).
+    pub model: Option<String>,
 }
 
 impl WindowOptions {
@@ -57,16 +62,33 @@ impl WindowOptions {
         let exit_after_frames = std::env::var("LABANPLAY_EXIT_AFTER_FRAMES").ok().and_then(|v| v.trim().parse().ok());
         let screenshot = std::env::var_os("LABANPLAY_SCREENSHOT").filter(|v| !v.is_empty()).map(PathBuf::from);
         let select_performer = std::env::var("LABANPLAY_SELECT").ok().and_then(|v| v.trim().parse().ok());
-        WindowOptions { file, exit_after_frames, screenshot, select_performer }
+        WindowOptions { file, exit_after_frames, screenshot, select_performer, model: None }
     }
+}
+
+/// The settings' model entry for `--model NAME|MESH`: a built-in model's name, or an existing
+/// mesh file (as an absolute path, as the player stores it).
+fn chosen_model(model: &str, models: &[ModelEntry]) -> Result<String, String> {
+    if models.iter().any(|m| m.name == model) {
+        return Ok(model.to_owned());
+    }
+    let path = Path::new(model);
+    if path.is_file() && file_kind(path) == FileKind::Mesh {
+        return Ok(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()).to_string_lossy().into_owned());
+    }
+    let names: Vec<&str> = models.iter().map(|m| m.name).collect();
+    Err(format!(
+        "unknown model `{model}`: give one of {} (see `labanplay models`) or a mesh file (.obj, .gltf, .glb, .ply, .stl)",
+        names.join(", ")
+    ))
 }
 
 /// Opens the player window and runs until it is closed. Errors (no display, no GPU, an
 /// unreadable score) come back as a message for the user.
-pub fn run(options: WindowOptions) -> Result<(), String> {
+pub fn run(mut options: WindowOptions) -> Result<(), String> {
     let settings_path = default_settings_path();
     let loaded = settings_path.as_deref().map(Settings::load);
-    let (settings, settings_warning) = match loaded {
+    let (mut settings, settings_warning) = match loaded {
         Some(loaded) => (loaded.settings, loaded.warning),
         None => (Settings::default(), None),
     };
@@ -74,6 +96,13 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         eprintln!("labanplay: {warning}");
     }
     let models = builtin_models();
+    // A mesh given as the file is the dancer, not a score.
+    if let Some(mesh) = options.file.take_if(|p| file_kind(p) == FileKind::Mesh) {
+        options.model = Some(mesh.to_string_lossy().into_owned());
+    }
+    if let Some(model) = &options.model {
+        settings.model = Some(chosen_model(model, &models)?);
+    }
     let model_index =
         settings.model.as_deref().and_then(|name| models.iter().position(|m| m.name == name)).unwrap_or(0);
     let entry = models.get(model_index).or(models.first()).ok_or("no dancer models are built in")?;
@@ -85,7 +114,7 @@ pub fn run(options: WindowOptions) -> Result<(), String> {
         .and_then(|k| k.strip_prefix("demo:"))
         .and_then(|name| crate::stage::DEMOS.iter().position(|(n, _)| *n == name));
     // An ensemble plan plays its crowd; the staff beside it is its first group's score.
-    let plan = match options.file.as_deref().filter(|p| crate::stage::plan_stage::is_plan_path(p)) {
+    let plan = match options.file.as_deref().filter(|p| file_kind(p) == FileKind::Plan) {
         Some(path) => Some(crate::stage::plan_stage::PlanPlayback::open(path, &model).map_err(|e| e.to_string())?),
         None => None,
     };
@@ -160,13 +189,9 @@ struct Boot {
     plan: Option<crate::stage::plan_stage::PlanPlayback>,
 }
 
-/// What the file dialog open now is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dialog {
-    Score,
-    Music,
-    Mesh,
-}
+/// A desktop file dialog that answers "nothing chosen" sooner than this after it opened was
+/// never shown (no portal, no zenity): the built-in browser is used instead, from then on.
+const UNSHOWN_DIALOG_SECS: f64 = 0.6;
 
 struct App {
     boot: Option<Boot>,
@@ -189,7 +214,11 @@ struct Running {
     rehearsal: Rehearsal,
     watch: Option<FileWatch>,
     /// The file dialog running on its own thread, when one is open, and what it is for.
-    dialog: Option<(Dialog, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    dialog: Option<(BrowsePurpose, Instant, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    /// The desktop has no file dialog: the built-in browser opens directly.
+    builtin_browser: bool,
+    /// The framed view follows a dance too large to frame whole (until the user moves it).
+    tracking: bool,
     /// A mesh being rigged for the dancer, when one is.
     mesh_job: Option<MeshJob>,
     /// Meshes opened as models: shown after the built-in models in the dropdown.
@@ -198,6 +227,8 @@ struct Running {
     video: Option<VideoExport>,
     started: Instant,
     last_frame: Instant,
+    /// When each key or button press since the last frame arrived (taps are timed from these).
+    presses: std::collections::VecDeque<Instant>,
     frames: u64,
     stage_size_px: [u32; 2],
     /// The ensemble plan playing, when one was opened.
@@ -235,6 +266,14 @@ impl ApplicationHandler for App {
         let response = running.egui_state.on_window_event(&running.window, &event);
         if response.repaint {
             running.window.request_redraw();
+        }
+        let pressed = match &event {
+            WindowEvent::KeyboardInput { event, .. } => event.state.is_pressed() && !event.repeat,
+            WindowEvent::MouseInput { state, .. } => state.is_pressed(),
+            _ => false,
+        };
+        if pressed {
+            running.presses.push_back(Instant::now());
         }
         match event {
             WindowEvent::CloseRequested => {
@@ -334,7 +373,6 @@ impl Running {
                 .map(|z| z.clamp(12.0, 96.0))
                 .unwrap_or(defaults.staff_px_per_beat),
             recent: recent.paths().to_vec(),
-            has_file_dialog: true,
             status: settings_warning,
             ..defaults
         };
@@ -377,11 +415,14 @@ impl Running {
             rehearsal,
             watch,
             dialog: None,
+            builtin_browser: std::env::var("LABANPLAY_FILE_BROWSER").is_ok_and(|v| v == "builtin"),
+            tracking: true,
             mesh_job: None,
             mesh_models: Vec::new(),
             video: None,
             started: now,
             last_frame: now,
+            presses: std::collections::VecDeque::new(),
             frames: 0,
             stage_size_px: [1, 1],
             plan,
@@ -393,111 +434,6 @@ impl Running {
             running.open_mesh(&mesh);
         }
         Ok(running)
-    }
-
-    /// Opens `path`, keeping the current score when it cannot be read (the error goes to the
-    /// status line).
-    fn open_file(&mut self, path: &Path) {
-        if crate::rig::is_mesh_path(&path.to_string_lossy()) {
-            self.open_mesh(path);
-            return;
-        }
-        match open_path(path, &self.player.model().proportions) {
-            Ok(opened) => {
-                self.rehearsal.store_score(&self.player);
-                self.player.replace_opened(opened, ScoreSource::File(path.to_path_buf()));
-                self.player.playback.go_to_start();
-                self.rehearsal.open_score(&mut self.player, &mut self.ui_state);
-                self.player.playback.play();
-                self.recent.remember(path);
-                self.ui_state.recent = self.recent.paths().to_vec();
-                self.ui_state.status = None;
-                let clock_secs = self.started.elapsed().as_secs_f64();
-                self.watch = Some(FileWatch::new(path.to_path_buf(), clock_secs));
-                self.reframe();
-                self.window.set_title(&format!("labanplay — {}", self.player.source().label()));
-            }
-            Err(error) => self.ui_state.status = Some(error.to_string()),
-        }
-    }
-
-    /// Shows the native file dialog (XDG desktop portal, or zenity) on its own thread so the
-    /// window keeps drawing; the answer is picked up by [`Self::poll_dialog`].
-    fn open_dialog(&mut self, purpose: Dialog) {
-        if self.dialog.is_some() {
-            return;
-        }
-        let (sender, receiver) = std::sync::mpsc::channel();
-        let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
-            let dialog = match purpose {
-                Dialog::Music => rfd::FileDialog::new()
-                    .set_title("Open a music track")
-                    .add_filter("Music", &crate::stage::files::MUSIC_EXTENSIONS),
-                Dialog::Score => rfd::FileDialog::new()
-                    .set_title("Open a Labanotation score")
-                    .add_filter("Labanotation scores", &["lbn", "lw", "json"]),
-                Dialog::Mesh => rfd::FileDialog::new()
-                    .set_title("Open a humanoid mesh to dance")
-                    .add_filter("Meshes", &["obj", "gltf", "glb", "ply", "stl"]),
-            };
-            let picked = dialog.add_filter("All files", &["*"]).pick_file();
-            // The window may have closed meanwhile; then nobody needs the answer.
-            let _ = sender.send(picked);
-        });
-        match spawned {
-            Ok(_) => self.dialog = Some((purpose, receiver)),
-            Err(error) => self.ui_state.status = Some(format!("cannot show the file dialog: {error}")),
-        }
-    }
-
-    /// Rigs `path` in the background (or takes it from the rig cache); [`Self::poll_mesh`] makes
-    /// it the dancer when it is ready.
-    fn open_mesh(&mut self, path: &Path) {
-        if let Some(job) = &self.mesh_job {
-            self.ui_state.status = Some(format!("still rigging {}", job.name()));
-            return;
-        }
-        match MeshJob::start(path, default_cache_dir()) {
-            Ok(job) => {
-                self.ui_state.status = Some(format!("rigging {}…", job.name()));
-                self.mesh_job = Some(job);
-            }
-            Err(error) => self.ui_state.status = Some(error.to_string()),
-        }
-    }
-
-    fn poll_mesh(&mut self, clock_secs: f64) {
-        let Some(job) = &self.mesh_job else { return };
-        let Some(result) = job.poll() else {
-            let dots = ".".repeat(1 + (clock_secs * 2.0) as usize % 3);
-            self.ui_state.status = Some(format!("rigging {}{dots} (the dance goes on meanwhile)", job.name()));
-            return;
-        };
-        let (path, name) = (job.path.clone(), job.name());
-        self.mesh_job = None;
-        let ready = result
-            .map_err(|e| e.to_string())
-            .and_then(|(model, origin)| self.gpu.set_model(&model).map(|()| (model, origin)));
-        match ready {
-            Ok((model, origin)) => {
-                let slot = match self.mesh_models.iter().position(|(p, _)| *p == path) {
-                    Some(i) => i,
-                    None => {
-                        self.mesh_models.push((path, model.clone()));
-                        self.ui_state.model_names.push(name.clone());
-                        self.mesh_models.len() - 1
-                    }
-                };
-                self.ui_state.model_index = self.models.len() + slot;
-                self.player.set_model(model);
-                self.reframe();
-                self.ui_state.status = Some(match origin {
-                    Origin::Cache => format!("{name}: from the rig cache"),
-                    Origin::Rigged => format!("{name}: rigged"),
-                });
-            }
-            Err(error) => self.ui_state.status = Some(error),
-        }
     }
 
     fn start_video(&mut self) {
@@ -530,33 +466,6 @@ impl Running {
         }
     }
 
-    fn poll_dialog(&mut self) {
-        let Some((purpose, receiver)) = &self.dialog else { return };
-        let purpose = *purpose;
-        match receiver.try_recv() {
-            Ok(Some(path)) => {
-                self.dialog = None;
-                match purpose {
-                    Dialog::Music => self.rehearsal.open_music(&path, &self.player, &mut self.ui_state),
-                    Dialog::Score => self.open_file(&path),
-                    Dialog::Mesh => self.open_mesh(&path),
-                }
-            }
-            Ok(None) => {
-                self.dialog = None;
-                self.ui_state.status =
-                    Some("no file chosen (if no dialog appeared, use File > Open a path)".to_owned());
-            }
-            Err(std::sync::mpsc::TryRecvError::Empty) => {}
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                self.dialog = None;
-                self.ui_state.status = Some(
-                    "no file dialog is available (XDG desktop portal or zenity); use File > Open a path".to_owned(),
-                );
-            }
-        }
-    }
-
     fn reframe(&mut self) {
         let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
         let bounds = match &self.plan {
@@ -565,40 +474,39 @@ impl Running {
         };
         self.camera = framed_camera(self.ui_state.camera_view, &bounds, aspect);
         self.camera.far_m = self.camera.far_m.max(4.0 * self.camera.distance_m);
+        self.tracking = true;
     }
 
-    fn hot_reload(&mut self, clock_secs: f64) {
-        let Some(watch) = &mut self.watch else { return };
-        if !watch.poll(clock_secs) {
+    /// A dance too large to frame whole keeps its dancers framed as they travel, until the
+    /// user moves the camera (a view button starts it again).
+    fn track_dancers(&mut self) {
+        if !self.tracking || self.plan.is_some() {
             return;
         }
-        let path = watch.path().to_path_buf();
-        match open_path(&path, &self.player.model().proportions) {
-            Ok(opened) => {
-                self.player.replace_opened(opened, ScoreSource::File(path.clone()));
-                let message = format!("reloaded {}", path.display());
-                eprintln!("labanplay: {message}");
-                self.ui_state.status = Some(message);
-            }
-            Err(error) => {
-                let message = format!("reload failed: {error}");
-                eprintln!("labanplay: {message}");
-                self.ui_state.status = Some(message);
-            }
+        if let Some(now) = self.player.tracking_frame(self.ui_state.camera_view) {
+            let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
+            self.camera = framed_camera(self.ui_state.camera_view, &now, aspect);
+            self.camera.far_m = self.camera.far_m.max(4.0 * self.camera.distance_m);
         }
     }
 
     fn apply(&mut self, action: UiAction) -> FrameEnd {
         match action {
             UiAction::Open(path) => self.open_file(&path),
-            UiAction::OpenDialog => self.open_dialog(Dialog::Score),
-            UiAction::OpenMusicDialog => self.open_dialog(Dialog::Music),
-            UiAction::OpenMeshDialog => self.open_dialog(Dialog::Mesh),
+            UiAction::OpenDialog => self.open_dialog(BrowsePurpose::Any),
+            UiAction::OpenMusicDialog => self.open_dialog(BrowsePurpose::Music),
+            UiAction::OpenMeshDialog => self.open_dialog(BrowsePurpose::Mesh),
+            UiAction::Browsed(purpose, path) => self.open_for(purpose, &path),
             UiAction::OpenMusic(path) => self.rehearsal.open_music(&path, &self.player, &mut self.ui_state),
             UiAction::ClearMusic => self.rehearsal.clear_music(),
             UiAction::Music(_) => {}
             UiAction::Align { offset_secs, bpm } => self.rehearsal.align(offset_secs, bpm, &mut self.player),
-            UiAction::Tap => self.rehearsal.tap(),
+            UiAction::Tap => {
+                // The press that made this tap, timed when it arrived rather than when the frame read it.
+                let pressed_at = self.presses.pop_back().unwrap_or(self.last_frame);
+                let secs_before_frame = self.last_frame.saturating_duration_since(pressed_at).as_secs_f64();
+                self.rehearsal.tap(secs_before_frame, &self.player);
+            }
             UiAction::ClearTaps => self.rehearsal.taps.clear(),
             UiAction::ApplyTaps => {
                 let status = self.rehearsal.apply_taps(&mut self.player, self.ui_state.music.first_tap_measure);
@@ -653,7 +561,7 @@ impl Running {
 
     fn frame(&mut self) -> Result<FrameEnd, String> {
         let now = Instant::now();
-        let dt_secs = now.duration_since(self.last_frame).as_secs_f64().min(0.1);
+        let dt_secs = now.duration_since(self.last_frame).as_secs_f64();
         self.last_frame = now;
         let clock_secs = now.duration_since(self.started).as_secs_f64();
         let advanced = self.rehearsal.advance(dt_secs, clock_secs, &mut self.player, &self.ui_state);
@@ -683,8 +591,10 @@ impl Running {
                 end = FrameEnd::Quit;
             }
         }
+        self.presses.clear();
 
         self.select_on_stage(&ui_output);
+        self.select_dancer_on_stage(&ui_output);
         self.rehearsal.follow_transport(&self.player);
 
         let pointer = unmirrored_pointer(&ui_output.pointer, self.ui_state.mirror);
@@ -698,7 +608,11 @@ impl Running {
             self.ui_state.camera_view = CameraView::FollowDancer;
         }
         apply_motion(&mut self.camera, &motion);
+        if orbits || motion.pans() || motion.zoom_factor != 1.0 {
+            self.tracking = false;
+        }
         self.player.sample();
+        self.track_dancers();
         self.carry_out_plan_commands();
         // With a plan, "follow" follows the selected performer (else the first).
         let followed = match &self.plan {
@@ -706,13 +620,13 @@ impl Running {
                 let i = plan.selected.unwrap_or(0);
                 plan.frame.performers.get(i).map(|p| p.ground_in_world + glam::Vec3::Y * 0.9)
             }
-            None => self.player.first_pelvis_in_world(),
+            None => self.player.selected_pelvis_in_world(),
         };
         if let Some(pelvis) = followed {
             match self.ui_state.camera_view {
                 CameraView::FollowDancer => follow(&mut self.camera, pelvis),
                 CameraView::Behind => {
-                    let facing = self.player.first_facing_in_world().unwrap_or(glam::Vec3::Z);
+                    let facing = self.player.selected_facing_in_world().unwrap_or(glam::Vec3::Z);
                     follow_from_behind(&mut self.camera, pelvis, facing, dt_secs as f32);
                 }
                 _ => {}

@@ -100,6 +100,26 @@ pub fn click_source(accent: bool) -> rodio::buffer::SamplesBuffer {
     rodio::buffer::SamplesBuffer::new(channels, rate, click_samples(accent, CLICK_SAMPLE_RATE_HZ))
 }
 
+/// Why no audio output can open here, when that is certain without trying: on Linux, no sound
+/// card in `/proc/asound/cards` and no PulseAudio or PipeWire socket. Asking ALSA anyway only
+/// prints its own errors to the terminal.
+fn no_sound_possible() -> Option<String> {
+    if !cfg!(target_os = "linux") {
+        return None;
+    }
+    let cards = std::fs::read_to_string("/proc/asound/cards").unwrap_or_default();
+    let has_card = cards.lines().any(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+    let runtime_dir = std::env::var_os("XDG_RUNTIME_DIR").map(std::path::PathBuf::from);
+    let has_server = runtime_dir
+        .is_some_and(|dir| ["pulse/native", "pipewire-0"].iter().any(|socket| dir.join(socket).exists()))
+        || std::env::var_os("PULSE_SERVER").is_some();
+    if has_card || has_server {
+        None
+    } else {
+        Some("no audio output device: no sound card and no sound server".to_owned())
+    }
+}
+
 /// Sounds the beat while the score plays. Holds the audio output when one opened.
 pub struct Metronome {
     sink: Option<rodio::MixerDeviceSink>,
@@ -127,6 +147,9 @@ impl Metronome {
     /// Opens the default audio output. Never panics: with no device the metronome is
     /// unavailable (see [`Metronome::unavailable_reason`]) and does nothing. Starts disabled.
     pub fn new() -> Metronome {
+        if let Some(reason) = no_sound_possible() {
+            return Metronome::unavailable(reason);
+        }
         match rodio::DeviceSinkBuilder::open_default_sink() {
             Ok(mut sink) => {
                 sink.log_on_drop(false);

@@ -140,9 +140,11 @@ impl Rehearsal {
         self.sync.set_alignment(alignment, t_beats, &mut self.music);
     }
 
-    /// Records a tap at the clock's place in the music.
-    pub fn tap(&mut self) {
-        self.taps.tap(self.sync.audio_secs());
+    /// Records a tap made `secs_before_frame` of wall time before the frame the clock last
+    /// advanced to, at its place in the music.
+    pub fn tap(&mut self, secs_before_frame: f64, player: &Player) {
+        let rate = if player.playback.is_playing() { player.playback.speed() } else { 0.0 };
+        self.taps.tap(self.sync.audio_secs_before_frame(secs_before_frame, rate));
     }
 
     /// Beat of the first tap: the start of measure `measure` (beat 0 when it does not exist).

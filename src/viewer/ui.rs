@@ -18,8 +18,10 @@ use std::path::PathBuf;
 pub enum UiAction {
     /// Open this score file.
     Open(PathBuf),
-    /// Show the native file dialog.
+    /// Choose a file to open: the desktop's file dialog, else the built-in browser.
     OpenDialog,
+    /// The built-in browser chose this file for this purpose.
+    Browsed(BrowsePurpose, PathBuf),
     /// Open bundled demo number `index` of [`crate::stage::DEMOS`].
     OpenDemo(usize),
     /// Switch to model number `index` of the model list.
@@ -68,10 +70,8 @@ pub struct UiState {
     pub model_index: usize,
     /// The last camera view chosen.
     pub camera_view: CameraView,
-    /// Text of the "open path" field (used when there is no native dialog).
-    pub open_path_text: String,
-    /// True when a native file dialog is available.
-    pub has_file_dialog: bool,
+    /// The built-in file browser, while it is open.
+    pub browser: Option<FileBrowser>,
     /// A video export is running: its progress text.
     pub exporting: Option<String>,
     /// A message for the status line (errors while opening, reloads).
@@ -152,8 +152,7 @@ impl Default for UiState {
             model_names: Vec::new(),
             model_index: 0,
             camera_view: CameraView::ThreeQuarter,
-            open_path_text: String::new(),
-            has_file_dialog: false,
+            browser: None,
             exporting: None,
             status: None,
             staff_px_per_beat: 36.0,
@@ -190,8 +189,15 @@ pub struct UiOutput {
     pub escape: bool,
 }
 
-/// Width of the staff panel, points.
+/// Width of the staff panel for one staff, points (wider for more staves, up to
+/// [`STAFF_PANEL_MAX_DEFAULT_WIDTH`]; the user can drag its edge).
 pub const STAFF_PANEL_WIDTH: f32 = 240.0;
+/// The bar marking the selected dancer's staff.
+const SELECTED_STAFF: egui::Color32 = egui::Color32::from_rgb(0, 125, 235);
+/// The staff panel opens at most this wide, points; wider staves scroll sideways.
+pub const STAFF_PANEL_MAX_DEFAULT_WIDTH: f32 = 560.0;
+/// The staff panel can be narrowed to this, points.
+pub const STAFF_PANEL_MIN_WIDTH: f32 = 160.0;
 /// Width of the event timeline beside the staff when a plan is open, points.
 pub const TIMELINE_WIDTH: f32 = 96.0;
 /// Width of the controls panel, points.
@@ -209,38 +215,17 @@ pub fn draw(
     keyboard(ui, player, &mut out);
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
     egui::Panel::bottom("transport").show(ui, |ui| transport(ui, state, player));
-    let panel_width = STAFF_PANEL_WIDTH + if state.plan.is_some() { TIMELINE_WIDTH } else { 0.0 };
-    egui::Panel::left("staff").exact_size(panel_width).resizable(false).show(ui, |ui| {
-        let t_beats = player.playback.t_beats();
-        let playing = player.playback.is_playing();
-        let loop_beats = player.playback.loop_range().map(|r| (r.start_beats(), r.end_beats()));
-        let px_per_beat = state.staff_px_per_beat;
-        // With a plan: the staff in the shown score's beats, the timeline in the plan's beside it.
-        let staff_t = state.plan.as_ref().map_or(t_beats, |p| p.staff_t_beats);
-        let mut seek = None;
-        let response = if let Some(plan) = &state.plan {
-            let full = ui.available_rect_before_wrap();
-            let split = full.right() - TIMELINE_WIDTH;
-            let staff_rect = egui::Rect::from_min_max(full.min, egui::pos2(split, full.bottom()));
-            let line_rect = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);
-            let mut line_ui = ui.new_child(egui::UiBuilder::new().max_rect(line_rect));
-            let line = crate::viewer::staff_ui::timeline_ui(&mut line_ui, &plan.bars, t_beats, playing, px_per_beat);
-            seek = line.seek_to_beats;
-            let mut staff_ui = ui.new_child(egui::UiBuilder::new().max_rect(staff_rect));
-            staff_ui_with_loop(&mut staff_ui, player.layout(), staff_t, playing, px_per_beat, None)
-        } else {
-            staff_ui_with_loop(ui, player.layout(), t_beats, playing, px_per_beat, loop_beats)
-        };
-        // A seek on the staff moves the plan by as many beats.
-        if let Some(t) = response.seek_to_beats.map(|t| t_beats + (t - staff_t)).or(seek) {
-            player.playback.seek(t.max(0.0));
-        }
-        if let Some((a, b)) = response.loop_marked
-            && let Some(range) = LoopRange::new(a, b)
-        {
-            mark_loop(player, range.snapped_to_beats());
-        }
-    });
+    let timeline_px = if state.plan.is_some() { TIMELINE_WIDTH } else { 0.0 };
+    let staves_px = player.layout().content_width_px(&crate::stage::staff_layout::StaffView::new(0.0, 0.0, 1.0));
+    // The panel's own margins beside the staves.
+    let staff_default_px = (staves_px + 16.0).clamp(STAFF_PANEL_WIDTH, STAFF_PANEL_MAX_DEFAULT_WIDTH);
+    // A new id per staff count: a score with more staves opens the panel wide enough for them.
+    let panel_id = ("staff", player.layout().staff_count(), state.plan.is_some());
+    egui::Panel::left(panel_id)
+        .default_size(staff_default_px + timeline_px)
+        .min_size(STAFF_PANEL_MIN_WIDTH + timeline_px)
+        .resizable(true)
+        .show(ui, |ui| staff_panel(ui, state, player, staves_px, timeline_px));
     egui::Panel::right("controls").exact_size(CONTROLS_PANEL_WIDTH).resizable(false).show(ui, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| controls(ui, state, player, &mut out));
     });
@@ -248,6 +233,7 @@ pub fn draw(
         state.mirror = !state.mirror;
     }
     egui::CentralPanel::no_frame().show(ui, |ui| stage(ui, state, stage_texture, &mut out));
+    file_browser(ui, state, &mut out);
     out
 }
 
@@ -282,7 +268,12 @@ fn keyboard(ui: &mut egui::Ui, player: &mut Player, out: &mut UiOutput) {
         if input.key_pressed(egui::Key::End) {
             player.playback.go_to_end();
         }
-        if input.key_pressed(egui::Key::T) {
+        let command_o = input.events.iter().any(|event| {
+            matches!(event, egui::Event::Key { key: egui::Key::O, pressed: true, modifiers, .. } if modifiers.command)
+        });
+        if command_o {
+            out.actions.push(UiAction::OpenDialog);
+        } else if input.key_pressed(egui::Key::T) {
             out.actions.push(UiAction::Tap);
         }
         if input.key_pressed(egui::Key::M) {
@@ -297,23 +288,11 @@ fn keyboard(ui: &mut egui::Ui, player: &mut Player, out: &mut UiOutput) {
 fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if state.has_file_dialog && ui.button("Open…").clicked() {
+            let hint = "A score (.lbn, .lw, .json), a BVH capture, a plan, a music track or a mesh (Ctrl+O)";
+            if ui.button("Open…").on_hover_text(hint).clicked() {
                 out.actions.push(UiAction::OpenDialog);
                 ui.close();
             }
-            ui.label("Open a path:");
-            ui.horizontal(|ui| {
-                let field = ui.add(
-                    egui::TextEdit::singleline(&mut state.open_path_text)
-                        .hint_text("score.lbn / .lw / .json")
-                        .desired_width(220.0),
-                );
-                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-                if (ui.button("Open").clicked() || enter) && !state.open_path_text.trim().is_empty() {
-                    out.actions.push(UiAction::Open(PathBuf::from(state.open_path_text.trim())));
-                    ui.close();
-                }
-            });
             ui.menu_button("Open recent", |ui| {
                 if state.recent.is_empty() {
                     ui.label("(none yet)");
@@ -439,6 +418,84 @@ fn paint_loop_on_timeline(ui: &egui::Ui, rect: egui::Rect, duration_beats: f64, 
     ui.painter().rect_filled(band, 1.0, egui::Color32::from_rgb(40, 170, 70));
 }
 
+/// The staff panel: every staff of the score side by side (scrolled sideways when they are wider
+/// than the panel), with the plan's event timeline beside them when a plan is open.
+fn staff_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, staves_px: f32, timeline_px: f32) {
+    let t_beats = player.playback.t_beats();
+    let playing = player.playback.is_playing();
+    let loop_beats = player.playback.loop_range().map(|r| (r.start_beats(), r.end_beats()));
+    let px_per_beat = state.staff_px_per_beat;
+    // With a plan: the staff in the shown score's beats, the timeline in the plan's beside it.
+    let staff_t = state.plan.as_ref().map_or(t_beats, |p| p.staff_t_beats);
+    let mut seek = None;
+    let response = if let Some(plan) = &state.plan {
+        let full = ui.available_rect_before_wrap();
+        let split = full.right() - timeline_px;
+        let staff_rect = egui::Rect::from_min_max(full.min, egui::pos2(split, full.bottom()));
+        let line_rect = egui::Rect::from_min_max(egui::pos2(split, full.top()), full.max);
+        let mut line_ui = ui.new_child(egui::UiBuilder::new().max_rect(line_rect));
+        let line = crate::viewer::staff_ui::timeline_ui(&mut line_ui, &plan.bars, t_beats, playing, px_per_beat);
+        seek = line.seek_to_beats;
+        // The children do not take space in the panel: claim it, or a resizable panel shrinks.
+        ui.advance_cursor_after_rect(full);
+        let mut staff_ui = ui.new_child(egui::UiBuilder::new().max_rect(staff_rect));
+        scrolled_staves(&mut staff_ui, staves_px, None, |ui| {
+            staff_ui_with_loop(ui, player.layout(), staff_t, playing, px_per_beat, None)
+        })
+    } else {
+        let selected = (player.layout().staff_count() > 1).then(|| (player.layout(), player.selected_dancer()));
+        scrolled_staves(ui, staves_px, selected, |ui| {
+            staff_ui_with_loop(ui, player.layout(), t_beats, playing, px_per_beat, loop_beats)
+        })
+    };
+    // A seek on the staff moves the plan by as many beats.
+    if let Some(t) = response.seek_to_beats.map(|t| t_beats + (t - staff_t)).or(seek) {
+        player.playback.seek(t.max(0.0));
+    }
+    if let Some((a, b)) = response.loop_marked
+        && let Some(range) = LoopRange::new(a, b)
+    {
+        mark_loop(player, range.snapped_to_beats());
+    }
+}
+
+/// Runs `staff` in a sideways scroll area at least `staves_px` wide (the staff itself scrolls in
+/// time by dragging, so the area scrolls only by its bar and the wheel); `selected` (a layout of
+/// several staves and the selected one) marks that staff with a bar along its top.
+fn scrolled_staves(
+    ui: &mut egui::Ui,
+    staves_px: f32,
+    selected: Option<(&crate::stage::staff_layout::StaffLayout, usize)>,
+    staff: impl FnOnce(&mut egui::Ui) -> crate::viewer::staff_ui::StaffResponse,
+) -> crate::viewer::staff_ui::StaffResponse {
+    let source = egui::scroll_area::ScrollSource::SCROLL_BAR | egui::scroll_area::ScrollSource::MOUSE_WHEEL;
+    egui::ScrollArea::horizontal()
+        .auto_shrink(false)
+        .scroll_source(source)
+        .show(ui, |ui| {
+            let height_px = ui.available_height();
+            ui.set_min_size(egui::vec2(ui.available_width().max(staves_px), height_px));
+            let rect =
+                egui::Rect::from_min_size(ui.cursor().min, egui::vec2(ui.available_width().max(staves_px), height_px));
+            let mut inner = ui.new_child(egui::UiBuilder::new().max_rect(rect));
+            let response = staff(&mut inner);
+            if let Some((layout, staff_index)) = selected {
+                let view = crate::stage::staff_layout::StaffView::new(rect.width(), rect.height(), 1.0);
+                if let Some(centre_x) = layout.staff_centre_x(&view, staff_index) {
+                    let half_px = 2.0 * crate::stage::staff_layout::COLUMN_WIDTH_PX;
+                    let x = rect.left() + centre_x;
+                    let bar = egui::Rect::from_min_max(
+                        egui::pos2(x - half_px, rect.top()),
+                        egui::pos2(x + half_px, rect.top() + 4.0),
+                    );
+                    ui.painter().rect_filled(bar, 1.0, SELECTED_STAFF);
+                }
+            }
+            response
+        })
+        .inner
+}
+
 fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &mut UiOutput) {
     if let Some(plan) = &mut state.plan {
         ui.heading("Ensemble plan");
@@ -466,12 +523,7 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     }
     ui.heading(player.title().unwrap_or("untitled score"));
     ui.label(egui::RichText::new(player.source().label()).small());
-    ui.label(format!(
-        "{} dancer(s) · {} measures · {:.0} bpm",
-        player.dancer_count(),
-        player.measure_count(),
-        player.bpm()
-    ));
+    ui.label(player.summary());
     ui.separator();
     ui.label("Dancer model");
     let selected = state.model_names.get(state.model_index).map_or("?", String::as_str);
@@ -481,11 +533,10 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
                 out.actions.push(UiAction::SelectModel(index));
             }
         }
-        if state.has_file_dialog
-            && ui
-                .selectable_label(false, "Open mesh…")
-                .on_hover_text("A humanoid mesh (OBJ, glTF, PLY, STL) is rigged and dances; or drop one on the window")
-                .clicked()
+        if ui
+            .selectable_label(false, "Open mesh…")
+            .on_hover_text("A humanoid mesh (OBJ, glTF, PLY, STL) is rigged and dances; or drop one on the window")
+            .clicked()
         {
             out.actions.push(UiAction::OpenMeshDialog);
         }
@@ -681,7 +732,10 @@ fn mirror_badge(ui: &egui::Ui, rect: egui::Rect) {
     painter.galley(badge.min + egui::vec2(8.0, 4.0), galley, egui::Color32::WHITE);
 }
 
+mod file_browser;
 mod music_panel;
+use crate::stage::file_browser::{BrowsePurpose, FileBrowser};
+use file_browser::file_browser;
 use music_panel::music_panel;
 
 #[cfg(test)]

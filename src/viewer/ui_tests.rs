@@ -177,3 +177,50 @@ fn with_a_plan_the_timeline_sits_beside_the_staff_and_clicks_escape_and_the_top_
     assert!(found.is_some(), "no top-view checkbox in the controls");
     assert!(state.plan.as_ref().unwrap().top_view && state.camera_view == CameraView::Top);
 }
+
+#[test]
+fn the_built_in_browser_opens_a_typed_file_and_keeps_the_letters_from_the_hotkeys() {
+    use crate::stage::file_browser::{BrowsePurpose, FileBrowser};
+    let scores = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores");
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    let ctx = egui::Context::default();
+    let ctrl_o = egui::Event::Key {
+        key: egui::Key::O,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::COMMAND,
+    };
+    let out = pass(&ctx, &mut state, &mut player, vec![ctrl_o]);
+    assert_eq!(out.actions, [UiAction::OpenDialog], "Ctrl+O asks for a file");
+    state.browser = Some(FileBrowser::open(BrowsePurpose::Any, &scores));
+    pass(&ctx, &mut state, &mut player, Vec::new());
+    ctx.memory_mut(|m| m.request_focus(egui::Id::unique("file browser path")));
+    pass(&ctx, &mut state, &mut player, Vec::new());
+    // "t" would tap and " " would play, were the letters not going to the path field.
+    let out = pass(&ctx, &mut state, &mut player, vec![egui::Event::Text("t duet.lbn".to_owned())]);
+    assert!(!out.actions.contains(&UiAction::Tap) && !player.playback.is_playing(), "{:?}", out.actions);
+    assert_eq!(state.browser.as_ref().unwrap().typed, "t duet.lbn");
+    state.browser.as_mut().unwrap().typed = "duet.lbn".to_owned();
+    let out = pass(&ctx, &mut state, &mut player, vec![key(egui::Key::Enter, false)]);
+    assert!(out.actions.contains(&UiAction::Browsed(BrowsePurpose::Any, scores.join("duet.lbn"))), "{:?}", out.actions);
+    assert!(state.browser.is_none(), "choosing a file closes the browser");
+}
+
+#[test]
+fn every_staff_of_a_duet_fits_the_staff_panel_it_opens() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/duet.lbn");
+    let score = crate::stage::files::open_score(&path).unwrap();
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(score, ScoreSource::File(path), model, false);
+    assert_eq!(player.layout().staff_count(), 2);
+    let staves_px = player.layout().content_width_px(&crate::stage::staff_layout::StaffView::new(0.0, 0.0, 1.0));
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    let ctx = egui::Context::default();
+    let out = pass(&ctx, &mut state, &mut player, Vec::new());
+    let stage = out.stage_rect.unwrap();
+    assert!(staves_px > STAFF_PANEL_WIDTH, "two staves are wider than one: {staves_px}");
+    assert!(stage.left() >= staves_px, "the panel opens wide enough for both staves: {stage:?}, {staves_px}");
+}

@@ -382,7 +382,7 @@ fn command_line_lists_models_and_exports_with_one() {
     let (ok, text) = labanplay(&["models"]);
     assert!(ok, "{text}");
     let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert_eq!(names, ["woman-modern", "woman-classical", "man-modern", "man-classical"]);
+    assert_eq!(names, ["woman-modern", "woman-classical", "man-modern", "man-classical", "mannequin"]);
     let dir = temp_dir("cli");
     let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
     let score = score.to_str().unwrap();

@@ -18,4 +18,5 @@ mod staff_layout;
 mod staff_ui;
 mod viewer_golden;
 mod viewer_render_cli;
+mod window_open_files;
 mod window_smoke;

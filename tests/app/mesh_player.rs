@@ -126,7 +126,7 @@ fn rigged_meshes_dance_the_demo_golden() {
         let mut scene = Scene::default();
         player.build_scene(mesh_id, &mut scene);
         let mut camera = framed_camera(CameraView::ThreeQuarter, player.floor_bounds(), 320.0 / 240.0);
-        follow(&mut camera, player.first_pelvis_in_world().unwrap());
+        follow(&mut camera, player.selected_pelvis_in_world().unwrap());
         camera.distance_m = 4.5;
         let image = render_to_image(&gpu, &mut renderer, &scene, &camera, 320, 240).unwrap();
         assert_golden_in(&dir, golden, &image, Tolerance { channel_threshold: 24, max_failed_pixels: 200 });

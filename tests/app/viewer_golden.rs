@@ -48,7 +48,7 @@ fn stage_image(gpu: &Gpu, player: &mut Player, t_beats: f64, view: CameraView) -
     let mut scene = Scene::default();
     player.build_scene(mesh_id, &mut scene);
     let mut camera = framed_camera(view, player.floor_bounds(), WIDTH as f32 / HEIGHT as f32);
-    follow(&mut camera, player.first_pelvis_in_world().unwrap());
+    follow(&mut camera, player.selected_pelvis_in_world().unwrap());
     camera.distance_m = 3.2;
     render_to_image(gpu, &mut renderer, &scene, &camera, WIDTH, HEIGHT).unwrap()
 }

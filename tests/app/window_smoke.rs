@@ -24,7 +24,7 @@ fn xvfb_run() -> Option<PathBuf> {
     found
 }
 
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("labanplay-window-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -111,7 +111,7 @@ fn window_draws_stage_and_staff_under_xvfb() {
 }
 
 /// A mono float WAV of silence with a click every half second (the test's music track).
-fn write_clicks_wav(path: &std::path::Path, secs: f64) {
+pub(crate) fn write_clicks_wav(path: &std::path::Path, secs: f64) {
     let rate = 8_000u32;
     let samples: Vec<f32> = (0..(secs * f64::from(rate)) as usize)
         .map(|i| if i % 4000 < 40 { 0.8 * (i as f32 * 0.9).sin() } else { 0.0 })

@@ -1,5 +1,6 @@
 //! The player window's side of an open ensemble plan: the plan panel's contents each frame,
-//! selecting a performer on the stage (its score on the staff) and the plan's command events.
+//! selecting a performer on the stage (its score on the staff), or a dancer of a score (its
+//! staff marked), and the plan's command events.
 
 use super::*;
 
@@ -45,6 +46,17 @@ impl Running {
             None => "nothing selected".to_owned(),
         });
         self.show_selected_score();
+    }
+
+    /// Without a plan, a click on a dancer selects it: its staff is marked and "follow" and
+    /// "behind" follow it.
+    pub(super) fn select_dancer_on_stage(&mut self, ui_output: &crate::viewer::ui::UiOutput) {
+        let (None, Some(ndc)) = (&self.plan, ui_output.stage_click_ndc) else { return };
+        let aspect = self.stage_size_px[0] as f32 / self.stage_size_px[1].max(1) as f32;
+        if let Some(index) = self.player.dancer_at(&self.camera, aspect, glam::Vec2::from(ndc)) {
+            self.player.select_dancer(index);
+            self.ui_state.status = Some(format!("selected dancer {} (staff {})", index + 1, index + 1));
+        }
     }
 
     /// Shows the score of the selected performer's group on the staff (the plan's time kept).

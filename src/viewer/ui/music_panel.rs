@@ -18,7 +18,7 @@ pub(super) fn music_panel(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOu
             ui.label(egui::RichText::new(note).small());
         }
         ui.horizontal(|ui| {
-            if state.has_file_dialog && ui.button("Open music…").clicked() {
+            if ui.button("Open music…").clicked() {
                 out.actions.push(UiAction::OpenMusicDialog);
             }
             if music.file_label.is_some() && ui.button("Remove").clicked() {
