@@ -17,14 +17,20 @@ use std::collections::VecDeque;
 /// Above this many performers the auction is used instead of Kuhn–Munkres (O(n³)).
 pub const HUNGARIAN_MAX: usize = 300;
 
+/// The largest cost, mm² (a distance of about 3 km, far beyond any plan's spots): costs are capped
+/// there so that the auction's scaled costs (× performers + 1, at most 100,001) and their sums
+/// stay within `i64`.
+pub const MAX_COST_MM2: i64 = 10_000_000_000_000;
+
 /// Cost of moving from `a` to `b`: squared distance in mm² (coordinates rounded to the mm, so
-/// both algorithms optimise the same integers).
+/// both algorithms optimise the same integers), at most [`MAX_COST_MM2`].
 pub fn cost_mm2(a: DVec2, b: DVec2) -> i64 {
     let ax = (a.x * 1000.0).round() as i64;
     let ay = (a.y * 1000.0).round() as i64;
     let bx = (b.x * 1000.0).round() as i64;
     let by = (b.y * 1000.0).round() as i64;
-    (ax - bx).pow(2) + (ay - by).pow(2)
+    let (dx, dy) = (ax.saturating_sub(bx), ay.saturating_sub(by));
+    dx.saturating_mul(dx).saturating_add(dy.saturating_mul(dy)).min(MAX_COST_MM2)
 }
 
 /// Σ cost over an assignment (`assignment[i]` = spot of performer `i`).

@@ -1,8 +1,16 @@
 //! Uniform grid over the stage for neighbour queries: square cells of a given size (a whole
 //! multiple of the performer footprint), points bucketed by a counting sort, and queries that look
-//! only at the 3×3 cells around a point (seed 001's nine-cell check).
+//! only at the 3×3 cells around a point (seed 001's nine-cell check). The grid has at most
+//! [`MAX_CELLS_PER_POINT`] cells per point (plus [`MIN_CELLS`]): points spread far apart, as a
+//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid.
 
 use glam::DVec2;
+
+/// Cells per point beyond which the cells are made larger.
+pub const MAX_CELLS_PER_POINT: usize = 64;
+
+/// Cells any grid may have, however few its points.
+pub const MIN_CELLS: usize = 1 << 16;
 
 /// Points bucketed into square cells. Built once per simulation step.
 #[derive(Clone, Debug)]
@@ -18,13 +26,20 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Buckets `points` into cells of `cell_m` metres.
+    /// Buckets `points` into cells of `cell_m` metres, or larger ones (see [`Grid::cell_m`]) when
+    /// the points spread over more than [`MAX_CELLS_PER_POINT`] cells per point.
     pub fn build(points: &[DVec2], cell_m: f64) -> Self {
-        let cell_m = if cell_m.is_finite() && cell_m > 0.0 { cell_m } else { 1.0 };
+        let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 { cell_m } else { 1.0 };
         let (lo, hi) = match points.first() {
             Some(first) => points.iter().fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
             None => (DVec2::ZERO, DVec2::ZERO),
         };
+        let max_cells = (points.len().saturating_mul(MAX_CELLS_PER_POINT)).max(MIN_CELLS) as f64;
+        let cells_along = |extent: f64, cell_m: f64| ((extent / cell_m).floor() + 1.0).clamp(1.0, (1u64 << 40) as f64);
+        let wanted = cells_along(hi.x - lo.x, cell_m) * cells_along(hi.y - lo.y, cell_m);
+        if wanted > max_cells {
+            cell_m *= (wanted / max_cells).sqrt() * 1.01 + 1.0;
+        }
         let nx = (((hi.x - lo.x) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
         let ny = (((hi.y - lo.y) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
         let mut grid = Self { origin: lo, cell_m, nx, ny, cell_start: Vec::new(), order: Vec::new() };
@@ -50,7 +65,7 @@ impl Grid {
         grid
     }
 
-    /// The cell size in metres.
+    /// The cell size in metres: the size asked for, or larger for points spread far apart.
     pub fn cell_m(&self) -> f64 {
         self.cell_m
     }
@@ -96,6 +111,15 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_a_million_metres_apart_get_larger_cells_not_a_huge_grid() {
+        let points = [DVec2::new(-1e6, -1e6), DVec2::new(1e6, 1e6), DVec2::new(1e6, 1e6 - 0.3)];
+        let grid = Grid::build(&points, 0.5);
+        assert!(grid.cell_start.len() <= MIN_CELLS + 1, "{} cells", grid.cell_start.len() - 1);
+        assert!(grid.cell_m() > 0.5);
+        assert_eq!(grid.within(&points, points[1], 0.5), vec![1, 2]);
+    }
 
     #[test]
     fn nine_cells_find_exactly_the_brute_force_neighbours() {

@@ -1,9 +1,12 @@
 //! The checked capture: a skeleton of named joints with rest offsets and channel layouts, and
-//! its frames, with forward kinematics in the file's own units and axes.
+//! its frames, with forward kinematics in the file's own units and axes. Bounds: a frame lasts
+//! more than 0 and at most 10 s, and a capture at most four hours ([`MAX_SCORE_SECS`]); the frame
+//! count is never more than the rows the file holds (at most 10^8 declared).
 
 use glam::{DQuat, DVec3};
 
 use super::raw::{BvhError, Channel, RawBvh};
+use crate::score::bounds::MAX_SCORE_SECS;
 
 /// One joint of a capture.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +52,19 @@ impl Capture {
         }
         if raw.frames_declared == 0 {
             return Err(BvhError { span: raw.frame_time_span, message: "the capture has no frames".into() });
+        }
+        let duration_secs = (raw.frames_declared - 1) as f64 * raw.frame_secs;
+        if duration_secs > MAX_SCORE_SECS {
+            return Err(BvhError {
+                span: raw.frame_time_span,
+                message: format!(
+                    "{} frames of {} s last {:.1} hours, longer than the longest capture ({} hours)",
+                    raw.frames_declared,
+                    raw.frame_secs,
+                    duration_secs / 3600.0,
+                    MAX_SCORE_SECS / 3600.0
+                ),
+            });
         }
         let mut names = std::collections::BTreeMap::new();
         for j in &raw.joints {

@@ -103,3 +103,12 @@ fn a_mesh_of_eleven_vertices_is_refused_before_the_skeleton_search() {
     assert!(matches!(&err, RigError::Unriggable(m) if m.contains("distinct vertices")), "{err}");
     assert!(stages.iter().all(|(s, _)| !matches!(s, labanplay::rig::rigged::Stage::Embed)), "{stages:?}");
 }
+
+#[test]
+fn a_formation_spot_a_million_kilometres_off_stage_is_an_error_at_its_formation() {
+    let bytes = fixture("plan-spot-1e9.plan.toml");
+    let err =
+        labanplay::ensemble::read_plan(&bytes, std::path::Path::new("."), &mut labanplay::read::Files).unwrap_err();
+    let d = err.0.iter().find(|d| d.message.contains("from the stage")).expect("the spot's error");
+    assert_eq!(d.span.line, 7, "{}", d.message);
+}

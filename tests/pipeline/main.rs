@@ -42,4 +42,5 @@ mod reading;
 mod rig;
 mod rig_mesh;
 mod robustness;
+mod robustness_pipeline;
 mod symbols;

@@ -4,6 +4,7 @@ use super::behaviour::GroupState;
 use super::*;
 use crate::body::models::DEFAULT_MODEL;
 use crate::camera_view::CameraView;
+use crate::score::bounds::MAX_SCORE_SECS;
 
 impl Checker<'_> {
     pub(super) fn groups(&mut self, raw: &RawPlan, formations: &[Formation]) -> (Vec<Group>, Vec<Performer>) {
@@ -111,6 +112,7 @@ impl Checker<'_> {
             groups.iter().map(|g| GroupState { formation: Some(g.formation), busy_until_beats: 0.0 }).collect();
         let mut order: Vec<(f64, usize)> = Vec::new();
         let mut starts = Vec::new();
+        let max_beats = clock.tempo.beats_from_secs(MAX_SCORE_SECS);
         for (k, e) in raw.events.iter().enumerate() {
             let start = match parse_measure_beat(e.get_ref().at.get_ref()) {
                 Ok((m, b)) => clock.beats_at(m, b),
@@ -119,6 +121,13 @@ impl Checker<'_> {
                     f64::NAN
                 }
             };
+            let end = start + e.get_ref().beats.as_ref().map_or(0.0, |b| *b.get_ref());
+            if end > max_beats {
+                let hours = MAX_SCORE_SECS / 3600.0;
+                self.error(e, format!("the event ends {end} beats in, after the longest plan ({hours} hours)"));
+                starts.push(f64::NAN);
+                continue;
+            }
             starts.push(start);
             if start.is_finite() {
                 order.push((start, k));

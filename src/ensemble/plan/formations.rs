@@ -12,6 +12,18 @@ impl Checker<'_> {
                 continue;
             }
             let Some(mut spots) = self.formation_spots(f) else { continue };
+            if let Some(far) = spots.iter().find(|p| !(p.abs().max_element() <= MAX_EXTENT_M)) {
+                self.error(
+                    f,
+                    format!(
+                        "formation `{}` puts a spot at ({}, {}), more than {MAX_EXTENT_M} m from the stage",
+                        r.name.get_ref(),
+                        far.x,
+                        far.y
+                    ),
+                );
+                continue;
+            }
             spots.sort_by(|a, b| {
                 let key = |p: &DVec2| ((p.y * 1000.0).round() as i64, (p.x * 1000.0).round() as i64);
                 key(a).cmp(&key(b))

@@ -2,6 +2,11 @@
 //! problem reported as a [`Diagnostic`] at its line and column. Pictures, scores and music named
 //! by the plan are read relative to the plan's folder through the [`Sources`] the reader is
 //! given; each score is read and composed once and kept in [`Plan::scores`].
+//!
+//! Bounds: the stage is at most [`MAX_EXTENT_M`] wide and deep, and every formation's spots lie
+//! within [`MAX_EXTENT_M`] of the stage's centre front (a stadium plan spans 120 m); a formation
+//! holds at most 100,000 spots; every event ends within four hours at the plan's tempo
+//! ([`crate::score::bounds::MAX_SCORE_SECS`]).
 
 use super::clock::{Clock, parse_measure_beat};
 use super::raw::{GroupNames, RawEvent, RawFormation, RawPlan, RawXy};
@@ -18,6 +23,10 @@ use toml::Spanned;
 mod behaviour;
 mod events;
 mod formations;
+
+/// The largest stage, and the farthest a formation's spot may lie from the stage's centre front
+/// along either axis, metres: 1 km.
+pub const MAX_EXTENT_M: f64 = 1_000.0;
 
 /// The only plan format version.
 pub const FORMAT_VERSION: i64 = 1;
@@ -469,6 +478,16 @@ impl Checker<'_> {
         }
     }
 
+    /// A positive stage size of at most [`MAX_EXTENT_M`], else `default` with an error.
+    fn stage_extent(&mut self, v: &Spanned<f64>, default: f64, what: &str) -> f64 {
+        let size = self.positive(&Some(v.clone()), default, what);
+        if size > MAX_EXTENT_M {
+            self.error(v, format!("{what} of {size} m is more than the largest stage ({MAX_EXTENT_M} m)"));
+            return default;
+        }
+        size
+    }
+
     fn plan(&mut self, raw: RawPlan) -> Plan {
         if *raw.ensemble.get_ref() != FORMAT_VERSION {
             self.error_help(
@@ -480,8 +499,8 @@ impl Checker<'_> {
         let (clock, score_path) = self.clock(&raw);
         let stage = raw.stage.get_ref();
         let stage_m = DVec2::new(
-            self.positive(&Some(stage.width_m.clone()), 10.0, "the stage width"),
-            self.positive(&Some(stage.depth_m.clone()), 8.0, "the stage depth"),
+            self.stage_extent(&stage.width_m, 10.0, "the stage width"),
+            self.stage_extent(&stage.depth_m, 8.0, "the stage depth"),
         );
         let body = match &raw.performer {
             Some(p) => {
