@@ -24,7 +24,8 @@ impl Sources for OneScore {
 
 fuzz_target!(|data: &[u8]| {
     let Ok(plan) = labanplay::ensemble::plan::read_plan(data, Path::new("."), &mut OneScore) else { return };
-    if plan.performers.len() > 24 || !(plan.end_beats() <= 64.0) {
+    let end_beats = plan.behaviours.iter().map(|b| b.end_beats()).fold(0.0, f64::max);
+    if plan.performers.len() > 24 || !(end_beats <= 64.0) {
         return;
     }
     let motion = labanplay::ensemble::simulate::simulate(&plan);
