@@ -111,9 +111,29 @@ pub fn has_empty_stem(path: &Path) -> bool {
 /// well under a second and a few hundred MB.
 pub const MAX_SCORE_BYTES: usize = 32_000_000;
 
-/// Reads the score file at `path` from disk (see [`load_from`]).
+/// Reads the score file at `path` from disk (see [`load_from`]); a file over
+/// [`MAX_SCORE_BYTES`] is refused by its size before any of it is read.
 pub fn load(path: &Path) -> Result<LoadedScore, LoadError> {
+    if let Ok(metadata) = std::fs::metadata(path)
+        && metadata.len() > MAX_SCORE_BYTES as u64
+    {
+        return Err(too_large(path, metadata.len()));
+    }
     load_from(&mut Files, path)
+}
+
+/// The error for a file of `len_bytes`, over [`MAX_SCORE_BYTES`].
+fn too_large(path: &Path, len_bytes: u64) -> LoadError {
+    let error = Diagnostic::error(
+        Span::at(1, 1),
+        format!(
+            "the file is {:.1} MB; scores are read up to {} MB (the largest real scores are a few hundred KB)",
+            len_bytes as f64 / 1e6,
+            MAX_SCORE_BYTES / 1_000_000
+        ),
+    )
+    .with_help("is this the score itself? a video, an archive or a data dump cannot be read as one");
+    LoadError::Unreadable { path: path.to_path_buf(), bytes: Vec::new(), diagnostics: error.into() }
 }
 
 /// Reads the score file at `path` through `sources` and runs the right reader on it (chosen by
@@ -122,16 +142,7 @@ pub fn load(path: &Path) -> Result<LoadedScore, LoadError> {
 pub fn load_from(sources: &mut dyn Sources, path: &Path) -> Result<LoadedScore, LoadError> {
     let bytes = sources.bytes(path).map_err(|source| LoadError::Io { path: path.to_path_buf(), source })?;
     if bytes.len() > MAX_SCORE_BYTES {
-        let error = Diagnostic::error(
-            Span::at(1, 1),
-            format!(
-                "the file is {:.1} MB; scores are read up to {} MB (the largest real scores are a few hundred KB)",
-                bytes.len() as f64 / 1e6,
-                MAX_SCORE_BYTES / 1_000_000
-            ),
-        )
-        .with_help("is this the score itself? a video, an archive or a data dump cannot be read as one");
-        return Err(LoadError::Unreadable { path: path.to_path_buf(), bytes: Vec::new(), diagnostics: error.into() });
+        return Err(too_large(path, bytes.len() as u64));
     }
     let ext = score_extension(path);
     let mut document = super::read(&bytes, ext.as_deref());
@@ -174,5 +185,15 @@ mod tests {
         let text = error.render();
         assert!(text.contains("scores are read up to 32 MB"), "{text}");
         assert_eq!(text.lines().filter(|l| l.contains("error:")).count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_file_on_disk_over_the_limit_is_refused_before_it_is_read() {
+        let path = std::env::temp_dir().join(format!("labanplay-huge-{}.lbn", std::process::id()));
+        // 200 MB, sparse: nothing is written, and nothing may be read.
+        std::fs::File::create(&path).unwrap().set_len(200_000_000).unwrap();
+        let text = load(&path).unwrap_err().render();
+        let _ = std::fs::remove_file(&path);
+        assert!(text.contains("the file is 200.0 MB; scores are read up to 32 MB"), "{text}");
     }
 }

@@ -94,8 +94,12 @@ impl Timeline {
     }
 
     /// The position at `t_beats` as shown to the user: `measure:beat` (beat counted from 1,
-    /// with a fraction only when off the beat) and seconds, e.g. `3:2 · 5.00 s` or `1:1.50 · 0.25 s`.
+    /// with a fraction only when off the beat) and seconds, e.g. `3:2 · 5.00 s` or `1:1.50 · 0.25 s`;
+    /// a timeline without measures (a capture) only the seconds.
     pub fn format_position(&self, t_beats: f64) -> String {
+        if self.measure_starts.is_empty() {
+            return format!("{:.2} s", self.secs_from_beats(t_beats));
+        }
         let (measure, beat0) = self.measure_at(t_beats);
         let beat = beat0 + 1.0;
         let beat_text =
@@ -512,8 +516,10 @@ mod tests {
         assert_eq!(t.format_position(12.0), "3:5 · 12.00 s");
         let before_first = Timeline { measure_starts: vec![(1, 2.0)], ..t.clone() };
         assert_eq!(before_first.format_position(1.0), "0:2 · 1.00 s");
-        let fast = Timeline { bpm: 120.0, ..t };
+        let fast = Timeline { bpm: 120.0, ..t.clone() };
         assert_eq!(fast.format_position(3.0), "1:4 · 1.50 s");
+        let capture = Timeline { measure_starts: Vec::new(), ..t };
+        assert_eq!(capture.format_position(10.625), "10.63 s", "a capture counts seconds only");
     }
 
     #[test]

@@ -144,7 +144,7 @@ impl Shown {
     fn layout(&self) -> StaffLayout {
         match self {
             Shown::Score(score) => StaffLayout::new(score),
-            Shown::Capture { timeline, .. } => StaffLayout::empty(timeline.duration_beats, timeline.beats_per_measure),
+            Shown::Capture { timeline, .. } => StaffLayout::seconds(timeline.duration_beats * 60.0 / timeline.bpm),
         }
     }
 }
@@ -586,7 +586,15 @@ mod tests {
         assert_eq!(p.measure_count(), measures);
         assert!(p.measure_grid().measures.is_empty());
         assert_eq!(p.playback.timeline(), &Timeline::from_capture(&expected));
-        assert_eq!(p.layout().end_beats(), expected.duration_beats.max(f64::from(expected.beats_per_measure)));
+        assert_eq!(p.layout().end_beats(), expected.duration_beats.ceil(), "a ruler of whole seconds");
+        let view = crate::stage::staff_layout::StaffView::new(200.0, 600.0, 36.0);
+        let texts: Vec<String> = (p.layout().glyphs(&view, 2.0).into_iter())
+            .filter_map(|g| match g.kind {
+                crate::stage::staff_layout::GlyphKind::Text(text) => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert!(["sec", "0", "1"].iter().all(|t| texts.iter().any(|x| x == t)), "{texts:?}");
         p.playback.seek(expected.duration_beats);
         assert_eq!(p.score_secs(), expected.duration_beats * 60.0 / expected.bpm);
         p.set_toe_first(true);

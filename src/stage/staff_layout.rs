@@ -354,11 +354,27 @@ impl StaffLayout {
         StaffLayout::with_staves(staves, content_width_px, MeasureGrid::of_score(score), score.duration_beats)
     }
 
-    /// No staves, only the bars and beat ticks of `duration_beats` in measures of
-    /// `beats_per_measure` (what a capture shows).
-    pub fn empty(duration_beats: f64, beats_per_measure: u32) -> StaffLayout {
-        let grid = MeasureGrid { measures: &[], beats_per_measure };
-        StaffLayout::with_staves(Vec::new(), MARGIN_LEFT_PX + MARGIN_RIGHT_PX, grid, duration_beats)
+    /// A seconds ruler for a motion capture of `duration_secs` (at 60 bpm, a beat is a second):
+    /// one empty staff with a bar and its number every second, the meter shown as "sec".
+    pub fn seconds(duration_secs: f64) -> StaffLayout {
+        let ruler = StaffColumns {
+            centre_x: MARGIN_LEFT_PX + 2.0 * COLUMN_WIDTH_PX,
+            left_columns: 2,
+            right_columns: 2,
+            dancer: None,
+            start_items: Vec::new(),
+            items: Vec::new(),
+            max_item_beats: 0.0,
+        };
+        let width_px = MARGIN_LEFT_PX + 4.0 * COLUMN_WIDTH_PX + MARGIN_RIGHT_PX;
+        let grid = MeasureGrid { measures: &[], beats_per_measure: 1 };
+        let mut layout = StaffLayout::with_staves(vec![ruler], width_px, grid, duration_secs);
+        // Each bar is named by the second it marks, from 0.
+        for (_, number) in layout.measure_starts.iter_mut().chain(layout.bars.iter_mut()) {
+            *number -= 1;
+        }
+        layout.meter_text = "sec".to_owned();
+        layout
     }
 
     /// `staves` over the bars of `grid` until `duration_beats`.

@@ -96,6 +96,8 @@ pub struct UiState {
     pub music_path_text: String,
     /// Measures picked for the loop, first and last.
     pub loop_measures: [u32; 2],
+    /// Seconds picked for the loop of a capture, first and last.
+    pub loop_secs: [f64; 2],
     /// Lit while a beat sounds (true: the first beat of a measure).
     pub beat_flash: Option<bool>,
     /// The ensemble plan's panel, when a plan is open (filled in by the app each frame).
@@ -165,6 +167,7 @@ impl Default for UiState {
             music: MusicPanel { first_tap_measure: 1, ..MusicPanel::default() },
             music_path_text: String::new(),
             loop_measures: [1, 2],
+            loop_secs: [0.0, 2.0],
             beat_flash: None,
             plan: None,
         }
@@ -594,7 +597,44 @@ fn video_panel(ui: &mut egui::Ui, state: &UiState, out: &mut UiOutput) {
     });
 }
 
+/// The loop of a capture, in seconds (it has no measures).
+fn capture_loop_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
+    egui::CollapsingHeader::new("Loop a passage").default_open(true).show(ui, |ui| {
+        let timeline = player.playback.timeline().clone();
+        let secs_of = |t_beats: f64| timeline.secs_from_beats(t_beats);
+        match player.playback.loop_range() {
+            Some(range) => {
+                ui.label(format!("looping {:.2}–{:.2} s", secs_of(range.start_beats()), secs_of(range.end_beats())))
+            }
+            None => ui.label("Shift-drag on the ruler, or pick seconds:"),
+        };
+        let end_secs = secs_of(timeline.duration_beats);
+        ui.horizontal(|ui| {
+            ui.label("from");
+            ui.add(egui::DragValue::new(&mut state.loop_secs[0]).range(0.0..=end_secs).speed(0.05).suffix(" s"));
+            ui.label("to");
+            ui.add(egui::DragValue::new(&mut state.loop_secs[1]).range(0.0..=end_secs).speed(0.05).suffix(" s"));
+        });
+        ui.horizontal(|ui| {
+            if ui.button("Loop them").clicked() {
+                let [from, to] = state.loop_secs.map(|secs| timeline.beats_from_secs(secs));
+                match LoopRange::new(from, to) {
+                    Some(range) => mark_loop(player, range),
+                    None => state.status = Some("give a later second after the first".to_owned()),
+                }
+            }
+            if player.playback.loop_range().is_some() && ui.button("Clear loop").clicked() {
+                player.playback.set_loop_range(None);
+            }
+        });
+    });
+}
+
 fn loop_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
+    if player.score().is_none() {
+        capture_loop_panel(ui, state, player);
+        return;
+    }
     egui::CollapsingHeader::new("Loop a passage").default_open(true).show(ui, |ui| {
         let timeline = player.playback.timeline().clone();
         match player.playback.loop_range() {
