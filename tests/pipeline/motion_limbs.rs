@@ -227,10 +227,14 @@ const ARMS_BEYOND_REACH: &[(Direction, Level, f32)] = &[
     (Direction::LeftForward, Level::High, 11.0),
 ];
 /// Leg targets beyond the hip's range even with the pelvis's help: a leg straight up (place
-/// high), the back-right diagonal high, and high legs across the body.
+/// high), the back-right diagonal high, and high legs across the body; at middle level a leg
+/// across aims at the forward diagonal, which the hip's adduction leaves about 25° short while
+/// the other foot stands.
 const LEGS_BEYOND_REACH: &[(Direction, Level, f32)] = &[
     (Direction::Place, Level::High, 80.0),
     (Direction::RightBackward, Level::High, 8.0),
+    (Direction::Left, Level::Middle, 26.0),
+    (Direction::LeftForward, Level::Middle, 26.0),
     (Direction::Left, Level::High, 2.0),
     (Direction::LeftForward, Level::High, 2.0),
 ];

@@ -3,8 +3,10 @@
 //!
 //! An arm pointing across the body passes in front of it (its horizontal part at most 35° past
 //! forward; the shoulder adducts to 60°) instead of through it; across behind the body it points
-//! straight back (the shoulder extends to 90°). A leg gesture across the standing leg passes in
-//! front of it, or behind it for the back diagonals, at most 20° past forward or back.
+//! straight back (the shoulder extends to 90°). A low leg gesture across the standing leg passes
+//! in front of it, or behind it for the back diagonals, at most 20° past forward or back (so does
+//! a high one); a leg at middle level (hip height) clears the standing leg and crosses in front
+//! as far as the forward diagonal (45°), as far as the hip lets it.
 
 use crate::motion::plan::{DancerPlan, Key, LimbId, LimbTarget};
 use crate::read::Side;
@@ -14,9 +16,16 @@ use glam::{Vec2, Vec3};
 pub const ARM_CROSS_MAX_DEG: f32 = 35.0;
 /// How far past straight back an arm reaches across behind the body, degrees.
 pub const ARM_CROSS_BEHIND_MAX_DEG: f32 = 0.0;
-/// How far past straight forward (or straight back) a leg gesture crosses the standing leg,
+/// How far past straight forward (or straight back) a low leg gesture crosses the standing leg,
 /// degrees.
 pub const LEG_CROSS_MAX_DEG: f32 = 20.0;
+/// How far past straight forward a leg gesture at middle level crosses (at hip height, clear of
+/// the standing leg: the forward diagonal), degrees.
+pub const LEG_CROSS_MIDDLE_MAX_DEG: f32 = 45.0;
+
+/// A direction whose vertical part is within this of level is at middle level (low and high:
+/// ∓1/√2).
+const MIDDLE_MAX_UP: f32 = 0.5;
 
 /// An arm direction that points across the body (towards the other side) passes in front of
 /// the body instead of through it **[impl. choice]**: its horizontal part turns to at most
@@ -29,9 +38,13 @@ pub fn cross_in_front(dir_in_body: Vec3, right_arm: bool) -> Vec3 {
 
 /// A leg gesture across the standing leg passes round it **[impl. choice]**: in front of it
 /// (forward and side across) or behind it (back across), at most [`LEG_CROSS_MAX_DEG`] past
-/// straight forward or back, keeping its level.
+/// straight forward or back, keeping its level; at middle level it clears the standing leg and
+/// crosses in front as far as [`LEG_CROSS_MIDDLE_MAX_DEG`] (barn.lbn's legs forward across), the
+/// hip's range permitting.
 pub fn leg_cross(dir_in_body: Vec3, right_leg: bool) -> Vec3 {
-    cross_around(dir_in_body, right_leg, LEG_CROSS_MAX_DEG, LEG_CROSS_MAX_DEG)
+    let middle = dir_in_body.y.abs() < MIDDLE_MAX_UP;
+    let front_max_deg = if middle { LEG_CROSS_MIDDLE_MAX_DEG } else { LEG_CROSS_MAX_DEG };
+    cross_around(dir_in_body, right_leg, front_max_deg, LEG_CROSS_MAX_DEG)
 }
 
 /// Turns the horizontal part of a direction that points across the body (towards the other
@@ -171,9 +184,17 @@ mod tests {
         // Back across (right arm, left-back) stays behind: straight back.
         let d = cross_in_front(Vec3::new(-0.7, 0.0, -0.7).normalize(), true);
         assert!(d.angle_between(-Vec3::Z) < 1e-5, "{d:?}");
-        // A leg across to the other side passes in front of the standing leg, or behind it.
+        // A leg across to the other side passes in front of the standing leg (low), clear of it
+        // (middle: as far as the diagonal), or behind it.
+        let low = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let d = leg_cross(low, false);
+        let h = Vec3::new(d.x, 0.0, d.z);
+        assert!((h.angle_between(Vec3::Z).to_degrees() - LEG_CROSS_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
+        assert!((d.y - low.y).abs() < 1e-6, "{d:?}");
         let d = leg_cross(Vec3::new(1.0, 0.0, 0.0), false);
-        assert!((d.angle_between(Vec3::Z).to_degrees() - LEG_CROSS_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
+        assert!((d.angle_between(Vec3::Z).to_degrees() - LEG_CROSS_MIDDLE_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
+        let diagonal = Vec3::new(1.0, 0.0, 1.0).normalize();
+        assert_eq!(leg_cross(diagonal, false), diagonal);
         let d = leg_cross(Vec3::new(0.7, 0.0, -0.7).normalize(), false);
         assert!((d.angle_between(-Vec3::Z).to_degrees() - LEG_CROSS_MAX_DEG).abs() < 1e-3 && d.x > 0.0, "{d:?}");
         // Mirrored inputs, mirrored outputs.
