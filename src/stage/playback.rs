@@ -519,7 +519,7 @@ mod tests {
         let fast = Timeline { bpm: 120.0, ..t.clone() };
         assert_eq!(fast.format_position(3.0), "1:4 · 1.50 s");
         let capture = Timeline { measure_starts: Vec::new(), ..t };
-        assert_eq!(capture.format_position(10.625), "10.63 s", "a capture counts seconds only");
+        assert_eq!(capture.format_position(10.5), "10.50 s", "a capture counts seconds only");
     }
 
     #[test]
