@@ -1,14 +1,55 @@
 //! Gaps in the support columns: when both feet are off the floor, and which jump it is.
 //!
 //! Supports are the step, turn and hold signs of the two support columns; a hold keeps the weight
-//! until the next support sign, and the last support holds to the end of the score. A gap shorter
-//! than the tolerance (⅛ beat) is hand-placement slop, not a flight (labanotation-rules §3, §4.5).
+//! until the next support sign, the starting position's supports hold until the first sign in a
+//! support column, and the last support holds to the end of the score. A gap is a time when no
+//! support column holds weight: a jump leaves both columns blank, while between the steps of a
+//! walk the feet overlap and a blank column beside a support is a free leg, not a flight.
+//!
+//! A gap is a flight only when a body could be in the air that long: at most [`FLIGHT_MAX_SECS`]
+//! (0.8 s) at the score's tempo. A longer gap keeps the weight where it was (standing), with a
+//! warning at the gap's place; a gap shorter than the tolerance (⅛ beat) is hand-placement slop
+//! (labanotation-rules §3, §4.5).
 //!
 //! A flight's form follows from the feet it leaves and lands on: both to both is a jump, both to
 //! one a sissonne, one to both an assemblé, one foot to the same foot a hop, to the other a leap.
 
-use super::types::{Channel, ChannelKind, Entry, EntryKind, Feet, JumpForm, SupportGap};
+use super::types::{Channel, ChannelKind, Entry, EntryKind, Feet, JumpForm, Score, SupportGap};
+use crate::diag::{Diagnostic, Span};
 use crate::read::{BodyPart, Side};
+
+/// The longest a body stays in the air, seconds: a gap in the support columns longer than this is
+/// read as standing. A vertical jump of 0.8 s rises 78 cm, about what the best jumpers reach.
+pub const FLIGHT_MAX_SECS: f64 = 0.8;
+
+/// Which gaps count: shorter ones are slop, longer ones standing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GapLimits {
+    /// A gap this short or shorter is not a flight (the feet touch), beats.
+    pub tolerance_beats: f64,
+    /// A gap longer than this is standing, not a flight, beats.
+    pub max_flight_beats: f64,
+}
+
+/// A gap in the support columns too long to be a flight: the weight stays where it was.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandingGap {
+    /// Start of the gap, beats.
+    pub start_beats: f64,
+    /// End of the gap (the next support sign), beats.
+    pub end_beats: f64,
+    /// The support sign that ends the gap.
+    pub span: Span,
+}
+
+/// One staff's gaps: the flights, and the gaps read as standing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StaffGaps {
+    /// Flights, in time order.
+    pub flights: Vec<SupportGap>,
+    /// Gaps too long to be flights, in time order.
+    pub standing: Vec<StandingGap>,
+}
 
 /// True when a body-part pre-sign in staff column `column` makes that part bear weight: inside
 /// the support columns (±1) knees, hips/pelvis, chest/torso, feet and toes; hands in the
@@ -55,15 +96,25 @@ struct Interval {
     end: f64,
     left: bool,
     right: bool,
+    /// A support of the starting position.
+    starting: bool,
+    /// A hold sign.
+    hold: bool,
+    /// The sign.
+    span: Span,
 }
 
+/// The support intervals of one staff, sorted by start. Holds keep the weight until the next
+/// support sign starts; the last support holds to `end_beats`.
 fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry)], end_beats: f64) -> Vec<Interval> {
     let mut out: Vec<(Interval, bool)> = Vec::new();
     for (kind, e) in start_position {
         if let Some(side) = support_side(*kind, e)
             && matches!(e.kind, EntryKind::Direction { .. } | EntryKind::Hold)
         {
-            out.push((Interval { start: 0.0, end: 0.0, left: side == Side::Left, right: side == Side::Right }, false));
+            let (left, right) = (side == Side::Left, side == Side::Right);
+            let iv = Interval { start: 0.0, end: 0.0, left, right, starting: true, hold: false, span: e.span };
+            out.push((iv, false));
         }
     }
     for ch in channels {
@@ -77,7 +128,8 @@ fn support_intervals(channels: &[Channel], start_position: &[(ChannelKind, Entry
                 EntryKind::Hold => (side == Side::Left, side == Side::Right, true),
                 _ => continue,
             };
-            out.push((Interval { start: e.start_beats, end: e.end_beats(), left, right }, hold));
+            let (start, end, span) = (e.start_beats, e.end_beats(), e.span);
+            out.push((Interval { start, end, left, right, starting: false, hold, span }, hold));
         }
     }
     out.sort_by(|a, b| a.0.start.total_cmp(&b.0.start));
@@ -120,21 +172,30 @@ pub fn classify(takeoff: Feet, landing: Feet) -> JumpForm {
     }
 }
 
-/// Finds the flights of one staff.
+/// Finds the gaps of one staff: the flights, and the gaps too long for one. The starting
+/// position's supports hold until the first support sign: a gap after them is never a flight;
+/// nor is a gap that ends in hold signs only (a hold keeps the weight, it cannot land a jump).
 pub fn find_gaps(
     channels: &[Channel],
     start_position: &[(ChannelKind, Entry)],
-    tolerance_beats: f64,
+    limits: GapLimits,
     end_beats: f64,
-) -> Vec<SupportGap> {
+) -> StaffGaps {
     let intervals = support_intervals(channels, start_position, end_beats);
-    let mut gaps = Vec::new();
+    let mut gaps = StaffGaps::default();
     let Some(first) = intervals.first() else { return gaps };
+    let tolerance = limits.tolerance_beats;
     let mut covered_until = first.end;
+    let mut in_starting_position = first.starting;
     for iv in intervals.iter().skip(1) {
-        if iv.start - covered_until > tolerance_beats {
-            let (gap_start, gap_end) = (covered_until, iv.start);
-            let near = |t: f64, x: f64| (t - x).abs() <= tolerance_beats;
+        let (gap_start, gap_end) = (covered_until, iv.start);
+        let lands_on_holds = || intervals.iter().filter(|i| (i.start - gap_end).abs() < 1e-9).all(|i| i.hold);
+        if gap_end - gap_start <= tolerance || lands_on_holds() {
+            // Touching supports, or held.
+        } else if gap_end - gap_start > limits.max_flight_beats {
+            gaps.standing.push(StandingGap { start_beats: gap_start, end_beats: gap_end, span: iv.span });
+        } else if !in_starting_position {
+            let near = |t: f64, x: f64| (t - x).abs() <= tolerance;
             let off: Vec<&Interval> =
                 intervals.iter().filter(|i| i.end <= gap_start + 1e-9 && near(i.end, gap_start)).collect();
             let on: Vec<&Interval> =
@@ -145,11 +206,48 @@ pub fn find_gaps(
                 (Some(a), Some(b)) => Some(classify(a, b)),
                 _ => None,
             };
-            gaps.push(SupportGap { start_beats: gap_start, end_beats: gap_end, takeoff, landing, form });
+            gaps.flights.push(SupportGap { start_beats: gap_start, end_beats: gap_end, takeoff, landing, form });
         }
         covered_until = covered_until.max(iv.end);
+        in_starting_position &= iv.starting;
     }
     gaps
+}
+
+/// Finds every staff's flights (into [`Staff::gaps`](super::types::Staff::gaps)) at the score's
+/// tempo, and warns at each gap read as standing.
+pub fn find_flights(score: &mut Score, tolerance_beats: f64) {
+    let limits = GapLimits { tolerance_beats, max_flight_beats: score.tempo.beats_from_secs(FLIGHT_MAX_SECS) };
+    let end_beats = score.duration_beats;
+    let mut warnings = Vec::new();
+    for staff in &mut score.staves {
+        let gaps = find_gaps(&staff.channels, &staff.start_position, limits, end_beats);
+        for g in &gaps.standing {
+            let (measure, beat) = super::types::measure_at(&score.measures, g.start_beats);
+            let beats = g.end_beats - g.start_beats;
+            let what = format!(
+                "staff {}, measure {measure}, beat {:.2}: a gap of {} beats in the support columns is read as \
+                 standing; write a hold sign, or a jump",
+                staff.index + 1,
+                beat + 1.0,
+                short_number(beats)
+            );
+            let help = format!(
+                "{:.1} s at {} bpm; a flight lasts at most {FLIGHT_MAX_SECS} s",
+                score.tempo.secs_from_beats(beats),
+                short_number(score.tempo.bpm)
+            );
+            warnings.push(Diagnostic::warning(g.span, what).with_help(help));
+        }
+        staff.gaps = gaps.flights;
+    }
+    score.warnings.extend(warnings);
+}
+
+/// `x` with at most two decimals and no trailing zeros (6, 1.5, 0.38).
+fn short_number(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 #[cfg(test)]
@@ -157,6 +255,9 @@ mod tests {
     use super::*;
     use crate::diag::Span;
     use crate::read::{Direction, Level};
+
+    /// ⅛ beat of slop; at 120 bpm a flight lasts at most 1.6 beats.
+    const LIMITS: GapLimits = GapLimits { tolerance_beats: 0.125, max_flight_beats: 1.6 };
 
     fn step(start: f64, dur: f64) -> Entry {
         Entry {
@@ -195,7 +296,7 @@ mod tests {
             (chans(vec![step(0.0, 1.0), step(1.5, 0.5)], vec![step(0.0, 1.0)]), JumpForm::Sissonne),
         ];
         for (c, form) in cases {
-            let gaps = find_gaps(&c, &[], 0.125, 2.0);
+            let gaps = find_gaps(&c, &[], LIMITS, 2.0).flights;
             assert_eq!(gaps.len(), 1, "{form:?}");
             assert_eq!(gaps[0].form, Some(form));
             assert_eq!((gaps[0].start_beats, gaps[0].end_beats), (1.0, 1.5));
@@ -206,17 +307,53 @@ mod tests {
     fn hold_bridges_and_tiny_gaps_are_not_flights() {
         // P5 B: a hold in the right column fills beat 2.
         let held = chans(vec![step(2.0, 1.0)], vec![step(0.0, 1.0), hold(1.0)]);
-        assert!(find_gaps(&held, &[], 0.125, 3.0).is_empty());
+        assert!(find_gaps(&held, &[], LIMITS, 3.0).flights.is_empty());
         // P5 A: the same without the hold is a leap.
         let leap = chans(vec![step(2.0, 1.0)], vec![step(0.0, 1.0)]);
-        assert_eq!(find_gaps(&leap, &[], 0.125, 3.0)[0].form, Some(JumpForm::Leap));
+        assert_eq!(find_gaps(&leap, &[], LIMITS, 3.0).flights[0].form, Some(JumpForm::Leap));
         // P5 C: a 0.1-beat gap is a walk.
         let walk = chans(vec![step(1.1, 1.0)], vec![step(0.0, 1.0)]);
-        assert!(find_gaps(&walk, &[], 0.125, 2.1).is_empty());
+        assert!(find_gaps(&walk, &[], LIMITS, 2.1).flights.is_empty());
     }
 
     #[test]
     fn no_supports_no_gaps() {
-        assert!(find_gaps(&[], &[], 0.125, 8.0).is_empty());
+        assert!(find_gaps(&[], &[], LIMITS, 8.0) == StaffGaps::default());
+    }
+
+    #[test]
+    fn the_starting_position_holds_until_the_first_support() {
+        let start: Vec<(ChannelKind, Entry)> = [Side::Left, Side::Right]
+            .into_iter()
+            .map(|side| (ChannelKind::Support(side), Entry { start_beats: 0.0, duration_beats: 0.0, ..step(0.0, 0.0) }))
+            .collect();
+        // Half a beat before the first step: standing.
+        assert_eq!(find_gaps(&chans(vec![step(0.5, 1.0)], vec![]), &start, LIMITS, 1.5), StaffGaps::default());
+        // Six beats of arms and torso, then a step: standing (not a six-beat sissonne), said.
+        let gaps = find_gaps(&chans(vec![step(6.0, 1.0)], vec![]), &start, LIMITS, 7.0);
+        assert!(gaps.flights.is_empty());
+        assert_eq!((gaps.standing[0].start_beats, gaps.standing[0].end_beats), (0.0, 6.0));
+    }
+
+    #[test]
+    fn a_gap_longer_than_a_flight_is_standing() {
+        let both = |gap: f64| {
+            let col = || vec![step(0.0, 1.0), step(1.0 + gap, 1.0)];
+            find_gaps(&chans(col(), col()), &[], LIMITS, 2.0 + gap)
+        };
+        // 1.5 beats at 120 bpm (0.75 s): a jump.
+        assert_eq!(both(1.5).flights[0].form, Some(JumpForm::Jump));
+        // 3 beats (1.5 s): standing until the next step.
+        let standing = both(3.0);
+        assert!(standing.flights.is_empty());
+        assert_eq!(standing.standing.len(), 1);
+        assert_eq!((standing.standing[0].start_beats, standing.standing[0].end_beats), (1.0, 4.0));
+    }
+
+    #[test]
+    fn a_gap_that_ends_in_a_hold_is_held() {
+        // palm1.lbn: a step, a quarter beat blank, then hold signs in both columns.
+        let c = chans(vec![step(0.0, 1.0), hold(1.25)], vec![step(0.0, 1.0), hold(1.25)]);
+        assert_eq!(find_gaps(&c, &[], LIMITS, 3.0), StaffGaps::default());
     }
 }

@@ -47,8 +47,9 @@ impl Score {
                 // Repeat marks play their sections again (the entries keep their source lines).
                 let mut warnings = Vec::new();
                 let found = repeats::find_repeats(doc, &score, &mut warnings);
-                repeats::expand(&mut score, &found, opts.gap_tolerance_beats);
+                repeats::expand(&mut score, &found);
                 score.warnings.extend(warnings);
+                gaps::find_flights(&mut score, opts.gap_tolerance_beats);
                 score
             }
         };

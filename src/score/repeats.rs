@@ -6,8 +6,8 @@
 //! beginning, as in music. This reading is inferred from `barn.lbn` (marks at the start of measure
 //! 1 and the end of measure 8) and `repeat.lbn` (bar 4): the sign's shape and place, no LED
 //! documentation. A section plays once more right after itself: its entries are copied with shifted
-//! times (same measure numbers and file lines, for messages and the staff), later entries move on,
-//! and flights are found again. Contacts repeat too: a bow written inside the section is made again
+//! times (same measure numbers and file lines, for messages and the staff), later entries move on
+//! (the flights are found after). Contacts repeat too: a bow written inside the section is made again
 //! in the repeat, a release sign inside it lets go again of the hold on the same parts, and a hold
 //! still on at the section's end stays on; the starting position is not replayed.
 //!
@@ -15,7 +15,6 @@
 //! panel that shows the written score). Repeats to the other side and numbered repeats are not
 //! read.
 
-use super::gaps::find_gaps;
 use super::types::*;
 use crate::diag::{Diagnostic, Span};
 use crate::read::{Document, PageSymbol, SymbolKind};
@@ -107,9 +106,9 @@ fn shifted(e: &Entry, by_beats: f64, tempo: TempoMap) -> Entry {
 }
 
 /// Plays each repeated section again: its entries are copied right after it (same measure
-/// numbers, same source spans), everything later moves on by the section's length, and the
-/// flights are found again.
-pub fn expand(score: &mut Score, repeats: &[Repeat], gap_tolerance_beats: f64) {
+/// numbers, same source spans), everything later moves on by the section's length (the
+/// flights are found after, by [`super::gaps::find_flights`]).
+pub fn expand(score: &mut Score, repeats: &[Repeat]) {
     // Later sections first, so earlier shifts do not move the written positions still to use.
     let mut sorted: Vec<&Repeat> = repeats.iter().collect();
     sorted.sort_by(|a, b| b.to_beats.total_cmp(&a.to_beats));
@@ -151,10 +150,6 @@ pub fn expand(score: &mut Score, repeats: &[Repeat], gap_tolerance_beats: f64) {
         measures.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
         score.measures = measures;
         score.duration_beats += len;
-    }
-    let end = score.duration_beats;
-    for staff in &mut score.staves {
-        staff.gaps = find_gaps(&staff.channels, &staff.start_position, gap_tolerance_beats, end);
     }
 }
 

@@ -3,7 +3,8 @@
 //! "pop": move more than 3 cm in one frame and more than 4× as far as in the frames before and
 //! after, or spike out and back for one frame ([`OPEN_POPS`] lists the pops still open, each
 //! allowed up to its count). From the same frames, a foot standing flat on the floor (heel and
-//! ball both on it) slides at most 1 cm/s on average over each score.
+//! ball both on it) slides at most 1 cm/s on average over each score, and no dancer is in the air
+//! (neither foot planted, no other part on the floor) longer than a body can be, 0.8 s.
 //! Two `--ignored` tools find and explain a pop when one appears: `list_every_pop` and
 //! `explain_pop` (default body; `POP_MODEL` names another).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -53,6 +54,8 @@ const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
 const FLAT_TOLERANCE_M: f32 = 0.003;
 /// The most a flat foot may slide, averaged over a score's flat frames, metres per second.
 const MAX_FLAT_SLIDE_M_PER_S: f32 = 0.01;
+/// The longest a dancer may be in the air, seconds (a flight's longest, and one frame).
+const MAX_AIR_SECS: f64 = labanplay::score::gaps::FLIGHT_MAX_SECS + 1.0 / FPS;
 
 /// The proportions of the built-in body `name`.
 fn body(name: &str) -> Proportions {
@@ -232,6 +235,8 @@ struct BodyReport {
     pops_by_kind: BTreeMap<String, usize>,
     popping: Vec<String>,
     sliding: Vec<String>,
+    /// Dancers in the air longer than [`MAX_AIR_SECS`].
+    flying: Vec<String>,
     worst_slide_m_per_s: f32,
     /// Pops of [`OPEN_POPS`], within their allowance.
     open_pops: usize,
@@ -245,6 +250,11 @@ fn check_body(model: &str) -> BodyReport {
         let names = point_names(anim);
         for d in 0..anim.dancers.len() {
             r.dancers += 1;
+            let (air_secs, from_secs) = crate::motion_flight::longest_air(anim, d, FPS);
+            if air_secs > MAX_AIR_SECS {
+                r.flying
+                    .push(format!("{model} {name} dancer {}: {air_secs:.2} s in the air from {from_secs:.2} s", d + 1));
+            }
             let traj = trajectory(anim, d);
             r.frames += traj.len();
             let slide = flat_slide(anim, &traj);
@@ -289,8 +299,8 @@ fn check_body(model: &str) -> BodyReport {
 }
 
 #[test]
-fn no_joint_pops_and_no_sliding_flat_feet_at_60_fps_with_any_body() {
-    let (mut popping, mut sliding) = (Vec::new(), Vec::new());
+fn no_joint_pops_no_sliding_flat_feet_and_no_long_flights_at_60_fps_with_any_body() {
+    let (mut popping, mut sliding, mut flying) = (Vec::new(), Vec::new(), Vec::new());
     let mut total = 0;
     for model in model_names() {
         let r = check_body(model);
@@ -308,12 +318,14 @@ fn no_joint_pops_and_no_sliding_flat_feet_at_60_fps_with_any_body() {
         total += r.pops - r.open_pops;
         popping.extend(r.popping);
         sliding.extend(r.sliding);
+        flying.extend(r.flying);
     }
-    for line in popping.iter().chain(&sliding) {
+    for line in popping.iter().chain(&sliding).chain(&flying) {
         println!("  {line}");
     }
     assert_eq!(total, 0, "{total} new joint pops (none allowed):\n{}", popping.join("\n"));
     assert!(sliding.is_empty(), "flat feet slide:\n{}", sliding.join("\n"));
+    assert!(flying.is_empty(), "in the air longer than {MAX_AIR_SECS:.2} s:\n{}", flying.join("\n"));
 }
 
 /// The detector itself: a clean ramp has no pops, a one-frame jump in it has exactly one.

@@ -6,7 +6,7 @@
 use glam::Vec3;
 use labanplay::animation::flight_keys::{FlightKeys, KickStyle, kick_style};
 use labanplay::animation::{Animation, compile};
-use labanplay::motion::plan::{Flight, Foot};
+use labanplay::motion::plan::{Flight, Foot, right_of};
 use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::fk::{Pose, joint_world};
 use labanplay::pose::skeleton::{JointId, Proportions};
@@ -258,4 +258,113 @@ fn nothing_changes_outside_flights() {
         }
         assert_eq!(differs, !d.plan.flights.is_empty());
     }
+}
+
+/// The longest a body is in the air: the longest run of samples at `fps` with neither foot
+/// planted and no other part on the floor, for dancer `d` of `anim`, as (seconds, start).
+pub(crate) fn longest_air(anim: &Animation, d: usize, fps: f64) -> (f64, f64) {
+    let dancer = &anim.dancers[d];
+    let frames = (anim.duration_secs * fps).floor() as usize + 1;
+    let (mut longest, mut run_start, mut run) = ((0.0, 0.0), 0.0, 0usize);
+    for f in 0..frames {
+        let t = f as f64 / fps;
+        let planted = |foot| dancer.foot_state(&anim.skeleton, foot, t).planted;
+        let on_floor = dancer.floor_at(&anim.skeleton, t, Vec3::ZERO).is_some_and(|s| s.pelvis_weight > 0.0);
+        if planted(Foot::Left) || planted(Foot::Right) || on_floor {
+            run = 0;
+            continue;
+        }
+        if run == 0 {
+            run_start = t;
+        }
+        run += 1;
+        let secs = run as f64 / fps;
+        if secs > longest.0 {
+            longest = (secs, run_start);
+        }
+    }
+    longest
+}
+
+/// A straddle jump: both feet low, half a beat in the air at 60 bpm with both legs written side
+/// at `level` (`M` or `H`) in the leg-gesture columns, both feet land.
+fn straddle(level: char) -> String {
+    format!(
+        "Dirn 11 122 97 4 10 23 L\nDirn 11 134 97 4 10 23 L\nDirn 8 97 121 2 10 11 {level}\nDirn 3 159 121 2 10 11 {level}\n\
+Dirn 11 122 133 2 10 11 L\nDirn 11 134 133 2 10 11 L\nDirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n"
+    )
+}
+
+/// The hip → ankle direction of each leg (left, right) at the middle of the only flight.
+fn legs_mid_flight(anim: &Animation) -> [Vec3; 2] {
+    let f = only_flight(anim);
+    assert_eq!(f.form, Some(JumpForm::Jump));
+    let mut pose = Pose::rest(&anim.skeleton);
+    anim.dancers[0].sample_into(&anim.skeleton, 0.5 * (f.t_takeoff_secs + f.t_land_secs), &mut pose);
+    let p = |j| joint_world(&anim.skeleton, &pose, j).1;
+    [Foot::Left, Foot::Right].map(|foot| {
+        let (hip, _, ankle) = leg_joints(foot);
+        (p(ankle) - p(hip)).normalize()
+    })
+}
+
+#[test]
+fn legs_written_in_the_air_shape_the_jump() {
+    // The dancer faces the audience; each leg goes out to its own side.
+    let out = [-right_of(0.0), right_of(0.0)];
+    let middle = legs_mid_flight(&score(60, &straddle('M')));
+    let high = legs_mid_flight(&score(60, &straddle('H')));
+    for i in 0..2 {
+        let off = middle[i].angle_between(out[i]).to_degrees();
+        println!("straddle side middle, leg {i}: hip→ankle {:?}, {off:.0}° off", middle[i]);
+        assert!(off < 25.0, "leg {i} {off:.0}° from side middle mid-flight ({:?})", middle[i]);
+        // Side high: both legs at once leave the pelvis level, and the hip abducts 90° at most,
+        // so the legs rise to the horizontal, out to the side.
+        let off = high[i].angle_between((out[i] + Vec3::Y).normalize()).to_degrees();
+        println!("straddle side high, leg {i}: hip→ankle {:?}, {off:.0}° off", high[i]);
+        assert!(off < 50.0 && high[i].dot(out[i]) > 0.9, "leg {i} {off:.0}° from side high ({:?})", high[i]);
+    }
+    // Nothing written in the air: the same jump tucks.
+    let tucked = score(
+        60,
+        "Dirn 11 122 97 4 10 23 L\nDirn 11 134 97 4 10 23 L\nDirn 11 122 133 2 10 11 L\nDirn 11 134 133 2 10 11 L\n\
+Dirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n",
+    );
+    let f = only_flight(&tucked);
+    for foot in [Foot::Left, Foot::Right] {
+        let middle = leg_at(&tucked, foot, 0.5 * (f.t_takeoff_secs + f.t_land_secs));
+        assert!(middle.knee_deg > 30.0, "{foot:?}: knee {:.0}°", middle.knee_deg);
+    }
+}
+
+/// A salutation: the starting position, then six beats of arms with the support columns empty,
+/// a step in place, four more beats of arms, another step (120 bpm, three measures).
+const SALUTATION: &str = "Stav 0 96 12 1 1 400 B\nStav 2 170 12 1 1 400 B\nStav 1 133 48 1 1 364 L\n\
+Bars 0 30 48 1 177 3 B\nBars 1 30 96 1 177 3 L\nBars 2 30 192 1 177 3 B\nBars 3 30 288 1 177 3 B\n\
+Bars 4 30 384 1 177 3 B\nKeys 0 18 30 2 20 12 B 4/4\nKeys 0 18 14 2 30 12 B q=120\n\
+Dirn 11 134 70 4 10 23 M\nDirn 11 122 70 4 10 23 M\n\
+Dirn 1 184 97 4 10 23 M\nDirn 10 72 97 4 10 23 M\nDirn 1 184 121 8 10 47 H\nDirn 10 72 121 8 10 47 H\n\
+Dirn 11 184 169 8 10 47 H\nDirn 11 72 169 8 10 47 H\n\
+Dirn 11 122 241 4 10 23 M\nDirn 11 134 241 4 10 23 M\n\
+Dirn 1 184 265 8 10 47 M\nDirn 10 72 265 8 10 47 M\nDirn 11 184 313 8 10 47 L\nDirn 11 72 313 8 10 47 L\n\
+Dirn 11 122 361 4 10 23 M\nDirn 11 134 361 4 10 23 M\n";
+
+#[test]
+fn empty_support_columns_under_arm_movements_are_standing_and_said() {
+    let doc = read(SALUTATION.as_bytes(), Some("lbn")).unwrap();
+    let score = Score::from_document(&doc);
+    let said: Vec<&str> = score.warnings.iter().map(|w| w.message.as_str()).filter(|m| m.contains("gap of")).collect();
+    assert_eq!(
+        said,
+        [
+            "staff 1, measure 1, beat 1.00: a gap of 6 beats in the support columns is read as standing; \
+             write a hold sign, or a jump",
+            "staff 1, measure 2, beat 4.00: a gap of 4 beats in the support columns is read as standing; \
+             write a hold sign, or a jump"
+        ]
+    );
+    let anim = compile(&score, &MotionOptions::default(), &Proportions::default());
+    assert!(anim.dancers[0].plan.flights.is_empty(), "{:?}", anim.dancers[0].plan.flights);
+    let (air, at) = longest_air(&anim, 0, 30.0);
+    assert_eq!(air, 0.0, "in the air {air:.2} s from {at:.2} s");
 }

@@ -10,7 +10,7 @@ use super::{
     whole_body_rotation,
 };
 use crate::diag::Diagnostic;
-use crate::motion::plan::{Key, LimbId, LimbTarget, key_end_secs};
+use crate::motion::plan::{DancerPlan, Key, LimbId, LimbTarget, key_end_secs};
 use crate::read::{BodyPart, Direction, Level, Side};
 use crate::score::{ChannelKind, Entry, EntryKind};
 use glam::Vec3;
@@ -215,4 +215,31 @@ fn back_to_normal(w: &mut Walker, limb: LimbId, t0: f64, t1: f64) {
         },
     };
     track.push(Key { t_start_secs: t0, t_end_secs: t1.max(t0), value });
+}
+
+/// Leg gestures written in a flight shape the legs in the air (a straddle, a split leap, a pas
+/// de chat): a gesture that starts in the air arrives by the flight's apex at the latest, so the
+/// shape is there at the top of the jump and the legs leave it for the landing. Call once the
+/// flights and the leg keys (segments resolved) are on the plan.
+pub(super) fn leg_gestures_shape_the_flights(plan: &mut DancerPlan) {
+    let apexes: Vec<(f64, f64, f64)> = plan
+        .flights
+        .iter()
+        .map(|f| (f.t_takeoff_secs, 0.5 * (f.t_takeoff_secs + f.t_land_secs), f.t_land_secs))
+        .collect();
+    let arrive = |t0: f64, t1: f64| match apexes.iter().find(|(up, _, down)| t0 >= up - 1e-9 && t0 < *down) {
+        Some(&(_, apex, _)) if t0 < apex && t1 > apex => apex,
+        _ => t1,
+    };
+    for limb in [LimbId::LegLeft, LimbId::LegRight] {
+        for g in plan.leg_gestures.get_mut(&limb).into_iter().flatten() {
+            g.1 = arrive(g.0, g.1);
+        }
+        if let Some(track) = plan.limbs.get_mut(&limb) {
+            for k in &mut track.keys {
+                k.t_end_secs = arrive(k.t_start_secs, k.t_end_secs);
+            }
+            track.keys.sort_by(|a, b| a.t_end_secs.total_cmp(&b.t_end_secs));
+        }
+    }
 }

@@ -1,16 +1,17 @@
 //! One staff → one [`DancerPlan`], in steps: the starting position, the channels read (gestures
 //! and path signs at once, supports collected), the arm segments and hips resolved, the flights,
 //! the support groups walked in time order, then the checks and the leg segments that need the
-//! footprints, and the footprints' open ends closed.
+//! footprints (leg gestures in a flight arriving by its apex), and the footprints' open ends
+//! closed.
 
 use super::floor::floor_group;
-use super::gestures::gesture;
+use super::gestures::{gesture, leg_gestures_shape_the_flights};
 use super::limbs::{hands_follow_arms, start_in_natural_standing};
 use super::paths::{check_front, count_circle_steps, path_sign, report_unused_circles};
 use super::supports::support_group;
 use super::{Interpretation, MotionOptions, Walker, hips, rotations, segments};
 use crate::motion::floor::{FloorPart, weight_bearing_part};
-use crate::motion::plan::{Contact, DancerPlan, Flight, Foot, Key, LimbId};
+use crate::motion::plan::{Contact, DancerPlan, Flight, Foot, Footprint, Key, LimbId};
 use crate::read::{Level, Side};
 use crate::score::{ChannelKind, Entry, EntryKind, Score, Staff, SupportGap, TempoMap};
 use glam::Vec3;
@@ -68,6 +69,7 @@ pub(super) fn plan_staff<'a>(
         footprints.iter().any(|f| f.foot == foot && f.t_land_secs >= a - 1e-9 && f.t_land_secs <= b + 1e-9)
     };
     segments::resolve(&mut w.plan.limbs, leg_segments, landed_between);
+    leg_gestures_shape_the_flights(&mut w.plan);
     start_in_natural_standing(&mut w.plan);
     leg_gestures_take_the_weight(&mut w.plan);
     close_footprints(&mut w.plan, end_secs);
@@ -206,14 +208,33 @@ fn walk_supports(
 }
 
 /// A leg gesture takes the weight off that leg (T8): a foot standing when the gesture starts
-/// lifts then.
+/// lifts then. Outside a flight the last foot on the floor keeps the weight (a body leaves the
+/// floor only in a flight, [`crate::score::gaps`]): a gesture of that leg is not animated.
 fn leg_gestures_take_the_weight(plan: &mut DancerPlan) {
+    let mut gestures: Vec<(f64, LimbId, Foot)> = Vec::new();
     for (limb, foot) in [(LimbId::LegLeft, Foot::Left), (LimbId::LegRight, Foot::Right)] {
-        for &(g0, _) in plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]) {
-            for fp in plan.footprints.iter_mut().filter(|f| f.foot == foot) {
-                if fp.t_land_secs < g0 && fp.t_lift_secs > g0 {
-                    fp.t_lift_secs = g0;
-                }
+        let starts = plan.leg_gestures.get(&limb).map(|v| v.as_slice()).unwrap_or(&[]);
+        gestures.extend(starts.iter().map(|g| (g.0, limb, foot)));
+    }
+    gestures.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.2.cmp(&b.2)));
+    let on_floor_otherwise = !plan.floor.keys.is_empty();
+    for (g0, limb, foot) in gestures {
+        let standing = |fp: &Footprint| fp.t_land_secs < g0 && fp.t_lift_secs > g0;
+        let Some(i) = plan.footprints.iter().position(|f| f.foot == foot && standing(f)) else { continue };
+        // The other foot stands, or is stepping to take the weight.
+        let other_down = plan
+            .footprints
+            .iter()
+            .any(|f| f.foot != foot && f.t_step_start_secs.min(f.t_land_secs) <= g0 && f.t_lift_secs > g0);
+        let flying = plan.flights.iter().any(|f| g0 >= f.t_takeoff_secs - 1e-9 && g0 < f.t_land_secs);
+        if other_down || flying || on_floor_otherwise {
+            plan.footprints[i].t_lift_secs = g0;
+        } else {
+            if let Some(g) = plan.leg_gestures.get_mut(&limb) {
+                g.retain(|(t, _)| (t - g0).abs() > 1e-9);
+            }
+            if let Some(track) = plan.limbs.get_mut(&limb) {
+                track.keys.retain(|k| (k.t_start_secs - g0).abs() > 1e-9);
             }
         }
     }

@@ -14,7 +14,6 @@ mod place;
 
 pub use frame::LED_STAFF_HALF_WIDTH;
 
-use super::gaps::find_gaps;
 use super::staves::{ColumnConvention, StaffGeometry, Zone};
 use super::timeline::{LED_UNITS_PER_BEAT, Timeline};
 use super::types::*;
@@ -108,7 +107,7 @@ pub fn compose_page(doc: &Document, opts: PageOptions) -> Score {
     page.channels(&placed, &claimed, &inner_pins, &mut builders, &mut warnings);
     page.attach(&placed, &mut builders, &mut warnings);
 
-    let staves: Vec<Staff> = builders.into_iter().map(|b| b.finish(opts.gap_tolerance_beats, duration_beats)).collect();
+    let staves: Vec<Staff> = builders.into_iter().map(|b| b.finish()).collect();
     let contacts: Vec<Contact> = claimed
         .contacts
         .into_iter()
@@ -225,7 +224,9 @@ impl StaffBuilder {
         self.entries.push((kind, entry, placed_index));
     }
 
-    fn finish(self, gap_tolerance_beats: f64, end_beats: f64) -> Staff {
+    /// The staff, its flights not yet found ([`super::gaps::find_flights`] finds them once the
+    /// repeats are played).
+    fn finish(self) -> Staff {
         let mut channels: BTreeMap<ChannelKind, Vec<Entry>> = BTreeMap::new();
         let mut start_position = Vec::new();
         let mut start_facing_deg = 0.0;
@@ -247,7 +248,6 @@ impl StaffBuilder {
             })
             .collect();
         start_position.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.column.cmp(&b.1.column)));
-        let gaps = find_gaps(&channels, &start_position, gap_tolerance_beats, end_beats);
         Staff {
             index: self.index,
             dancer: self.dancer,
@@ -256,7 +256,7 @@ impl StaffBuilder {
             start_facing_deg,
             start_position,
             channels,
-            gaps,
+            gaps: Vec::new(),
         }
     }
 }
