@@ -79,6 +79,10 @@ struct Dance {
     spot_from_score: Vec<Mat4>,
 }
 
+/// The most repetitions of a score a crowd performer's dance holds (a four-hour plan of one-beat
+/// scores at 400 bpm repeats 96,000 times); later ones repeat the last.
+pub const MAX_REPEATS: usize = 100_000;
+
 impl Dance {
     /// A staff's motion made ready to dance on a spot, repeated up to `repeats` times.
     fn new(
@@ -310,7 +314,7 @@ impl Crowd {
                     let (score, anim) = &scores[path];
                     let dancer = anim.dancers.get(g.staff.saturating_sub(1)).cloned();
                     let repeats = if score.duration_beats > 0.0 {
-                        (motion.end_beats() / score.duration_beats).ceil() as usize + 1
+                        ((motion.end_beats() / score.duration_beats).ceil() as usize + 1).min(MAX_REPEATS)
                     } else {
                         0
                     };
