@@ -305,7 +305,9 @@ fn malformed_and_unriggable_files_get_clear_errors() {
     };
     assert!(rig(b"", "obj").contains("no triangles"));
     assert!(rig(b"glTF\x02\x00\x00\x00garbage", "glb").contains("glTF"));
-    assert!(rig(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "obj").contains("no volume"));
+    // A flat square: refused for its few vertices before anything looks for a body in it.
+    let flat = rig(b"v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "obj");
+    assert!(flat.contains("too few to shape a head, two arms and two legs"), "{flat}");
     // A closed box is a block, not a body.
     let cube = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 0 0 1\nv 1 0 1\nv 0 1 1\nv 1 1 1\n\
                 f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
