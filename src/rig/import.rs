@@ -151,7 +151,20 @@ fn read_obj(bytes: &[u8]) -> Result<RawMesh, RigError> {
     Ok(out)
 }
 
+/// The GLB header's total length when `bytes` is a GLB file whose length is impossible (shorter
+/// than the 12-byte header itself, which the `gltf` crate does not check before subtracting).
+fn impossible_glb_length(bytes: &[u8]) -> Option<u32> {
+    let length = u32::from_le_bytes(bytes.get(8..12)?.try_into().ok()?);
+    (bytes.starts_with(b"glTF") && length < 12).then_some(length)
+}
+
 fn read_gltf(bytes: &[u8], dir: Option<&Path>) -> Result<RawMesh, RigError> {
+    if let Some(length) = impossible_glb_length(bytes) {
+        return Err(malformed(
+            MeshFormat::Gltf,
+            format!("the GLB header gives a length of {length} bytes, less than the header"),
+        ));
+    }
     let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| malformed(MeshFormat::Gltf, e))?;
     let mut buffers: Vec<Vec<u8>> = Vec::new();
     for buffer in gltf.buffers() {

@@ -112,3 +112,9 @@ fn a_formation_spot_a_million_kilometres_off_stage_is_an_error_at_its_formation(
     let d = err.0.iter().find(|d| d.message.contains("from the stage")).expect("the spot's error");
     assert_eq!(d.span.line, 7, "{}", d.message);
 }
+
+#[test]
+fn a_glb_header_shorter_than_itself_is_a_malformed_file() {
+    let err = labanplay::rig::import::read_mesh(&fixture("mesh-glb-length-2.glb"), None, None).unwrap_err();
+    assert!(err.to_string().contains("less than the header"), "{err}");
+}
