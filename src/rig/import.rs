@@ -127,7 +127,46 @@ fn malformed(format: MeshFormat, message: impl std::fmt::Display) -> RigError {
     RigError::Malformed { format: format.name(), message: message.to_string() }
 }
 
+/// The first face (or line, or point) index of an OBJ file that no element of the file can have:
+/// a positive one larger than the file has lines, a negative (relative) one reaching before the
+/// first vertex, texture coordinate or normal (the `tobj` crate multiplies such an index before it
+/// checks it). Returns the 1-based line number and the index as written.
+fn index_beyond_the_file(bytes: &[u8]) -> Option<(usize, String)> {
+    let text = String::from_utf8_lossy(bytes);
+    let lines = text.lines().count() as u64;
+    // Vertices, texture coordinates and normals defined so far.
+    let mut defined = [0u64; 3];
+    for (n, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => defined[0] += 1,
+            Some("vt") => defined[1] += 1,
+            Some("vn") => defined[2] += 1,
+            Some("f" | "l" | "p") => {
+                for word in words {
+                    for (kind, part) in word.split('/').enumerate().filter(|(_, p)| !p.is_empty()) {
+                        let reach = match part.strip_prefix('-') {
+                            Some(_) => defined.get(kind).copied().unwrap_or(0),
+                            None => lines,
+                        };
+                        let size = part.trim_start_matches('-').parse::<u64>();
+                        if size.map_or(true, |i| i > reach) {
+                            return Some((n + 1, part.to_string()));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn read_obj(bytes: &[u8]) -> Result<RawMesh, RigError> {
+    if let Some((line, index)) = index_beyond_the_file(bytes) {
+        let message = format!("line {line}: the index `{index}` is not a number of an element of this file");
+        return Err(malformed(MeshFormat::Obj, message));
+    }
     let options = tobj::LoadOptions { triangulate: true, single_index: false, ..Default::default() };
     let (models, _materials) =
         tobj::load_obj_buf(&mut Cursor::new(bytes), &options, |_| Err(tobj::LoadError::OpenFileFailed))

@@ -118,3 +118,10 @@ fn a_glb_header_shorter_than_itself_is_a_malformed_file() {
     let err = labanplay::rig::import::read_mesh(&fixture("mesh-glb-length-2.glb"), None, None).unwrap_err();
     assert!(err.to_string().contains("less than the header"), "{err}");
 }
+
+#[test]
+fn an_obj_texture_index_reaching_before_the_first_one_is_a_malformed_file() {
+    let bytes = fixture("mesh-obj-texcoord-index-overflow.obj");
+    let err = labanplay::rig::import::read_mesh(&bytes, Some("obj"), None).unwrap_err();
+    assert!(err.to_string().contains("line 19: the index `-4`"), "{err}");
+}
