@@ -108,7 +108,12 @@ impl JointLimits {
         if w_alt <= 0.0 || w_alt >= 1.0 {
             return from_swing_twist_angles(nearer);
         }
-        from_swing_twist_angles(self.through_the_half_turn(ca, calt, w_alt).unwrap_or(nearer))
+        // No way inside the limits joins them: the first reading holds unless the other lies
+        // clearly nearer, so a rotation wavering about where both lie equally far outside (a
+        // straight arm held back high, as far past the shoulder's extension as over the top)
+        // keeps one answer.
+        let held = if valt + READING_TIE_RAD < va { calt } else { ca };
+        from_swing_twist_angles(self.through_the_half_turn(ca, calt, w_alt).unwrap_or(held))
     }
 
     /// The point a share `w` of the way from `p` (the clamped first reading, its swing shorter
@@ -181,6 +186,10 @@ fn reading_blend(v_first: f32, v_other: f32) -> f32 {
 /// Width of the blend between the two readings' clamps, as a multiple of the smaller violation:
 /// they blend while neither lies outside by more than (1 + this) times the other.
 const READING_BLEND: f32 = 2.0;
+
+/// How much nearer the other reading must lie than the first for its clamp to be taken where
+/// no way inside the limits joins the two, radians (6°).
+const READING_TIE_RAD: f32 = 0.1;
 
 /// The swing–twist components of `q` (swing angle ≤ π) and the other reading of the same
 /// rotation: the swing by 2π − θ about the opposite axis (same twist).

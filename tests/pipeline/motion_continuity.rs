@@ -29,17 +29,14 @@ const POP_MIN_M: f32 = 0.03;
 const POP_RATIO: f32 = 4.0;
 /// Pops still found, allowed up to their count until they are fixed: (body, score, dancer,
 /// pops). Everything else, with any body: none. These are limbs whose solution flips for that
-/// body's proportions: an arm held back high at the shoulder's limit (`directions`), arms swung
-/// from back to front (`ayu1`), a hand as its palm keys hand over (`lbn1`), a leg gesture in a
-/// hop (`knee`), a kneeling foot's toes (`kneel-floor`), the toes of a leg lifted back to an
-/// arabesque (`directions`, measures 7–8).
+/// body's proportions: arms swung from back to front (`ayu1`), a hand as its palm keys hand
+/// over (`lbn1`), a leg gesture in a hop (`knee`), a kneeling foot's toes (`kneel-floor`), the
+/// toes of a leg lifted back to an arabesque (`directions`, measures 7–8).
 const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
-    ("woman-modern", "laban-tk/directions.lbn", 1, 120),
     ("woman-modern", "laban-tk/knee.lbn", 1, 1),
     ("woman-modern", "laban-tk/lbn1.lbn", 1, 3),
     ("woman-classical", "laban-tk/ayu1.lbn", 1, 1),
     ("woman-classical", "laban-tk/ayu1.lbn", 2, 2),
-    ("woman-classical", "laban-tk/directions.lbn", 1, 88),
     ("woman-classical", "laban-tk/knee.lbn", 1, 1),
     ("woman-classical", "laban-tk/lbn1.lbn", 1, 3),
     ("man-modern", "scores/kneel-floor.lbn", 1, 6),
