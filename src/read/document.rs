@@ -283,6 +283,10 @@ pub struct PageSymbol {
     pub h: f32,
     /// Level letter as written.
     pub level: Level,
+    /// LED's size step as an `.lbn` line wrote it, kept for the writer; `None` for the other
+    /// formats and for new symbols (the writer derives one from the height). An edit that
+    /// changes the height sets it to `None`.
+    pub lbn_step: Option<i32>,
     /// Where it was read.
     pub span: Span,
 }
@@ -353,6 +357,23 @@ pub struct Keyframes {
     pub rotations: Vec<Rotation>,
 }
 
+/// A line of a score file that is no symbol the reader decodes (a comment, an item of unknown
+/// meaning), kept as written so that a writer can write it back untouched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct KeptLine {
+    /// How many symbols of [`Document::symbols`] came before it in the file.
+    pub before_symbol: usize,
+    /// The line as written, without its line ending.
+    pub text: String,
+}
+
+impl KeptLine {
+    /// True for a comment line (`#` first after blanks).
+    pub fn is_comment(&self) -> bool {
+        self.text.trim_start().starts_with('#')
+    }
+}
+
 /// What a reader returns: the symbols or keyframes, plus anything it warned about.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Document {
@@ -366,6 +387,9 @@ pub struct Document {
     pub symbols: Vec<PageSymbol>,
     /// Timed keyframes (empty for graphical formats).
     pub keyframes: Keyframes,
+    /// Lines kept as written for a writer of the same format (`.lbn`: comments and items of
+    /// unknown meaning), in file order.
+    pub kept_lines: Vec<KeptLine>,
     /// Records read but not decoded, or decoded with a guess. Never errors.
     pub warnings: Vec<Diagnostic>,
 }
@@ -379,6 +403,7 @@ impl Document {
             comments: Vec::new(),
             symbols: Vec::new(),
             keyframes: Keyframes::default(),
+            kept_lines: Vec::new(),
             warnings: Vec::new(),
         }
     }

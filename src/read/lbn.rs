@@ -2,7 +2,9 @@
 //! <height> <level> [<text>] # <n> [# bar <n>]`.
 //!
 //! All twelve groups are decoded into [`SymbolKind`]s; leading `#` lines are kept as comments.
-//! Every malformed line gets a line:col error and reading goes on with the next line.
+//! Every comment line and every line of an unknown item is also kept as written
+//! ([`Document::kept_lines`]) for the writer, and each symbol keeps its size step. Every
+//! malformed line gets a line:col error and reading goes on with the next line.
 //!
 //! Item meanings: `Dirn` 1–11 (forward, the diagonals, sides, back, place); `Limb` 1–22 (joints, as
 //! column pre-signs); `Area` 9 the chest; `Volm` 1–4 relaxed, straight, bent, stretched and 7 a
@@ -15,7 +17,8 @@
 //! LED's item numbers ([`crate::score`]).
 
 use super::document::{
-    BodyPart, Direction, Document, Format, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign,
+    BodyPart, Direction, Document, Format, KeptLine, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign,
+    VolumeSign,
 };
 use crate::diag::{Diagnostic, Diagnostics, Severity, Span};
 use nom::bytes::complete::{tag, take_till, take_while_m_n};
@@ -254,7 +257,12 @@ pub fn read_lenient(bytes: &[u8]) -> (Document, Vec<Diagnostic>) {
         let trimmed_start = line.iter().position(|c| !c.is_ascii_whitespace());
         let Some(first) = trimmed_start else { continue };
         let body = &line[first..];
+        let keep = |doc: &mut Document| {
+            let text = String::from_utf8_lossy(line).into_owned();
+            doc.kept_lines.push(KeptLine { before_symbol: doc.symbols.len(), text });
+        };
         if body.starts_with(b"#") {
+            keep(&mut doc);
             if !seen_symbol {
                 let text = String::from_utf8_lossy(&body[1..]).trim().to_string();
                 if !text.is_empty() {
@@ -283,10 +291,12 @@ pub fn read_lenient(bytes: &[u8]) -> (Document, Vec<Diagnostic>) {
                         span,
                         format!("unknown item {} in group {}; symbol skipped", parsed.item, parsed.group),
                     ));
+                    keep(&mut doc);
                     continue;
                 };
                 if parsed.width < 0 || parsed.height < 0 {
                     diags.push(Diagnostic::warning(span, "negative width or height; symbol skipped"));
+                    keep(&mut doc);
                     continue;
                 }
                 doc.symbols.push(PageSymbol {
@@ -297,6 +307,7 @@ pub fn read_lenient(bytes: &[u8]) -> (Document, Vec<Diagnostic>) {
                     w: parsed.width as f32,
                     h: parsed.height as f32,
                     level: parsed.level,
+                    lbn_step: Some(parsed.step),
                     span,
                 });
             }

@@ -409,6 +409,7 @@ pub fn decode(record: &RawRecord) -> Result<Vec<PageSymbol>, NotDecoded> {
         w,
         h,
         level,
+        lbn_step: None,
         span: record.span(),
     };
     let level = match v.word("level") {

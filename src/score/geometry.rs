@@ -152,6 +152,7 @@ mod tests {
             w: 10.0,
             h: 23.0,
             level: Level::Middle,
+            lbn_step: None,
             span: Span { line, col: 1, offset: 0 },
         }
     }

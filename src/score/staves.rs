@@ -162,6 +162,7 @@ mod tests {
             w: 1.0,
             h: 600.0,
             level: Level::Blank,
+            lbn_step: None,
             span: Span::default(),
         }
     }

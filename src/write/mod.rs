@@ -1,0 +1,11 @@
+//! Score writers: a raw [`Document`](crate::read::Document) in, the text of a score file out.
+//!
+//! [`write_lbn`] writes LED's `.lbn` format as [`crate::read::lbn`] reads it: reading the text
+//! back gives the same symbols, so the same composite score and motion. Lines the reader kept as
+//! written (comments, items of unknown meaning) are written back untouched at their places.
+//! Whatever a document holds that `.lbn` cannot say is a warning at its place in the source
+//! file, never dropped silently. Nothing here reads or writes files: `cli` does.
+
+pub mod lbn;
+
+pub use lbn::{Written, lbn_code, write_lbn};
