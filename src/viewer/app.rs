@@ -214,7 +214,7 @@ struct Running {
     rehearsal: Rehearsal,
     watch: Option<FileWatch>,
     /// The file dialog running on its own thread, when one is open, and what it is for.
-    dialog: Option<(BrowsePurpose, Instant, std::sync::mpsc::Receiver<Option<PathBuf>>)>,
+    dialog: Option<(BrowsePurpose, std::sync::mpsc::Receiver<(Option<PathBuf>, f64)>)>,
     /// The desktop has no file dialog: the built-in browser opens directly.
     builtin_browser: bool,
     /// The framed view follows a dance too large to frame whole (until the user moves it).

@@ -47,6 +47,7 @@ impl Running {
         }
         let (sender, receiver) = std::sync::mpsc::channel();
         let spawned = std::thread::Builder::new().name("labanplay file dialog".to_owned()).spawn(move || {
+            let opened_at = Instant::now();
             let dialog = match purpose {
                 BrowsePurpose::Music => rfd::FileDialog::new()
                     .set_title("Open a music track")
@@ -60,10 +61,10 @@ impl Running {
             };
             let picked = dialog.add_filter("All files", &["*"]).pick_file();
             // The window may have closed meanwhile; then nobody needs the answer.
-            let _ = sender.send(picked);
+            let _ = sender.send((picked, opened_at.elapsed().as_secs_f64()));
         });
         match spawned {
-            Ok(_) => self.dialog = Some((purpose, Instant::now(), receiver)),
+            Ok(_) => self.dialog = Some((purpose, receiver)),
             Err(_) => self.open_browser(purpose),
         }
     }
@@ -142,18 +143,20 @@ impl Running {
     }
 
     pub(super) fn poll_dialog(&mut self) {
-        let Some((purpose, opened_at, receiver)) = &self.dialog else { return };
-        let (purpose, open_secs) = (*purpose, opened_at.elapsed().as_secs_f64());
+        let Some((purpose, receiver)) = &self.dialog else { return };
+        let purpose = *purpose;
+        // The dialog's thread times its own answer: a slow frame here must not make a dialog that
+        // never showed look like one the user cancelled.
         match receiver.try_recv() {
-            Ok(Some(path)) => {
+            Ok((Some(path), _)) => {
                 self.dialog = None;
                 self.open_for(purpose, &path);
             }
-            Ok(None) if open_secs >= UNSHOWN_DIALOG_SECS => {
+            Ok((None, shown_secs)) if shown_secs >= UNSHOWN_DIALOG_SECS => {
                 self.dialog = None;
                 self.ui_state.status = Some("no file chosen".to_owned());
             }
-            Ok(None) | Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+            Ok((None, _)) | Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                 self.dialog = None;
                 self.builtin_browser = true;
                 self.open_browser(purpose);
