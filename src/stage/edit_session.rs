@@ -195,16 +195,27 @@ impl EditSession {
     /// time). Returns true when the score changed.
     pub fn command(&mut self, command: EditCommand, player: &mut Player) -> bool {
         let t_beats = snap_beats(player.playback.t_beats());
+        // A new sign moves the cursor line to its end, like a caret after typing: the dancer
+        // shows the pose it reaches and the next sign follows it.
+        let mut advance_to = None;
         let result: Option<Result<crate::score::Score, EditError>> = match command {
             EditCommand::Undo => self.editor.undo().map(Ok),
             EditCommand::Redo => self.editor.redo().map(Ok),
             EditCommand::Paste => Some(self.editor.paste(self.caret.staff, t_beats)),
-            other => self.edit_for(other, player).map(|edit| self.editor.apply(&edit)),
+            other => self.edit_for(other, player).map(|edit| {
+                if let Edit::Insert { start_beats, duration_beats, .. } = edit {
+                    advance_to = Some(start_beats + duration_beats);
+                }
+                self.editor.apply(&edit)
+            }),
         };
         match result {
             Some(Ok(score)) => {
                 let source = player.source().clone();
                 player.replace_score(score, source);
+                if let Some(t) = advance_to {
+                    player.playback.seek(t);
+                }
                 self.status = self.describe_selection();
                 true
             }
@@ -247,6 +258,6 @@ mod tests {
         assert!(session.command(EditCommand::Undo, &mut player));
         assert_eq!(arm_entries(&player), before);
         assert!(!session.editor().is_dirty());
-        assert_eq!(player.playback.t_beats(), 9.0, "the cursor stays");
+        assert_eq!(player.playback.t_beats(), 10.0, "the cursor went to the new sign's end and stays");
     }
 }

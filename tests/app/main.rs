@@ -7,6 +7,7 @@ mod render_figure;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod edit_keys;
 mod gltf_export;
 mod mesh_player;
 mod metronome;
