@@ -152,6 +152,12 @@ pub struct EditPanel {
     pub toggle_requested: bool,
     /// The key table window is open.
     pub show_keys: bool,
+    /// Quitting was asked for with unsaved edits: the question is shown.
+    pub confirm_quit: bool,
+    /// The user chose to quit without saving.
+    pub quit_confirmed: bool,
+    /// The window title marks unsaved edits now.
+    pub title_marked: bool,
 }
 
 impl EditPanel {
@@ -159,6 +165,39 @@ impl EditPanel {
     pub fn is_dirty(&self) -> bool {
         self.session.as_ref().is_some_and(|s| s.editor().is_dirty())
     }
+
+    /// A quit was asked for: true when it must wait for the user's answer (unsaved edits).
+    pub fn ask_before_quit(&mut self) -> bool {
+        let ask = self.is_dirty() && !self.quit_confirmed;
+        self.confirm_quit |= ask;
+        ask
+    }
+
+    /// The window title for `source_label` when the unsaved mark must change (`*` before the
+    /// name while there are unsaved edits).
+    pub fn title_change(&mut self, source_label: &str) -> Option<String> {
+        let dirty = self.is_dirty();
+        (dirty != self.title_marked).then(|| {
+            self.title_marked = dirty;
+            format!("labanplay — {}{source_label}", if dirty { "* " } else { "" })
+        })
+    }
+}
+
+/// The question asked when quitting with unsaved edits.
+fn quit_question(ctx: &egui::Context, panel: &mut EditPanel) {
+    egui::Window::new("Unsaved edits").collapsible(false).resizable(false).show(ctx, |ui| {
+        ui.label("The score has edits that are not saved. Quit anyway?");
+        ui.horizontal(|ui| {
+            if ui.button("Quit without saving").clicked() {
+                panel.quit_confirmed = true;
+                panel.confirm_quit = false;
+            }
+            if ui.button("Cancel").clicked() {
+                panel.confirm_quit = false;
+            }
+        });
+    });
 }
 
 /// The Edit menu: edit mode and the key table.
@@ -192,6 +231,9 @@ pub fn frame(ui: &mut egui::Ui, panel: &mut EditPanel, player: &mut Player, stat
                 }
             }
         }
+    }
+    if panel.confirm_quit {
+        quit_question(ui.ctx(), panel);
     }
     if panel.show_keys {
         egui::Window::new("Editing keys").open(&mut panel.show_keys).show(ui.ctx(), key_table);

@@ -63,3 +63,19 @@ fn keys_write_an_arm_sign_and_the_dancer_raises_the_arm_at_once_and_undo_lowers_
     pass(&ctx, &mut state, &mut player, vec![key(Key::ArrowRight, Modifiers::NONE)]);
     assert_eq!(player.playback.t_beats(), 10.0, "→ steps to the next beat");
 }
+
+#[test]
+fn unsaved_edits_mark_the_title_and_quitting_asks() {
+    let model = mannequin(&labanplay::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(labanplay::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    pass(&ctx, &mut state, &mut player, vec![key(Key::E, Modifiers::NONE)]);
+    assert!(!state.edit.ask_before_quit(), "nothing edited: quit at once");
+    assert_eq!(state.edit.title_change("x.lbn"), None);
+    pass(&ctx, &mut state, &mut player, vec![key(Key::Num5, Modifiers::NONE)]);
+    assert_eq!(state.edit.title_change("x.lbn").as_deref(), Some("labanplay — * x.lbn"));
+    assert!(state.edit.ask_before_quit() && state.edit.confirm_quit, "unsaved: the question shows");
+    pass(&ctx, &mut state, &mut player, vec![key(Key::Z, Modifiers::COMMAND)]);
+    assert_eq!(state.edit.title_change("x.lbn").as_deref(), Some("labanplay — x.lbn"));
+}
