@@ -25,7 +25,7 @@ pub const KEY_TABLE: [(&str, &str); 16] = [
     ("Ctrl+M / Ctrl+Shift+M", "insert a measure before / delete the measure at the cursor"),
     ("Esc", "clear the selection"),
     ("click a symbol", "select it (its meaning shows below the menu)"),
-    ("Space", "play / pause, as outside edit mode"),
+    ("Space / Home / End", "play / pause, start, end, as outside edit mode"),
 ];
 
 /// The direction a digit gives, laid out as a numeric keypad seen from above the dancer.
@@ -222,6 +222,10 @@ pub fn frame(ui: &mut egui::Ui, panel: &mut EditPanel, player: &mut Player, stat
     let e_pressed = !typing && ui.input(|i| i.key_pressed(Key::E) && !i.modifiers.command && !i.modifiers.ctrl);
     if e_pressed || std::mem::take(&mut panel.toggle_requested) {
         panel.active = !panel.active;
+        if panel.active {
+            // Editing writes at the cursor line: it stands still.
+            player.playback.pause();
+        }
         if panel.active && panel.session.is_none() {
             match EditSession::start(player) {
                 Ok(session) => panel.session = Some(session),
@@ -242,13 +246,18 @@ pub fn frame(ui: &mut egui::Ui, panel: &mut EditPanel, player: &mut Player, stat
         return false;
     };
     keyboard(ui, session, player);
-    if ui.input(|i| i.key_pressed(Key::Space)) {
-        player.playback.toggle_play();
-    }
-    if panel.active && !player.playback.is_playing() {
-        // The status line under the menu.
-        egui::Panel::top("edit-status").show(ui, |ui| status_line(ui, session));
-    }
+    ui.input(|i| {
+        if i.key_pressed(Key::Space) {
+            player.playback.toggle_play();
+        }
+        if i.key_pressed(Key::Home) {
+            player.playback.go_to_start();
+        }
+        if i.key_pressed(Key::End) {
+            player.playback.go_to_end();
+        }
+    });
+    egui::Panel::top("edit-status").show(ui, |ui| status_line(ui, session));
     true
 }
 

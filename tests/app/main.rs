@@ -19,5 +19,6 @@ mod staff_layout;
 mod staff_ui;
 mod viewer_golden;
 mod viewer_render_cli;
+mod window_edit;
 mod window_open_files;
 mod window_smoke;
