@@ -24,7 +24,8 @@ pub struct Copied {
 /// One edit of the score.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
-    /// Writes `sign` in `column` of `staff` from `start_beats` for `duration_beats`.
+    /// Writes `sign` in `column` of `staff` from `start_beats` for `duration_beats`, in place
+    /// of a direction or turn sign starting there.
     Insert {
         /// Staff index.
         staff: usize,
@@ -167,6 +168,13 @@ fn insert(
     let w = sign_width(grid.column_pitch(staff));
     let y = grid.y_of_beats(start) + gap;
     let h = grid.y_of_beats(end) - y;
+    // A sign written over one in the same column at the same start replaces it.
+    doc.symbols.retain(|s| {
+        let same_place = grid.staff_at_x(s.x_mid()) == Some(staff)
+            && grid.column_at_x(staff, s.x_mid()) == Some(column)
+            && snap_beats(grid.beats_of_y(s.y)) == start;
+        !(same_place && matches!(s.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_)))
+    });
     let first = doc.symbols.len();
     doc.symbols.extend(sign_symbols(sign, mid - 0.5 * w, y, w, h, column < 0));
     Ok((first..doc.symbols.len()).collect())

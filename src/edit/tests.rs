@@ -69,6 +69,13 @@ fn inserting_an_arm_gesture_adds_its_entry_on_the_grid_and_undo_removes_it() {
     // The new symbol leads back from its entry.
     let entry = score.staves[0].channel(arm).unwrap().entries.iter().find(|e| e.start_beats == 9.0).unwrap();
     assert_eq!(editor.symbol_of_span(&entry.span), Some(index));
+    // Over `Dirn 3 171 97` (right arm side middle at beat 0): replaced, not doubled.
+    let sign = Sign::Direction { direction: Direction::Forward, level: Level::Low };
+    let edit = Edit::Insert { staff: 0, column: 3, start_beats: 0.0, duration_beats: 1.0, sign };
+    let replaced = entries(&round_trip(&mut editor, &edit), 0, arm);
+    assert_eq!(replaced.len(), new.len());
+    assert!(replaced.contains(&(0.0, 1.0, Some(Direction::Forward), Some(Level::Low))), "{replaced:?}");
+    assert!(!replaced.iter().any(|e| e.0 == 0.0 && e.2 == Some(Direction::Right)), "{replaced:?}");
 }
 
 #[test]
