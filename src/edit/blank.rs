@@ -17,7 +17,7 @@ const BEAT0_Y: f32 = 96.0;
 
 fn symbol(kind: SymbolKind, code: &str, xywh: [f32; 4], level: Level) -> PageSymbol {
     let [x, y, w, h] = xywh;
-    PageSymbol { kind, code: code.to_owned(), x, y, w, h, level, span: Span::default() }
+    PageSymbol { kind, code: code.to_owned(), x, y, w, h, level, lbn_step: None, span: Span::default() }
 }
 
 /// An empty `.lbn` document of `measures` measures (at least one) of `beats_per_measure` beats at

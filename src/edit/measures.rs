@@ -21,6 +21,7 @@ pub fn insert_measure(doc: &mut Document, grid: &PageGrid, measure: usize) -> Re
     for symbol in &mut doc.symbols {
         if matches!(symbol.kind, SymbolKind::StaffLine { .. }) {
             symbol.h += height;
+            symbol.lbn_step = None;
         } else if symbol.y > bottom + ON_BAR_UNITS {
             symbol.y += height;
         }
@@ -57,6 +58,7 @@ pub fn delete_measure(doc: &mut Document, grid: &PageGrid, measure: usize) -> Re
     for symbol in &mut doc.symbols {
         if matches!(symbol.kind, SymbolKind::StaffLine { .. }) {
             symbol.h = (symbol.h - height).max(0.0);
+            symbol.lbn_step = None;
         } else if symbol.y > top - ON_BAR_UNITS {
             symbol.y -= height;
         }

@@ -221,6 +221,7 @@ fn stretch(doc: &mut Document, grid: &PageGrid, indices: &[usize], d_beats: f64)
         let start = snap_beats(grid.beats_of_y(symbol.y));
         let end = snap_beats(grid.beats_of_y(symbol.y_top()) + d_beats).max(start + GRID_BEATS);
         symbol.h = grid.y_of_beats(end) - symbol.y;
+        symbol.lbn_step = None;
     }
     Ok(indices.to_vec())
 }
@@ -289,6 +290,7 @@ fn paste(
         symbol.y = grid.y_of_beats(t) + c.y_above_grid;
         if end > t && matches!(symbol.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_)) {
             symbol.h = grid.y_of_beats(end) - symbol.y;
+            symbol.lbn_step = None;
         }
         doc.symbols.push(symbol);
     }

@@ -66,7 +66,8 @@ pub fn sign_width(pitch: f32) -> f32 {
 /// The symbols of `sign` with its lower left corner at (`x`, `y`), `h` high (a hold is a small
 /// square), on the side given by `left_side`: one symbol, or a turn sign and its pin.
 pub fn sign_symbols(sign: Sign, x: f32, y: f32, w: f32, h: f32, left_side: bool) -> Vec<PageSymbol> {
-    let at = |kind, code: String, level| PageSymbol { kind, code, x, y, w, h, level, span: Span::default() };
+    let at =
+        |kind, code: String, level| PageSymbol { kind, code, x, y, w, h, level, lbn_step: None, span: Span::default() };
     match sign {
         Sign::Direction { direction, level } => {
             let (kind, code) = direction_symbol(direction, left_side);
@@ -83,6 +84,7 @@ pub fn sign_symbols(sign: Sign, x: f32, y: f32, w: f32, h: f32, left_side: bool)
                 w: pin_side,
                 h: pin_side,
                 level: Level::Low,
+                lbn_step: None,
                 span: Span::default(),
             };
             vec![at(SymbolKind::Turn(turn), format!("Rotn {item}"), Level::Middle), pin]
@@ -97,6 +99,7 @@ pub fn sign_symbols(sign: Sign, x: f32, y: f32, w: f32, h: f32, left_side: bool)
                 w: side,
                 h: side,
                 level: Level::Blank,
+                lbn_step: None,
                 span: Span::default(),
             }]
         }
