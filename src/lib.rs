@@ -7,8 +7,9 @@
 //! `offline` (GIF, PNG, video). Beside them: [`contact`] (hands reaching partners), [`body`] and
 //! [`rig`] (dancer meshes), [`mocap`] (BVH captures), [`ensemble`] and [`crowd`] (plans of many
 //! performers), [`export`] (BVH, glTF), [`rehearse`] (music sync, tap tempo, loops, settings),
-//! [`motion_report`] (where the body could not do what is written), [`write`] (a document back to a
-//! score file's text) and [`cli`] (the commands).
+//! [`motion_report`] (where the body could not do what is written), [`edit`] (editing a page
+//! score as plain data, with undo), [`write`] (a document back to a score file's text) and
+//! [`cli`] (the commands).
 //!
 //! Each module's doc states the rules it implements. Everything but `render`, `viewer` and
 //! `offline` is pure (no GPU, window, UI or audio device) and builds with `--no-default-features`.
@@ -21,6 +22,7 @@ pub mod contact;
 pub mod crowd;
 pub mod demo;
 pub mod diag;
+pub mod edit;
 pub mod ensemble;
 pub mod export;
 pub mod mocap;

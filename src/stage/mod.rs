@@ -8,6 +8,7 @@
 pub mod camera;
 pub mod camera_input;
 pub mod dancer_mesh;
+pub mod edit_session;
 pub mod file_browser;
 pub mod files;
 pub mod mesh_cache;

@@ -276,6 +276,7 @@ impl ApplicationHandler for App {
             running.presses.push_back(Instant::now());
         }
         match event {
+            WindowEvent::CloseRequested if running.ui_state.edit.ask_before_quit() => running.window.request_redraw(),
             WindowEvent::CloseRequested => {
                 running.save_settings(true);
                 event_loop.exit();
@@ -554,6 +555,7 @@ impl Running {
                 self.reframe();
             }
             UiAction::Metronome(on) => self.metronome.set_enabled(on),
+            UiAction::Quit if self.ui_state.edit.ask_before_quit() => {}
             UiAction::Quit => return FrameEnd::Quit,
         }
         FrameEnd::Continue
@@ -592,6 +594,12 @@ impl Running {
             }
         }
         self.presses.clear();
+        if self.ui_state.edit.quit_confirmed {
+            end = FrameEnd::Quit;
+        }
+        if let Some(title) = self.ui_state.edit.title_change(&self.player.source().label()) {
+            self.window.set_title(&title);
+        }
 
         self.select_on_stage(&ui_output);
         self.select_dancer_on_stage(&ui_output);

@@ -4,6 +4,7 @@
 //! [`crate::stage`] model; offline rendering lives in [`crate::offline`].
 
 pub mod app;
+pub mod edit_ui;
 pub mod gpu_frame;
 pub mod metronome;
 pub mod music;

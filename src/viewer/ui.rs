@@ -102,6 +102,8 @@ pub struct UiState {
     pub beat_flash: Option<bool>,
     /// The ensemble plan's panel, when a plan is open (filled in by the app each frame).
     pub plan: Option<PlanPanel>,
+    /// The score editor (edit mode, its session).
+    pub edit: crate::viewer::edit_ui::EditPanel,
 }
 
 /// What the player shows of an open ensemble plan (filled in by the app each frame).
@@ -170,6 +172,7 @@ impl Default for UiState {
             loop_secs: [0.0, 2.0],
             beat_flash: None,
             plan: None,
+            edit: Default::default(),
         }
     }
 }
@@ -215,8 +218,10 @@ pub fn draw(
     stage_texture: Option<egui::TextureId>,
 ) -> UiOutput {
     let mut out = UiOutput::default();
-    keyboard(ui, player, &mut out);
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
+    if !crate::viewer::edit_ui::frame(ui, &mut state.edit, player, &mut state.status) {
+        keyboard(ui, player, &mut out);
+    }
     egui::Panel::bottom("transport").show(ui, |ui| transport(ui, state, player));
     let timeline_px = if state.plan.is_some() { TIMELINE_WIDTH } else { 0.0 };
     let staves_px = player.layout().content_width_px(&crate::stage::staff_layout::StaffView::new(0.0, 0.0, 1.0));
@@ -320,6 +325,7 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                 out.actions.push(UiAction::Quit);
             }
         });
+        crate::viewer::edit_ui::edit_menu(ui, &mut state.edit);
         ui.separator();
         ui.label("Camera:");
         for view in CameraView::ALL {
@@ -451,6 +457,7 @@ fn staff_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, stav
             staff_ui_with_loop(ui, player.layout(), t_beats, playing, px_per_beat, loop_beats)
         })
     };
+    crate::viewer::edit_ui::staff_response(&mut state.edit, player, &response);
     // A seek on the staff moves the plan by as many beats.
     if let Some(t) = response.seek_to_beats.map(|t| t_beats + (t - staff_t)).or(seek) {
         player.playback.seek(t.max(0.0));

@@ -7,6 +7,7 @@ mod render_figure;
 #[path = "../support/mod.rs"]
 mod support;
 
+mod edit_keys;
 mod gltf_export;
 mod mesh_player;
 mod metronome;
@@ -18,5 +19,6 @@ mod staff_layout;
 mod staff_ui;
 mod viewer_golden;
 mod viewer_render_cli;
+mod window_edit;
 mod window_open_files;
 mod window_smoke;

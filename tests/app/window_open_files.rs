@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Kills the X server and the player when the test ends, however it ends.
-struct Children(Vec<Child>);
+pub(crate) struct Children(pub(crate) Vec<Child>);
 
 impl Drop for Children {
     fn drop(&mut self) {
@@ -24,7 +24,7 @@ impl Drop for Children {
     }
 }
 
-fn tools_present() -> bool {
+pub(crate) fn tools_present() -> bool {
     let on_path = |tool: &str| {
         std::env::var_os("PATH").is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(tool).is_file()))
     };
@@ -37,13 +37,13 @@ fn tools_present() -> bool {
 }
 
 /// Runs `xdotool ARGS` on `display`; its standard output.
-fn xdotool(display: &str, args: &[&str]) -> String {
+pub(crate) fn xdotool(display: &str, args: &[&str]) -> String {
     let output = Command::new("xdotool").args(args).env("DISPLAY", display).output().unwrap();
     String::from_utf8_lossy(&output.stdout).trim().to_owned()
 }
 
 /// Waits up to `secs` for `done`, checking twice a second.
-fn wait_for(secs: u64, mut done: impl FnMut() -> bool) -> bool {
+pub(crate) fn wait_for(secs: u64, mut done: impl FnMut() -> bool) -> bool {
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(secs) {
         if done() {

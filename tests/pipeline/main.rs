@@ -10,6 +10,7 @@ mod bvh_python;
 mod com_path;
 mod corpus;
 mod crowd;
+mod edit_latency;
 mod ensemble;
 mod export_bvh;
 mod export_real;

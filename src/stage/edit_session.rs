@@ -1,0 +1,263 @@
+//! The player's editor without a window: an [`Editor`] on the open score's page document, the
+//! caret (staff and column; its time is the staff's cursor line) and the level of the next sign,
+//! and the commands the keys give. After each edit the score is recomposed and the player
+//! recompiles its motion before the next frame is drawn.
+
+use crate::diag::Span;
+use crate::edit::{Edit, EditError, Editor, GRID_BEATS, NotEditable, Sign, snap_beats, step_column};
+use crate::read::{Direction, Document, Level, SymbolKind};
+use crate::stage::player::{Player, ScoreSource};
+
+/// Where the next sign goes: a staff and a signed column (never 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caret {
+    /// Staff index.
+    pub staff: usize,
+    /// Signed column.
+    pub column: i32,
+}
+
+/// What a key asks the editor to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EditCommand {
+    /// Write this direction (or give it to the selected direction sign).
+    Direction(Direction),
+    /// Use this level (and give it to the selected direction sign).
+    Level(Level),
+    /// Write a quarter turn, clockwise or not.
+    Turn(bool),
+    /// Write a hold sign.
+    Hold,
+    /// Put the caret in column `magnitude` (1 support, 2 leg, 3 arm …) on its side.
+    Column(u32),
+    /// Move the selection (or the caret) this many columns right.
+    StepColumn(i32),
+    /// Move the selection this many beats later (or the cursor line).
+    StepTime(f64),
+    /// Lengthen the selection by this many beats.
+    Stretch(f64),
+    /// Delete the selection.
+    Delete,
+    /// Take back the last edit.
+    Undo,
+    /// Make the last undone edit again.
+    Redo,
+    /// Copy the selection.
+    Copy,
+    /// Paste at the caret's staff and the cursor line.
+    Paste,
+    /// Insert an empty measure before the one at the cursor line.
+    InsertMeasure,
+    /// Delete the measure at the cursor line.
+    DeleteMeasure,
+    /// Clear the selection.
+    Deselect,
+}
+
+/// An open editing session on the player's score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditSession {
+    editor: Editor,
+    /// Where the next sign goes.
+    pub caret: Caret,
+    /// The level of the next direction sign.
+    pub level: Level,
+    /// The last command's outcome in words (an error, a description of the selection).
+    pub status: Option<String>,
+}
+
+/// The page document of what the player shows: the file re-read, or the bundled demo.
+pub fn document_of(source: &ScoreSource) -> Result<Document, String> {
+    match source {
+        ScoreSource::File(path) => crate::read::load(path).map(|l| l.document).map_err(|e| e.to_string()),
+        ScoreSource::Demo(name) => {
+            let bytes = crate::stage::DEMOS
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(crate::demo::WALK_ARMS_TURN_LBN, |(_, b)| *b);
+            crate::read::read(bytes, Some("lbn")).map_err(|e| e.to_string())
+        }
+    }
+}
+
+impl EditSession {
+    /// Starts editing the player's score (re-read from its source); the player shows the
+    /// document's own composition from now on.
+    pub fn start(player: &mut Player) -> Result<EditSession, String> {
+        let doc = document_of(player.source())?;
+        Self::with_document(doc, player).map_err(|e: NotEditable| e.to_string())
+    }
+
+    /// Starts editing `doc`, which the player shows from now on.
+    pub fn with_document(doc: Document, player: &mut Player) -> Result<EditSession, NotEditable> {
+        let (editor, score) = Editor::new(doc)?;
+        let source = player.source().clone();
+        player.replace_score(score, source);
+        let caret = Caret { staff: player.selected_dancer(), column: 3 };
+        Ok(EditSession { editor, caret, level: Level::Middle, status: None })
+    }
+
+    /// The editor (document, selection, history).
+    pub fn editor(&self) -> &Editor {
+        &self.editor
+    }
+
+    /// Records that the document was saved.
+    pub fn mark_saved(&mut self) {
+        self.editor.mark_saved();
+    }
+
+    /// Selects the symbol a composed entry came from (none: clears the selection) and puts
+    /// the caret in its staff and column.
+    pub fn select_entry(&mut self, span: Option<&Span>) {
+        let index = span.and_then(|s| self.editor.symbol_of_span(s));
+        self.editor.select(index.into_iter().collect());
+        if let Some(i) = index
+            && let Some(symbol) = self.editor.document().symbols.get(i)
+            && let Some(staff) = self.editor.grid().staff_at_x(symbol.x_mid())
+            && let Some(column) = self.editor.grid().column_at_x(staff, symbol.x_mid())
+        {
+            self.caret = Caret { staff, column };
+        }
+        self.status = index.and_then(|i| self.editor.describe(i));
+    }
+
+    /// The selected symbol in words, when one is selected.
+    pub fn describe_selection(&self) -> Option<String> {
+        self.editor.selection().first().and_then(|&i| self.editor.describe(i))
+    }
+
+    fn selected_direction(&self) -> Option<(usize, Direction, Level)> {
+        let &index = self.editor.selection().first()?;
+        match self.editor.document().symbols.get(index)?.kind {
+            SymbolKind::Direction { direction, .. } => {
+                Some((index, direction, self.editor.document().symbols.get(index)?.level))
+            }
+            _ => None,
+        }
+    }
+
+    fn insert_at_cursor(&self, player: &Player, sign: Sign) -> Edit {
+        let start_beats = snap_beats(player.playback.t_beats());
+        Edit::Insert { staff: self.caret.staff, column: self.caret.column, start_beats, duration_beats: 1.0, sign }
+    }
+
+    /// The edit a command makes, or `None` when it only moves the caret or the cursor.
+    fn edit_for(&mut self, command: EditCommand, player: &mut Player) -> Option<Edit> {
+        let selection = self.editor.selection().to_vec();
+        let t_beats = player.playback.t_beats();
+        let measure = self.editor.grid().measure_index_at(t_beats).unwrap_or(0);
+        match command {
+            EditCommand::Direction(direction) => Some(match self.selected_direction() {
+                Some((index, _, level)) => Edit::Change { index, sign: Sign::Direction { direction, level } },
+                None => self.insert_at_cursor(player, Sign::Direction { direction, level: self.level }),
+            }),
+            EditCommand::Level(level) => {
+                self.level = level;
+                let (index, direction, _) = self.selected_direction()?;
+                Some(Edit::Change { index, sign: Sign::Direction { direction, level } })
+            }
+            EditCommand::Turn(clockwise) => Some(self.insert_at_cursor(player, Sign::Turn { clockwise })),
+            EditCommand::Hold => Some(self.insert_at_cursor(player, Sign::Hold)),
+            EditCommand::Column(magnitude) => {
+                let side = if self.caret.column < 0 { -1 } else { 1 };
+                self.caret.column = side * magnitude.max(1) as i32;
+                None
+            }
+            EditCommand::StepColumn(step) if selection.is_empty() => {
+                self.caret.column = step_column(self.caret.column, step);
+                None
+            }
+            EditCommand::StepColumn(step) => Some(Edit::Move { indices: selection, d_beats: 0.0, d_columns: step }),
+            EditCommand::StepTime(d_beats) if selection.is_empty() => {
+                player.playback.seek((snap_beats(t_beats) + d_beats).max(0.0));
+                None
+            }
+            EditCommand::StepTime(d_beats) => Some(Edit::Move { indices: selection, d_beats, d_columns: 0 }),
+            EditCommand::Stretch(d_beats) => Some(Edit::Stretch { indices: selection, d_beats }),
+            EditCommand::Delete => Some(Edit::Delete(selection)),
+            EditCommand::InsertMeasure => Some(Edit::InsertMeasure { measure }),
+            EditCommand::DeleteMeasure => Some(Edit::DeleteMeasure { measure }),
+            EditCommand::Copy => {
+                let count = self.editor.copy_selection();
+                self.status = Some(format!("{count} symbol(s) copied"));
+                None
+            }
+            EditCommand::Deselect => {
+                self.editor.select(Vec::new());
+                None
+            }
+            EditCommand::Undo | EditCommand::Redo | EditCommand::Paste => None,
+        }
+    }
+
+    /// Runs `command`; when it changes the score, the player recompiles its motion (keeping the
+    /// time). Returns true when the score changed.
+    pub fn command(&mut self, command: EditCommand, player: &mut Player) -> bool {
+        let t_beats = snap_beats(player.playback.t_beats());
+        // A new sign moves the cursor line to its end, like a caret after typing: the dancer
+        // shows the pose it reaches and the next sign follows it.
+        let mut advance_to = None;
+        let result: Option<Result<crate::score::Score, EditError>> = match command {
+            EditCommand::Undo => self.editor.undo().map(Ok),
+            EditCommand::Redo => self.editor.redo().map(Ok),
+            EditCommand::Paste => Some(self.editor.paste(self.caret.staff, t_beats)),
+            other => self.edit_for(other, player).map(|edit| {
+                if let Edit::Insert { start_beats, duration_beats, .. } = edit {
+                    advance_to = Some(start_beats + duration_beats);
+                }
+                self.editor.apply(&edit)
+            }),
+        };
+        match result {
+            Some(Ok(score)) => {
+                let source = player.source().clone();
+                player.replace_score(score, source);
+                if let Some(t) = advance_to {
+                    player.playback.seek(t);
+                }
+                self.status = self.describe_selection();
+                true
+            }
+            Some(Err(error)) => {
+                self.status = Some(error.to_string());
+                false
+            }
+            None => false,
+        }
+    }
+}
+
+/// The quarter-beat step of the arrow keys, beats.
+pub const ARROW_STEP_BEATS: f64 = GRID_BEATS;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::*;
+    use crate::stage::dancer_mesh::mannequin;
+
+    #[test]
+    fn keys_insert_change_and_undo_and_the_player_recompiles() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        player.playback.seek(9.0);
+        let arm_entries = |p: &Player| {
+            let staff = &p.score().unwrap().staves[0];
+            staff.channel(crate::score::ChannelKind::Arm(crate::side::Side::Right)).map_or(0, |c| c.entries.len())
+        };
+        let before = arm_entries(&player);
+        session.command(EditCommand::Level(Level::High), &mut player);
+        assert!(session.command(EditCommand::Direction(Direction::Forward), &mut player));
+        assert_eq!(arm_entries(&player), before + 1);
+        assert_eq!(session.status.as_deref(), Some("right arm, forward high, 1 beat"));
+        assert!(session.command(EditCommand::Stretch(1.0), &mut player));
+        assert_eq!(session.describe_selection().unwrap(), "right arm, forward high, 2 beats");
+        assert!(session.command(EditCommand::Undo, &mut player));
+        assert!(session.command(EditCommand::Undo, &mut player));
+        assert_eq!(arm_entries(&player), before);
+        assert!(!session.editor().is_dirty());
+        assert_eq!(player.playback.t_beats(), 10.0, "the cursor went to the new sign's end and stays");
+    }
+}

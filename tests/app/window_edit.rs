@@ -1,0 +1,77 @@
+//! The editor in the real window under Xvfb: E starts edit mode, Home goes to beat 0, H and 6
+//! write a right arm gesture "side high"; the title marks the unsaved edit (`*`) and Ctrl+Z takes
+//! it back (the mark goes). Screenshot of the editor with `import` (kept with `KEEP_SCREENSHOT`).
+//! Skips without Xvfb, xdotool or import, unless `CI` is set.
+#![cfg(feature = "viewer")]
+#![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+
+use crate::window_open_files::{Children, tools_present, wait_for, xdotool};
+use crate::window_smoke::scratch;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+#[test]
+fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
+    if !tools_present() {
+        return;
+    }
+    let dir = scratch("window-edit");
+    let (config, runtime) = (dir.join("config"), dir.join("xdg"));
+    for folder in [&config, &runtime] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let display = format!(":{}", 300 + (std::process::id() + 250) % 500);
+    let xvfb = Command::new("Xvfb")
+        .args([display.as_str(), "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut children = Children(vec![xvfb]);
+    let socket = format!("/tmp/.X11-unix/X{}", &display[1..]);
+    assert!(wait_for(20, || Path::new(&socket).exists()), "Xvfb did not start on {display}");
+    let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
+    let player = Command::new(env!("CARGO_BIN_EXE_labanplay"))
+        .arg(&score)
+        .env("DISPLAY", &display)
+        .env("LABANPLAY_CONFIG_DIR", &config)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env_remove("WAYLAND_DISPLAY")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    children.0.push(player);
+    let mut window = String::new();
+    assert!(wait_for(120, || {
+        window = xdotool(&display, &["search", "--name", "labanplay"]);
+        !window.is_empty()
+    }));
+    let window = window.lines().next().unwrap_or_default().to_owned();
+    std::thread::sleep(Duration::from_secs(3));
+    let title = || xdotool(&display, &["getwindowname", &window]);
+    xdotool(&display, &["windowfocus", "--sync", &window]);
+    for key in ["e", "Home", "h", "6"] {
+        xdotool(&display, &["key", "--window", &window, key]);
+        std::thread::sleep(Duration::from_millis(600));
+    }
+    assert!(wait_for(30, || title().contains("— * ")), "no unsaved mark: {}", title());
+    std::thread::sleep(Duration::from_secs(2));
+    let shot = dir.join("editor.png");
+    let _ = Command::new("import").args(["-window", "root"]).arg(&shot).env("DISPLAY", &display).status();
+    assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
+    xdotool(&display, &["key", "--window", &window, "ctrl+z"]);
+    assert!(wait_for(30, || !title().contains("— * ")), "undo left the mark: {}", title());
+    drop(children);
+    if std::env::var_os("KEEP_SCREENSHOT").is_some() {
+        eprintln!("kept the screenshot {}", shot.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
