@@ -6,7 +6,8 @@
 //!
 //! Test hooks: `LABANPLAY_EXIT_AFTER_FRAMES=N` closes the window after N frames and
 //! `LABANPLAY_SCREENSHOT=path.png` saves the last frame (painted offscreen) before closing;
-//! `LABANPLAY_SELECT=N` selects performer N of a plan at the start.
+//! `LABANPLAY_SELECT=N` selects performer N of a plan at the start; `LABANPLAY_FRAME_SECS=S` moves
+//! the clock S seconds each frame instead of the wall clock's step.
 
 use crate::rehearse::settings::{Settings, default_settings_path};
 use crate::stage::camera_input::{
@@ -51,6 +52,9 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Select this performer (from 1) of a plan at the start (tests).
     pub select_performer: Option<usize>,
+    /// Each frame moves the clock this many seconds instead of the wall clock's step, so what a
+    /// frame shows does not depend on how fast the machine draws (tests).
+    pub frame_secs: Option<f64>,
     /// The dancer: a built-in model's name or a mesh file (instead of the one chosen last time).
     pub model: Option<String>,
 }
@@ -62,7 +66,11 @@ impl WindowOptions {
         let exit_after_frames = std::env::var("LABANPLAY_EXIT_AFTER_FRAMES").ok().and_then(|v| v.trim().parse().ok());
         let screenshot = std::env::var_os("LABANPLAY_SCREENSHOT").filter(|v| !v.is_empty()).map(PathBuf::from);
         let select_performer = std::env::var("LABANPLAY_SELECT").ok().and_then(|v| v.trim().parse().ok());
-        WindowOptions { file, exit_after_frames, screenshot, select_performer, model: None }
+        let frame_secs = std::env::var("LABANPLAY_FRAME_SECS")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|secs: &f64| secs.is_finite() && *secs >= 0.0);
+        WindowOptions { file, exit_after_frames, screenshot, select_performer, frame_secs, model: None }
     }
 }
 
@@ -563,7 +571,7 @@ impl Running {
 
     fn frame(&mut self) -> Result<FrameEnd, String> {
         let now = Instant::now();
-        let dt_secs = now.duration_since(self.last_frame).as_secs_f64();
+        let dt_secs = self.options.frame_secs.unwrap_or_else(|| now.duration_since(self.last_frame).as_secs_f64());
         self.last_frame = now;
         let clock_secs = now.duration_since(self.started).as_secs_f64();
         let advanced = self.rehearsal.advance(dt_secs, clock_secs, &mut self.player, &self.ui_state);

@@ -79,6 +79,7 @@ fn the_window_reopens_the_mesh_chosen_last_time() {
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_labanplay"))
         .env("LABANPLAY_EXIT_AFTER_FRAMES", "30")
+        .env("LABANPLAY_FRAME_SECS", "0.05")
         .env("LABANPLAY_SCREENSHOT", &shot)
         .env("LABANPLAY_CONFIG_DIR", &config)
         .env("LABANPLAY_CACHE_DIR", &cache)
