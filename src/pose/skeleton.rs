@@ -538,10 +538,10 @@ fn default_limits(joint: JointId) -> JointLimits {
         // Clavicle: +y retracts, +z elevates.
         ClavicleL | ClavicleR => deg((-15.0, 15.0), (-25.0, 20.0), (-10.0, 35.0)),
         // Shoulder: −x flexes (arm forward and up), +z abducts, y twists the arm. Adduction to
-        // −60° lets a raised arm reach 35° across the front (rules::cross_in_front); extension
-        // to 90° (the shoulder blade's retraction folded in) lets an arm point straight back at
-        // shoulder height, as the notation's "back middle" asks.
-        ShoulderL | ShoulderR => deg((-180.0, 90.0), (-90.0, 90.0), (-60.0, 180.0)),
+        // −85° lets an arm reach 70° across the front, laid across the chest
+        // (rules::cross_in_front); extension to 90° (the shoulder blade's retraction folded in)
+        // lets an arm point straight back at shoulder height, as the notation's "back middle" asks.
+        ShoulderL | ShoulderR => deg((-180.0, 90.0), (-90.0, 90.0), (-85.0, 180.0)),
         // Elbow: a hinge; flexion is a negative rotation about X (forearm forward).
         ElbowL | ElbowR => deg((-150.0, 0.0), (0.0, 0.0), (0.0, 0.0)),
         // Wrist: x is ulnar (+)/radial (−) deviation, y is pronation/supination, +z extends.

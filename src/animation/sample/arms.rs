@@ -4,6 +4,7 @@
 
 use super::aim::{ArmMove, arm_at};
 use super::arm_between::solve_arm_between;
+use super::arm_reach::arm_aim_dir;
 use super::arm_segments::{HeldSegments, held_segments};
 use super::body_frame::BodyFrame;
 use super::limit_clamps::{LIMIT_MOVE_M, clamp_to_limits};
@@ -63,7 +64,15 @@ impl ArmFrame<'_> {
 
     /// The wrist's goal for `aim`.
     fn goal(&self, aim: Aim) -> LimbGoal {
+        self.goal_reaching(aim).0
+    }
+
+    /// The wrist's goal for `aim`, and where the shoulder's range kept the arm from its
+    /// direction (it then points as near it as it can, see [`arm_aim_dir`]), where the
+    /// wrist would be in that direction.
+    fn goal_reaching(&self, aim: Aim) -> (LimbGoal, Option<Vec3>) {
         let shoulder_pos = self.shoulder_in_world;
+        let mut wanted = None;
         let goal = match aim.segments_in_body {
             Some(segs) => {
                 let held = self.held(segs).held;
@@ -81,8 +90,14 @@ impl ArmFrame<'_> {
                 if dir_w.length_squared() < 1e-8 {
                     dir_w = -Vec3::Y;
                 }
+                let reach = reach.max(MIN_ARM_REACH_M);
+                let limits = self.skeleton.limits(self.limb.root);
+                let (reachable, limited) = arm_aim_dir(limits, self.clavicle_world.0, dir_w, aim.bend_rad);
+                if limited {
+                    wanted = Some(shoulder_pos + dir_w.normalize() * reach);
+                }
                 LimbGoal {
-                    end_in_world: shoulder_pos + dir_w.normalize() * reach.max(MIN_ARM_REACH_M),
+                    end_in_world: shoulder_pos + reachable.normalize() * reach,
                     pole_in_world: None,
                     end_rot_in_world: None,
                 }
@@ -96,10 +111,11 @@ impl ArmFrame<'_> {
             }
             None => goal,
         };
-        match self.floor.and_then(|f| f.arms[self.side.index()]) {
+        let goal = match self.floor.and_then(|f| f.arms[self.side.index()]) {
             Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
             None => goal,
-        }
+        };
+        (goal, wanted)
     }
 
     /// The wrist's world rotation and position in `pose`.
@@ -156,7 +172,8 @@ impl DancerAnimation {
             skeleton.limits(arm.limb.root),
             &self.arm_bows[side.index()],
         );
-        let goal = arm.goal(aim);
+        let (goal, wanted) = arm.goal_reaching(aim);
+        let limited_dir = wanted.is_some();
         // Every solve but the one between two keys' own swivels (which sets the upper arm's
         // twist itself) leaves the shoulder as the IK solved it.
         let shoulder_as_solved = !matches!(ends, Some(ArmMove { keys_give_segments: true, .. }));
@@ -177,13 +194,14 @@ impl DancerAnimation {
         let limited = clamp_to_limits(skeleton, pose, arm.limb, shoulder_as_solved && within_limits, hinge_solved);
         let after = if limited > 0 { arm.wrist_world(pose).1 } else { before };
         let moved = after.distance(before) > LIMIT_MOVE_M;
-        clamped |= moved;
+        // An arm the shoulder's range kept from its direction counts as clamped and limited.
+        clamped |= moved || limited_dir;
         report.clamped_limbs += u8::from(clamped) + limited;
         let i = side.index();
         report.arms_clamped[i] = clamped;
         report.arms_out_of_reach[i] = out_of_reach;
-        report.arms_limited[i] = moved || !within_limits;
-        report.arms_miss_m[i] = after.distance(goal.end_in_world);
+        report.arms_limited[i] = moved || limited_dir || !within_limits;
+        report.arms_miss_m[i] = after.distance(wanted.unwrap_or(goal.end_in_world));
         if let Some(h) = aim.segments_in_body.map(|segs| arm.held(segs)) {
             report.arms_upper_held_rad[i] = h.held.upper.angle_between(h.upper_in_world);
             report.arms_lower_held_rad[i] = h.held.lower.angle_between(h.lower_in_world);

@@ -17,6 +17,7 @@ use glam::{Quat, Vec3};
 mod aim;
 mod arm_between;
 mod arm_bow;
+mod arm_reach;
 mod arm_segments;
 mod arms;
 mod blend;

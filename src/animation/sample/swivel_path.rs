@@ -3,6 +3,7 @@
 //! the shoulder's range (a small table per move) instead of the shortest way across its limits.
 
 use super::arm_between::{arm_swivel_angle, swivel_axis, swivel_reference, wrap_turn};
+use super::arm_reach::arm_aim_dir;
 use super::arms::MIN_ARM_REACH_M;
 use super::{Aim, ArmBows, arm_move_aim, reach_for};
 use crate::motion::plan::{LimbId, LimbTarget, Track, smoothstep, world_from_body};
@@ -120,8 +121,12 @@ fn move_steps(
     let pose = Pose::rest(skeleton);
     let shoulder_pos = joint_world(skeleton, &pose, shoulder).1;
     let (upper, lower) = (skeleton.bone_length_m(elbow), skeleton.bone_length_m(wrist));
+    let limits = skeleton.limits(shoulder);
+    let clavicle_rot = joint_world(skeleton, &pose, Limb::arm(side).parent).0;
     let goal_of = |aim: Aim| {
         let dir_w = world_from_body(aim.dir_in_body, 0.0).normalize_or(-Vec3::Y);
+        // As the sampler aims it: as near the direction as the shoulder's range lets it.
+        let dir_w = arm_aim_dir(limits, clavicle_rot, dir_w, aim.bend_rad).0;
         let reach = reach_for(upper, lower, aim.bend_rad) * aim.reach_scale;
         LimbGoal {
             end_in_world: shoulder_pos + dir_w * reach.max(MIN_ARM_REACH_M),
@@ -129,7 +134,6 @@ fn move_steps(
             end_rot_in_world: None,
         }
     };
-    let limits = skeleton.limits(shoulder);
     let mut steps = Vec::with_capacity(PATH_STEPS + 1);
     for k in 0..=PATH_STEPS {
         let x = k as f64 / PATH_STEPS as f64;

@@ -1,9 +1,12 @@
 //! Limb-specific rules: which track a side's arm, leg, hand or palm uses, arms that cross the body
 //! passing in front of it, and hands and palms that follow their arm.
 //!
-//! An arm pointing across the body passes in front of it (its horizontal part at most 35° past
-//! forward; the shoulder adducts to 60°) instead of through it; across behind the body it points
-//! straight back (the shoulder extends to 90°). A low leg gesture across the standing leg passes
+//! An arm pointing across the body passes in front of it instead of through it: the arm is
+//! directed from its own shoulder, so the left arm's "right side" lays it across the front of the
+//! chest, its horizontal part at most 70° past forward (the shoulder adducts to 85°); a high arm
+//! across reaches 35° past forward, beside the head. Where a body's shoulder cannot take the
+//! direction, the arm points as near it as that shoulder lets it (the sampler's arm reach). Across
+//! behind the body it points straight back (the shoulder extends to 90°). A low leg gesture across the standing leg passes
 //! in front of it, or behind it for the back diagonals, at most 20° past forward or back (so does
 //! a high one); a leg at middle level (hip height) clears the standing leg and crosses in front
 //! as far as the forward diagonal (45°), as far as the hip lets it.
@@ -12,8 +15,11 @@ use crate::motion::plan::{DancerPlan, Key, LimbId, LimbTarget};
 use crate::read::Side;
 use glam::{Vec2, Vec3};
 
-/// How far past straight forward an arm reaches across the body, degrees.
-pub const ARM_CROSS_MAX_DEG: f32 = 35.0;
+/// How far past straight forward an arm at middle or low level reaches across the body (laid
+/// across the chest or the hips), degrees.
+pub const ARM_CROSS_MAX_DEG: f32 = 70.0;
+/// How far past straight forward a high arm reaches across the body, degrees.
+pub const ARM_CROSS_HIGH_MAX_DEG: f32 = 35.0;
 /// How far past straight back an arm reaches across behind the body, degrees.
 pub const ARM_CROSS_BEHIND_MAX_DEG: f32 = 0.0;
 /// How far past straight forward (or straight back) a low leg gesture crosses the standing leg,
@@ -29,11 +35,14 @@ const MIDDLE_MAX_UP: f32 = 0.5;
 
 /// An arm direction that points across the body (towards the other side) passes in front of
 /// the body instead of through it **[impl. choice]**: its horizontal part turns to at most
-/// [`ARM_CROSS_MAX_DEG`] past forward, keeping its level; one that points across behind the body
+/// [`ARM_CROSS_MAX_DEG`] past forward ([`ARM_CROSS_HIGH_MAX_DEG`] for a high arm), keeping its
+/// level; one that points across behind the body
 /// stays behind it, at most [`ARM_CROSS_BEHIND_MAX_DEG`] past straight back. Other directions
 /// are unchanged.
 pub fn cross_in_front(dir_in_body: Vec3, right_arm: bool) -> Vec3 {
-    cross_around(dir_in_body, right_arm, ARM_CROSS_MAX_DEG, ARM_CROSS_BEHIND_MAX_DEG)
+    let high = dir_in_body.y >= MIDDLE_MAX_UP;
+    let front_max_deg = if high { ARM_CROSS_HIGH_MAX_DEG } else { ARM_CROSS_MAX_DEG };
+    cross_around(dir_in_body, right_arm, front_max_deg, ARM_CROSS_BEHIND_MAX_DEG)
 }
 
 /// A leg gesture across the standing leg passes round it **[impl. choice]**: in front of it
