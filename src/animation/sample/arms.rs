@@ -7,6 +7,7 @@ use super::arm_between::solve_arm_between;
 use super::arm_reach::arm_aim_dir;
 use super::arm_segments::{HeldSegments, held_segments};
 use super::body_frame::BodyFrame;
+use super::hand_floor::{HAND_FLOOR_SOLVES, fingers_above_floor, hand_floor_lift_m};
 use super::limit_clamps::{LIMIT_MOVE_M, clamp_to_limits};
 use super::{Aim, DancerAnimation, JointId, Pose, SampleReport, SegmentDirs, Side, Skeleton, reach_for};
 use crate::animation::floor::{FREE_WRIST_MIN_M, FloorSample};
@@ -40,6 +41,8 @@ struct ArmFrame<'a> {
     shoulder_in_world: Vec3,
     /// The body on its floor supports.
     floor: Option<&'a FloorSample>,
+    /// How far the wrist's goal rises so the hand stops at the floor, metres.
+    floor_lift_m: f32,
 }
 
 /// Segments the score gives, as near as the shoulder lets both be, and as given, world space.
@@ -115,7 +118,8 @@ impl ArmFrame<'_> {
             Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
             None => goal,
         };
-        (goal, wanted)
+        let lift = Vec3::Y * self.floor_lift_m;
+        (LimbGoal { end_in_world: goal.end_in_world + lift, ..goal }, wanted.map(|w| w + lift))
     }
 
     /// The wrist's world rotation and position in `pose`.
@@ -142,7 +146,7 @@ impl DancerAnimation {
             let limb = Limb::arm(side);
             let clavicle_world = child_world(skeleton, pose, chest_world, limb.parent);
             let (_, shoulder_in_world) = child_world(skeleton, pose, clavicle_world, limb.root);
-            let arm = ArmFrame {
+            let mut arm = ArmFrame {
                 skeleton,
                 side,
                 yaw_rad: frame.yaw_rad,
@@ -152,11 +156,24 @@ impl DancerAnimation {
                 clavicle_world,
                 shoulder_in_world,
                 floor: frame.floor.as_ref(),
+                floor_lift_m: 0.0,
             };
-            self.pose_arm(&arm, t, pose, report);
-            report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, frame.yaw_rad);
-            if let Some(f) = &frame.floor {
-                self.floor_hand(skeleton, pose, side, f, frame.yaw_rad);
+            // The hand stops at the floor: solved again higher while any of it goes through.
+            let before = *report;
+            for _ in 0..HAND_FLOOR_SOLVES {
+                *report = before;
+                self.pose_arm(&arm, t, pose, report);
+                report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, frame.yaw_rad);
+                if let Some(f) = &frame.floor {
+                    self.floor_hand(skeleton, pose, side, f, frame.yaw_rad);
+                }
+                fingers_above_floor(skeleton, pose, limb, clavicle_world);
+                let bearing = frame.floor.as_ref().and_then(|f| f.arms[side.index()]).map_or(0.0, |a| a.1);
+                let lift = hand_floor_lift_m(skeleton, pose, limb, clavicle_world, 1.0 - bearing);
+                if lift <= 0.0 {
+                    break;
+                }
+                arm.floor_lift_m += lift;
             }
         }
     }

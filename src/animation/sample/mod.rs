@@ -23,6 +23,7 @@ mod arms;
 mod blend;
 mod body_frame;
 mod foot_roll;
+mod hand_floor;
 mod leg_gesture;
 mod leg_solve;
 mod leg_tap;
