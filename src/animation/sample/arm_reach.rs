@@ -1,9 +1,10 @@
 //! How far an arm reaches towards its direction: an arm is directed from its own shoulder, and
 //! where the shoulder cannot swing it that way (a high arm across the body, an arm overhead
 //! beside a chest tilted to its side, back high) it points as near that direction as the
-//! shoulder's range lets it, before the IK solves it. So every solve of the arm, at a key or on
-//! the way between two, is inside the shoulder's swing range, and the limits never move it after
-//! the solve to whichever edge of the range its twist happens to lead.
+//! shoulder's range lets it, before the IK solves it. So a straight arm's solves, at a key and on
+//! the way between two, are inside the shoulder's swing range, and the limits do not move it after
+//! the solve to whichever edge of the range its twist happens to lead. Near straight up over the
+//! shoulder and for a bent arm the direction is left to the solve and the limits, as before.
 
 use crate::pose::limits::JointLimits;
 use glam::{Quat, Vec3};
@@ -56,9 +57,9 @@ const AWAY_FROM_UP_RAD: f32 = 0.436;
 
 /// The direction (world space) nearest `dir_in_world` that the shoulder with `limits` can swing
 /// a straight arm to from hanging, its parent (the clavicle) turned by `clavicle_rot_in_world`,
-/// and whether it differs from `dir_in_world`. Continuous in the direction: the nearer reading of
-/// the swing is clamped, and where both lie outside by comparable amounts the clamp goes from the
-/// one to the other continuously ([`JointLimits::clamp`]).
+/// and whether it differs from `dir_in_world`: the swing is clamped as [`JointLimits::clamp`]
+/// does it, continuous in the direction except near straight up and where no way inside the
+/// range joins the two ends nearest it (back high: over the top or straight back).
 pub(super) fn reachable_arm_dir(limits: &JointLimits, clavicle_rot_in_world: Quat, dir_in_world: Vec3) -> (Vec3, bool) {
     let Some(d) = dir_in_world.try_normalize() else { return (dir_in_world, false) };
     let local = (clavicle_rot_in_world.inverse() * d).normalize();
