@@ -546,8 +546,9 @@ fn default_limits(joint: JointId) -> JointLimits {
         ElbowL | ElbowR => deg((-150.0, 0.0), (0.0, 0.0), (0.0, 0.0)),
         // Wrist: x is ulnar (+)/radial (−) deviation, y is pronation/supination, +z extends.
         WristL | WristR => deg((-25.0, 35.0), (-90.0, 90.0), (-80.0, 70.0)),
-        // Knuckles: finger flexion towards the palm is −z.
-        HandL | HandR => deg((0.0, 0.0), (0.0, 0.0), (-90.0, 10.0)),
+        // Knuckles: finger flexion towards the palm is −z; +z bends the fingers back, as far as
+        // a hand pressed on the floor takes them.
+        HandL | HandR => deg((0.0, 0.0), (0.0, 0.0), (-90.0, 60.0)),
         // Hip: −x flexes (leg forward), +z abducts, +y turns out.
         HipL | HipR => deg((-140.0, 45.0), (-45.0, 60.0), (-30.0, 90.0)),
         // Knee: a hinge; flexion is a positive rotation about X (shin backwards).

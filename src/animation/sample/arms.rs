@@ -7,7 +7,7 @@ use super::arm_between::solve_arm_between;
 use super::arm_reach::arm_aim_dir;
 use super::arm_segments::{HeldSegments, held_segments};
 use super::body_frame::BodyFrame;
-use super::hand_floor::{HAND_FLOOR_SOLVES, fingers_above_floor, hand_floor_lift_m};
+use super::hand_floor::{HAND_FLOOR_SOLVES, fingers_above_floor, hand_floor_lift_m, hand_length_m};
 use super::limit_clamps::{LIMIT_MOVE_M, clamp_to_limits};
 use super::{Aim, DancerAnimation, JointId, Pose, SampleReport, SegmentDirs, Side, Skeleton, reach_for};
 use crate::animation::floor::{FREE_WRIST_MIN_M, FloorSample};
@@ -115,7 +115,12 @@ impl ArmFrame<'_> {
             None => goal,
         };
         let goal = match self.floor.and_then(|f| f.arms[self.side.index()]) {
-            Some((a, w)) => LimbGoal { end_in_world: goal.end_in_world.lerp(a.wrist_in_world, w), ..goal },
+            Some((a, w)) => {
+                // A hand not yet flat on the floor (landing or lifting) keeps its wrist higher by
+                // the part of the hand still hanging, so the fingers land last and leave first.
+                let contact = a.wrist_in_world + Vec3::Y * (1.0 - w) * hand_length_m(self.skeleton, self.side);
+                LimbGoal { end_in_world: goal.end_in_world.lerp(contact, w), ..goal }
+            }
             None => goal,
         };
         let lift = Vec3::Y * self.floor_lift_m;
@@ -160,8 +165,11 @@ impl DancerAnimation {
             };
             // The hand stops at the floor: solved again higher while any of it goes through.
             let before = *report;
+            let knuckles = if side == Side::Left { JointId::HandL } else { JointId::HandR };
+            let knuckles_local = pose.local(knuckles);
             for _ in 0..HAND_FLOOR_SOLVES {
                 *report = before;
+                pose.set_local(knuckles, knuckles_local);
                 self.pose_arm(&arm, t, pose, report);
                 report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, frame.yaw_rad);
                 if let Some(f) = &frame.floor {

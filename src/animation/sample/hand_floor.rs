@@ -1,13 +1,14 @@
 //! A hand coming down to the floor stops at it. After an arm and its hand are posed, fingers whose
-//! tips would go through the floor bend at the knuckles (the least turn within their range that
-//! keeps the tips on it); then the lowest of the elbow, wrist and knuckle joints (kept 1 cm above
+//! tips would go through the floor curl at the knuckles (the least curl within their range, up to
+//! 80°, that keeps the tips on it); then the lowest of the elbow, wrist and knuckle joints (kept 1 cm above
 //! the floor) and the fingertip (kept on or above it) says how far the wrist's goal must rise,
 //! and the arm is solved again that much higher, so the elbow bends and the hand rests on the
 //! floor instead of passing through it. A hand bearing weight is placed by its support: only the
-//! part of it not yet bearing weight rises.
+//! part of it not yet bearing weight rises, and while it lands or lifts off its wrist stays higher
+//! by the part of the hand not yet flat (see `ArmFrame::goal`).
 
 use crate::pose::fk::{Pose, child_world};
-use crate::pose::skeleton::{EndSite, JointId, Limb, Skeleton};
+use crate::pose::skeleton::{EndSite, JointId, Limb, Side, Skeleton};
 use glam::{Quat, Vec3};
 
 /// The lowest an arm's joint centre may be, metres.
@@ -22,10 +23,10 @@ pub(super) const HAND_FLOOR_SOLVES: usize = 4;
 /// A lack smaller than this needs no further solve, metres.
 const LACK_TOLERANCE_M: f32 = 1e-4;
 
-/// The knuckle turns tried for fingers through the floor, radians either way…
-const FINGER_TURN_MAX_RAD: f32 = std::f32::consts::FRAC_PI_2;
-/// …in this many steps each way.
-const FINGER_TURN_STEPS: usize = 18;
+/// How far fingers on the floor curl at the knuckles at most, radians.
+const FINGERS_PRESSED_MAX_RAD: f32 = 1.4;
+/// The bends tried, from none to the most.
+const FINGER_BEND_STEPS: usize = 30;
 
 /// The arm's joints in the world: shoulder, elbow, wrist, knuckles; and the knuckle joint.
 fn arm_world(
@@ -42,45 +43,34 @@ fn arm_world(
     ([shoulder, elbow, wrist, knuckles], knuckles_joint)
 }
 
+/// Wrist to fingertip with the hand straight, metres.
+pub(super) fn hand_length_m(skeleton: &Skeleton, side: Side) -> f32 {
+    let knuckles = if side == Side::Left { JointId::HandL } else { JointId::HandR };
+    skeleton.bone_length_m(knuckles) + fingertip(skeleton, knuckles).map_or(0.0, |t| t.offset_in_parent.length())
+}
+
 fn fingertip(skeleton: &Skeleton, knuckles_joint: JointId) -> Option<&EndSite> {
     skeleton.end_sites().iter().find(|s| s.parent == knuckles_joint)
 }
 
-/// Fingers whose tips go through the floor bend at the knuckles, by the least turn within their
-/// range that keeps the tips on it (or, where none does, the turn that lifts them most).
+/// Fingers whose tips go through the floor curl at the knuckles (towards the palm, within their
+/// range), by the least curl up to [`FINGERS_PRESSED_MAX_RAD`] that keeps the tips on it, or the
+/// most where none does. One way of bending only, so the curl grows and shrinks with the hand's
+/// height and never switches side between frames.
 pub(super) fn fingers_above_floor(skeleton: &Skeleton, pose: &mut Pose, limb: Limb, clavicle_world: (Quat, Vec3)) {
     let ([.., wrist, knuckles], joint) = arm_world(skeleton, pose, limb, clavicle_world);
     let Some(tip) = fingertip(skeleton, joint) else { return };
     if (knuckles.1 + knuckles.0 * tip.offset_in_parent).y >= MIN_FINGERTIP_HEIGHT_M {
         return;
     }
-    let local = pose.local(joint);
-    let limits = skeleton.limits(joint);
-    let tip_y = |q: Quat| (knuckles.1 + wrist.0 * q * tip.offset_in_parent).y;
-    let mut best: Option<(bool, f32, Quat)> = None;
-    for k in 1..=FINGER_TURN_STEPS {
-        for sign in [1.0, -1.0] {
-            let turn = sign * FINGER_TURN_MAX_RAD * k as f32 / FINGER_TURN_STEPS as f32;
-            let q = limits.clamp(local * Quat::from_rotation_z(turn));
-            let (y, on) = (tip_y(q), tip_y(q) >= MIN_FINGERTIP_HEIGHT_M);
-            // The first turn that keeps the tip on the floor wins; else the highest tip.
-            let better = match best {
-                None => true,
-                Some((was_on, was_y, _)) => !was_on && (on || y > was_y + 1e-5),
-            };
-            if better {
-                best = Some((on, y, q));
-            }
-        }
-        if best.is_some_and(|b| b.0) {
-            break;
-        }
-    }
-    if let Some((_, y, q)) = best
-        && y > tip_y(local)
-    {
-        pose.set_local(joint, q);
-    }
+    let (local, limits) = (pose.local(joint), skeleton.limits(joint));
+    let bent = |k: usize| {
+        let turn = -FINGERS_PRESSED_MAX_RAD * k as f32 / FINGER_BEND_STEPS as f32;
+        limits.clamp(local * Quat::from_rotation_z(turn))
+    };
+    let on_floor = |q: Quat| (knuckles.1 + wrist.0 * q * tip.offset_in_parent).y >= MIN_FINGERTIP_HEIGHT_M;
+    let k = (1..=FINGER_BEND_STEPS).find(|k| on_floor(bent(*k))).unwrap_or(FINGER_BEND_STEPS);
+    pose.set_local(joint, bent(k));
 }
 
 /// How far the wrist's goal must rise (beyond any rise already in it) so that no part of the arm
