@@ -45,3 +45,4 @@ mod rig_mesh;
 mod robustness;
 mod robustness_pipeline;
 mod symbols;
+mod write_round_trip;
