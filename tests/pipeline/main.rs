@@ -8,6 +8,7 @@ mod action_strokes;
 mod body;
 mod bvh_python;
 mod com_path;
+mod convert;
 mod corpus;
 mod crowd;
 mod edit_latency;
