@@ -144,6 +144,18 @@ enum Command {
         #[arg(long)]
         toe: bool,
     },
+    /// Write a score (`.lbn`, `.lw`, `.json`) as an LED `.lbn` file, listing with its place
+    /// anything the output does not carry.
+    #[command(group(ArgGroup::new("written").required(true).args(["output", "out"])))]
+    Convert {
+        /// The score to convert.
+        input: PathBuf,
+        /// The file to write (`.lbn`).
+        output: Option<PathBuf>,
+        /// The file to write, as an option.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Print the composite score as a table (staff, channel, beats, symbol, level, modifiers).
     Inspect {
         /// The score file.
@@ -197,6 +209,7 @@ fn main() -> ExitCode {
             print!("{}", labanplay::cli::export::models_text());
             ExitCode::SUCCESS
         }
+        Some(Command::Convert { input, output, out }) => convert(&input, output.or(out)),
         Some(Command::Inspect { file, json }) => report(labanplay::cli::inspect::inspect(&file, json)),
         #[cfg(feature = "viewer")]
         Some(Command::Play { file, model }) => play(file.or(cli.file), model),
@@ -341,6 +354,26 @@ fn print_error(text: &str) {
         eprintln!("{text}");
     } else {
         eprintln!("error: {text}");
+    }
+}
+
+/// `convert`: the summary to stdout; an output format it does not write is a usage error (2).
+fn convert(input: &std::path::Path, output: Option<PathBuf>) -> ExitCode {
+    use labanplay::cli::convert::ConvertError;
+    let Some(output) = output else { return ExitCode::from(2) };
+    match labanplay::cli::convert::convert(input, &output) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(error @ ConvertError::UnknownOutput(_)) => {
+            eprintln!("error: {error}");
+            ExitCode::from(2)
+        }
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

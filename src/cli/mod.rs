@@ -2,6 +2,7 @@
 //! `play` and `render` in the binary). Each returns text and an exit status; `main` prints.
 
 pub mod check;
+pub mod convert;
 pub mod ensemble;
 pub mod export;
 pub mod inspect;

@@ -129,6 +129,7 @@ impl Editor {
             }
         };
         self.number_new_symbols();
+        self.keep_to_file_units();
         self.undo.push(before);
         if self.undo.len() > HISTORY_DEPTH {
             self.undo.remove(0);
@@ -197,6 +198,20 @@ impl Editor {
             if symbol.span == Span::default() {
                 symbol.span = Span::at(self.next_line, 1);
                 self.next_line = self.next_line.saturating_add(1);
+            }
+        }
+    }
+
+    /// An `.lbn` page holds whole units: a symbol an edit placed between them (a column's
+    /// centre, a sign's width) is put on the nearest, as the file will hold it, so the score
+    /// shown is the one saved.
+    fn keep_to_file_units(&mut self) {
+        if self.doc.format != Format::Lbn {
+            return;
+        }
+        for symbol in &mut self.doc.symbols {
+            for v in [&mut symbol.x, &mut symbol.y, &mut symbol.w, &mut symbol.h] {
+                *v = v.round();
             }
         }
     }

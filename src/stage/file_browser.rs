@@ -1,8 +1,9 @@
 //! The player's own file browser, used when no desktop file dialog answers: one folder's
 //! entries (folders first, then the files this purpose opens, each sorted by name; hidden
 //! entries left out), moving up and into folders, and a typed path (absolute, `~/…`, or
-//! relative to the folder shown) that opens a file or shows a folder. The window draws it
-//! (`viewer::ui`); the file system is read only here, when a folder is shown.
+//! relative to the folder shown) that opens a file or shows a folder; to save, a typed new name
+//! is chosen too. The window draws it (`viewer::ui`); the file system is read only here, when a
+//! folder is shown.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +20,8 @@ pub enum BrowsePurpose {
     Music,
     /// A humanoid mesh to rig as the dancer.
     Mesh,
+    /// Where to save the edited score: an `.lbn` file, new (a typed name) or to replace.
+    Save,
 }
 
 impl BrowsePurpose {
@@ -31,6 +34,7 @@ impl BrowsePurpose {
             ],
             BrowsePurpose::Music => &crate::stage::files::MUSIC_EXTENSIONS,
             BrowsePurpose::Mesh => &["obj", "gltf", "glb", "ply", "stl"],
+            BrowsePurpose::Save => &["lbn"],
         }
     }
 
@@ -40,7 +44,13 @@ impl BrowsePurpose {
             BrowsePurpose::Any => "Open a score, capture, plan, music or mesh",
             BrowsePurpose::Music => "Open a music track",
             BrowsePurpose::Mesh => "Open a humanoid mesh to dance",
+            BrowsePurpose::Save => "Save the score as .lbn",
         }
+    }
+
+    /// True when the chosen file is written, not read.
+    pub fn saves(self) -> bool {
+        self == BrowsePurpose::Save
     }
 }
 
@@ -181,10 +191,14 @@ impl FileBrowser {
         step
     }
 
-    /// Shows `path` when it is a folder, chooses it when it is a file.
+    /// Shows `path` when it is a folder, chooses it when it is a file (to save: any name in a
+    /// folder that exists, given the ending `.lbn`).
     fn go_to(&mut self, path: PathBuf) -> BrowseStep {
+        let in_a_folder = path.parent().is_some_and(|p| p.as_os_str().is_empty() || p.is_dir());
         if path.is_dir() {
             self.show(path)
+        } else if self.purpose.saves() && in_a_folder {
+            BrowseStep::Chosen(crate::stage::edit_save::lbn_path(&path))
         } else if path.is_file() {
             BrowseStep::Chosen(path)
         } else {
@@ -247,6 +261,33 @@ mod tests {
         assert_eq!(mesh.entries().len(), 6, "every file but the hidden folder");
         let missing = FileBrowser::open(BrowsePurpose::Mesh, &dir.join("gone"));
         assert!(missing.entries().is_empty() && missing.message.is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn to_save_it_lists_lbn_files_and_a_typed_new_name_is_chosen_ending_in_lbn() {
+        let dir = std::env::temp_dir().join(format!("labanplay-browser-save-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("solos")).unwrap();
+        for name in ["b.lbn", "a.lw"] {
+            std::fs::write(dir.join(name), b"x").unwrap();
+        }
+        let mut browser = FileBrowser::open(BrowsePurpose::Save, &dir);
+        let names: Vec<&str> = browser.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["solos", "b.lbn"]);
+        assert_eq!(browser.activate(1), BrowseStep::Chosen(dir.join("b.lbn")), "an existing file is replaced");
+        browser.typed = "new".to_owned();
+        assert_eq!(browser.activate_typed(), BrowseStep::Chosen(dir.join("new.lbn")));
+        browser.typed = "a.lw".to_owned();
+        assert_eq!(
+            browser.activate_typed(),
+            BrowseStep::Chosen(dir.join("a.lbn")),
+            "never over a score of another format"
+        );
+        browser.typed = "solos".to_owned();
+        assert_eq!(browser.activate_typed(), BrowseStep::Entered);
+        browser.typed = "gone/x.lbn".to_owned();
+        assert!(matches!(browser.activate_typed(), BrowseStep::Refused(_)), "no folder is made");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,8 +1,9 @@
 //! Score files for the player: opening a file into a [`Score`] (through [`crate::read::load`],
 //! its diagnostics left structured for the window to render), the recent-files list (in
 //! memory and in `$XDG_CONFIG_HOME/labanplay/recent.txt`) and the hot-reload watcher that polls
-//! the open file's modification time (the caller passes the clock in), and [`file_kind`]: what a
-//! file is (score, capture, plan, mesh) from its first bytes.
+//! the open file's modification time (the caller passes the clock in), [`file_kind`]: what a
+//! file is (score, capture, plan, mesh) from its first bytes, and [`write_text`], which writes a
+//! saved score.
 
 use crate::read::LoadError;
 use crate::score::Score;
@@ -88,6 +89,19 @@ fn kind_from_head(head: &[u8], len: u64) -> Option<FileKind> {
 /// Reads and composes a score file.
 pub fn open_score(path: &Path) -> Result<Score, LoadError> {
     crate::read::load(path).map(|loaded| Score::from_document(&loaded.document))
+}
+
+/// Writes a saved score's `text` to `path`: first beside it under a temporary name, then moved
+/// over it, so a failed write leaves the old file whole.
+pub fn write_text(path: &Path, text: &str) -> Result<(), String> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".saving");
+    let temporary = PathBuf::from(temporary);
+    let result = std::fs::write(&temporary, text).and_then(|()| std::fs::rename(&temporary, path));
+    result.map_err(|error| {
+        let _ = std::fs::remove_file(&temporary);
+        format!("cannot write {}: {error}", path.display())
+    })
 }
 
 /// Most-recent-first list of opened files.

@@ -3,11 +3,14 @@
 //! ([`staff_layout`]), the player's state ([`player`]), the scene of a score or a plan
 //! ([`score_stage`], [`plan_stage`], described by [`scene`]), the orbit camera and its input
 //! ([`camera`], [`camera_input`]), picking ([`plan_pick`]), plan events ([`plan_events`]),
-//! files ([`files`], the built-in browser [`file_browser`]) and the dancer models ([`dancer_mesh`], [`mesh_cache`], [`mesh_open`]).
+//! files ([`files`], the built-in browser [`file_browser`]), the editor's session and saving
+//! ([`edit_session`], [`edit_save`]) and the dancer models ([`dancer_mesh`], [`mesh_cache`],
+//! [`mesh_open`]).
 
 pub mod camera;
 pub mod camera_input;
 pub mod dancer_mesh;
+pub mod edit_save;
 pub mod edit_session;
 pub mod file_browser;
 pub mod files;

@@ -34,6 +34,7 @@ impl ScoreSource {
     /// Short text for the title bar and the status line.
     pub fn label(&self) -> String {
         match self {
+            ScoreSource::Demo(crate::stage::edit_save::NEW_SCORE) => "new score (not saved)".to_owned(),
             ScoreSource::Demo(name) => format!("demo: {name}"),
             ScoreSource::File(path) => path.display().to_string(),
         }
@@ -397,6 +398,11 @@ impl Player {
     /// Where the score came from.
     pub fn source(&self) -> &ScoreSource {
         &self.source
+    }
+
+    /// Names where the score shown comes from now (it was saved under this name).
+    pub fn set_source(&mut self, source: ScoreSource) {
+        self.source = source;
     }
 
     /// The dancer model.

@@ -40,6 +40,7 @@ use winit::window::{Window, WindowId};
 mod opening;
 mod plan_panel;
 mod save;
+mod save_score;
 
 /// How the window starts.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -528,8 +529,12 @@ impl Running {
             }
             UiAction::SaveSidecar => self.ui_state.status = Some(self.rehearsal.save_sidecar()),
             UiAction::ExportVideo => self.start_video(),
+            UiAction::OpenDemo(_) if self.ui_state.edit.is_dirty() => {
+                self.ui_state.status = self.ui_state.edit.unsaved_refusal();
+            }
             UiAction::OpenDemo(index) => {
                 if let Some((name, score)) = crate::stage::demo_score(index) {
+                    self.ui_state.edit.close();
                     self.rehearsal.store_score(&self.player);
                     self.player.replace_score(score, ScoreSource::Demo(name));
                     self.player.playback.go_to_start();
@@ -563,6 +568,9 @@ impl Running {
                 self.reframe();
             }
             UiAction::Metronome(on) => self.metronome.set_enabled(on),
+            UiAction::Save => self.save_score(None),
+            UiAction::SaveAs => self.ask_save_name(),
+            UiAction::NewScore => self.new_score(),
             UiAction::Quit if self.ui_state.edit.ask_before_quit() => {}
             UiAction::Quit => return FrameEnd::Quit,
         }

@@ -6,10 +6,11 @@ use crate::read::{Direction, Level};
 use crate::stage::edit_session::{ARROW_STEP_BEATS, EditCommand, EditSession};
 use crate::stage::player::Player;
 use crate::stage::staff_layout::EntryRef;
+use crate::viewer::ui::UiAction;
 use egui::{Key, Modifiers};
 
 /// The editing keys, as shown in the help: (keys, what they do).
-pub const KEY_TABLE: [(&str, &str); 16] = [
+pub const KEY_TABLE: [(&str, &str); 17] = [
     ("E", "edit mode on/off"),
     ("1–9 (as a numeric keypad)", "direction: 8 forward, 2 backward, 4 left, 6 right, 7 9 1 3 diagonals, 5 place"),
     ("L / M / H", "level low, middle, high (for the next sign and the selected one)"),
@@ -26,6 +27,7 @@ pub const KEY_TABLE: [(&str, &str); 16] = [
     ("Esc", "clear the selection"),
     ("click a symbol", "select it (its meaning shows below the menu)"),
     ("Space / Home / End", "play / pause, start, end, as outside edit mode"),
+    ("Ctrl+S / Ctrl+Shift+S", "save the score as .lbn / save it under another name (File menu)"),
 ];
 
 /// The direction a digit gives, laid out as a numeric keypad seen from above the dancer.
@@ -130,6 +132,37 @@ pub fn status_line(ui: &mut egui::Ui, session: &EditSession) {
     });
 }
 
+/// The editor's part of the File menu: New score, Save, Save as….
+pub fn file_menu(ui: &mut egui::Ui, actions: &mut Vec<UiAction>) {
+    ui.separator();
+    let items = [
+        ("New score", "An empty score (one staff, the starting position), in edit mode", UiAction::NewScore),
+        ("Save (Ctrl+S)", "Write the score as .lbn (a score of another format asks for a name)", UiAction::Save),
+        ("Save as… (Ctrl+Shift+S)", "Write the score as .lbn under a name you choose", UiAction::SaveAs),
+    ];
+    for (label, hint, action) in items {
+        if ui.button(label).on_hover_text(hint).clicked() {
+            actions.push(action);
+            ui.close();
+        }
+    }
+}
+
+/// Ctrl+S saves, Ctrl+Shift+S saves as, in edit mode or not.
+pub fn save_keys(ui: &egui::Ui, actions: &mut Vec<UiAction>) {
+    let shift = ui.input(|input| {
+        input.events.iter().find_map(|event| match event {
+            egui::Event::Key { key: Key::S, pressed: true, modifiers, .. } if modifiers.command => {
+                Some(modifiers.shift)
+            }
+            _ => None,
+        })
+    });
+    if let Some(shift) = shift {
+        actions.push(if shift { UiAction::SaveAs } else { UiAction::Save });
+    }
+}
+
 /// Help ▸ Editing keys: the key table.
 pub fn key_table(ui: &mut egui::Ui) {
     egui::Grid::new("edit-keys").striped(true).show(ui, |ui| {
@@ -161,6 +194,18 @@ pub struct EditPanel {
 }
 
 impl EditPanel {
+    /// Ends editing and forgets the session (another score is shown now).
+    pub fn close(&mut self) {
+        self.session = None;
+        self.active = false;
+    }
+
+    /// Why the score shown must not be replaced now (unsaved edits), in words.
+    pub fn unsaved_refusal(&self) -> Option<String> {
+        self.is_dirty()
+            .then(|| "the score has unsaved edits: save them (Ctrl+S) or undo them (Ctrl+Z) first".to_owned())
+    }
+
     /// True when there are edits not saved.
     pub fn is_dirty(&self) -> bool {
         self.session.as_ref().is_some_and(|s| s.editor().is_dirty())

@@ -57,6 +57,12 @@ pub enum UiAction {
     SaveSidecar,
     /// Write a video (MP4, with the music) of what the player shows.
     ExportVideo,
+    /// Save the score (as itself when it is an `.lbn` file, else through Save as).
+    Save,
+    /// Choose a name and save the score as `.lbn`.
+    SaveAs,
+    /// Start a new empty score in edit mode.
+    NewScore,
     /// Close the window.
     Quit,
 }
@@ -219,6 +225,7 @@ pub fn draw(
 ) -> UiOutput {
     let mut out = UiOutput::default();
     egui::Panel::top("menu").show(ui, |ui| menu_bar(ui, state, &mut out));
+    crate::viewer::edit_ui::save_keys(ui, &mut out.actions);
     if !crate::viewer::edit_ui::frame(ui, &mut state.edit, player, &mut state.status) {
         keyboard(ui, player, &mut out);
     }
@@ -320,6 +327,7 @@ fn menu_bar(ui: &mut egui::Ui, state: &mut UiState, out: &mut UiOutput) {
                     }
                 }
             });
+            crate::viewer::edit_ui::file_menu(ui, &mut out.actions);
             ui.separator();
             if ui.button("Quit").clicked() {
                 out.actions.push(UiAction::Quit);

@@ -20,6 +20,9 @@ pub struct Written {
     pub text: String,
     /// One warning per thing left out or changed, at its place in the source file.
     pub warnings: Vec<Diagnostic>,
+    /// For each symbol line written, in order, the index of its symbol in the document (those
+    /// missing were left out, each with its warning).
+    pub written_of: Vec<usize>,
 }
 
 /// Writes `doc`'s symbols as an `.lbn` file (a keyframe document has none: lay it out first).
@@ -32,6 +35,7 @@ pub fn write_lbn(doc: &Document) -> Written {
     }
     let mut kept = doc.kept_lines.iter().skip(header_kept).peekable();
     let mut counters = Counters::default();
+    let mut written_of = Vec::new();
     for (index, sym) in doc.symbols.iter().enumerate() {
         while let Some(k) = kept.next_if(|k| k.before_symbol <= index) {
             push_line(&mut text, &k.text);
@@ -39,6 +43,7 @@ pub fn write_lbn(doc: &Document) -> Written {
         match symbol_line(sym, &mut counters) {
             Ok((line, warning)) => {
                 push_line(&mut text, &line);
+                written_of.push(index);
                 warnings.extend(warning);
             }
             Err(why) => warnings.push(Diagnostic::warning(sym.span, format!("`{}` left out: {why}", sym.code))),
@@ -47,7 +52,7 @@ pub fn write_lbn(doc: &Document) -> Written {
     for k in kept {
         push_line(&mut text, &k.text);
     }
-    Written { text, warnings }
+    Written { text, warnings, written_of }
 }
 
 fn push_line(text: &mut String, line: &str) {

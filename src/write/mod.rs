@@ -4,8 +4,12 @@
 //! back gives the same symbols, so the same composite score and motion. Lines the reader kept as
 //! written (comments, items of unknown meaning) are written back untouched at their places.
 //! Whatever a document holds that `.lbn` cannot say is a warning at its place in the source
-//! file, never dropped silently. Nothing here reads or writes files: `cli` does.
+//! file, never dropped silently; [`changed_meanings`] lists what a written score means
+//! differently from its source (another format's columns and grid are not LED's). Nothing here
+//! reads or writes files: `cli` does.
 
+pub mod changed;
 pub mod lbn;
 
+pub use changed::changed_meanings;
 pub use lbn::{Written, lbn_code, write_lbn};

@@ -1,6 +1,6 @@
 //! The editor in the player, driven headless through egui with key events: E starts edit mode,
 //! H and 6 write a right arm gesture "side high" at the cursor, the dancer's arm moves before
-//! the next frame, Ctrl+Z takes it back.
+//! the next frame, Ctrl+Z takes it back; Ctrl+S and Ctrl+Shift+S ask to save, in edit mode or not.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -10,19 +10,21 @@ use labanplay::pose::skeleton::{JOINT_COUNT, JointId};
 use labanplay::stage::dancer_mesh::mannequin;
 use labanplay::stage::player::{Player, ScoreSource};
 use labanplay::viewer::gpu_frame::offscreen_raw_input;
-use labanplay::viewer::ui::{UiState, draw};
+use labanplay::viewer::ui::{UiAction, UiOutput, UiState, draw};
 
 fn key(key: Key, modifiers: Modifiers) -> Event {
     Event::Key { key, physical_key: None, pressed: true, repeat: false, modifiers }
 }
 
-fn pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<Event>) {
+fn pass(ctx: &egui::Context, state: &mut UiState, player: &mut Player, events: Vec<Event>) -> UiOutput {
     let mut raw = offscreen_raw_input([1280, 800], 1.0);
     raw.events = events;
+    let mut out = UiOutput::default();
     let mut full_output = ctx.run_ui(raw, |ui| {
-        draw(ui, state, player, None);
+        out = draw(ui, state, player, None);
     });
     full_output.textures_delta.clear();
+    out
 }
 
 /// The right wrist relative to the right shoulder in the player's current pose.
@@ -78,4 +80,23 @@ fn unsaved_edits_mark_the_title_and_quitting_asks() {
     assert!(state.edit.ask_before_quit() && state.edit.confirm_quit, "unsaved: the question shows");
     pass(&ctx, &mut state, &mut player, vec![key(Key::Z, Modifiers::COMMAND)]);
     assert_eq!(state.edit.title_change("x.lbn").as_deref(), Some("labanplay — x.lbn"));
+}
+
+#[test]
+fn ctrl_s_saves_and_ctrl_shift_s_saves_as_in_edit_mode_or_not_and_s_alone_does_not() {
+    let model = mannequin(&labanplay::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(labanplay::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState::default();
+    let ctx = egui::Context::default();
+    let save =
+        |shift: bool| key(Key::S, if shift { Modifiers::COMMAND | Modifiers::SHIFT } else { Modifiers::COMMAND });
+    let out = pass(&ctx, &mut state, &mut player, vec![save(false)]);
+    assert_eq!(out.actions, [UiAction::Save]);
+    pass(&ctx, &mut state, &mut player, vec![key(Key::E, Modifiers::NONE)]);
+    let out = pass(&ctx, &mut state, &mut player, vec![save(true)]);
+    assert_eq!(out.actions, [UiAction::SaveAs]);
+    let column = state.edit.session.as_ref().unwrap().caret.column;
+    let out = pass(&ctx, &mut state, &mut player, vec![key(Key::S, Modifiers::NONE)]);
+    assert!(out.actions.is_empty(), "S alone is the support column: {:?}", out.actions);
+    assert_eq!((column, state.edit.session.as_ref().unwrap().caret.column), (3, 1));
 }

@@ -374,7 +374,7 @@ fn nonsense_on_the_command_line_is_refused() {
     let gif = dir.join("x.gif");
     let gif = gif.to_str().unwrap();
     let score = concat!(env!("CARGO_MANIFEST_DIR"), "/scores/walk-arms-turn.lbn");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (&["render", "-o", gif, "--from", "8", "--to", "2"], "--from 8 is after --to 2"),
         (&["render", "-o", gif, "--from", "100"], "--from 100 is outside the score"),
         (&["render", "-o", gif, "--to", "-3"], "--to -3 is outside the score"),
@@ -382,6 +382,7 @@ fn nonsense_on_the_command_line_is_refused() {
         (&["export", score, "--fps", "-5", "--bvh", gif], "not a frame rate"),
         (&["export", score], "--bvh"),
         (&["rendr", score], "did you mean `render`"),
+        (&["convert", score, gif], "convert writes lbn files"),
     ];
     for (args, expected) in cases {
         let output = labanplay(args);
@@ -395,5 +396,21 @@ fn nonsense_on_the_command_line_is_refused() {
     let output = labanplay(&["render", missing.to_str().unwrap(), "-o", gif]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.matches("error:").count(), 1, "one error prefix: {stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `convert` writes a `.lw` score as `.lbn`, printing what changed at its `.lw` line, and the
+/// written file reads.
+#[test]
+fn convert_writes_an_lbn_file_and_says_what_changed_at_its_line() {
+    let dir = scratch("convert");
+    let out = dir.join("walk.lbn");
+    let lw = concat!(env!("CARGO_MANIFEST_DIR"), "/scores/walk-arms-turn.lw");
+    let output = labanplay(&["convert", lw, out.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("walk-arms-turn.lw:21:1: warning: 16 sign(s)"), "{stdout}");
+    assert!(stdout.contains("wrote 32 of 32 symbols"), "{stdout}");
+    assert!(labanplay::read::load(&out).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }

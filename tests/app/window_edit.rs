@@ -1,6 +1,7 @@
 //! The editor in the real window under Xvfb: E starts edit mode, Home goes to beat 0, H and 6
 //! write a right arm gesture "side high"; the title marks the unsaved edit (`*`) and Ctrl+Z takes
-//! it back (the mark goes). Screenshot of the editor with `import` (kept with `KEEP_SCREENSHOT`).
+//! it back (the mark goes), Ctrl+Y makes it again and Ctrl+S saves it (the mark goes; the file
+//! read back has the sign). Screenshot of the editor with `import` (kept with `KEEP_SCREENSHOT`).
 //! Skips without Xvfb, xdotool or import, unless `CI` is set.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
@@ -36,7 +37,9 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
     let mut children = Children(vec![xvfb]);
     let socket = format!("/tmp/.X11-unix/X{}", &display[1..]);
     assert!(wait_for(20, || Path::new(&socket).exists()), "Xvfb did not start on {display}");
-    let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
+    // A copy: the test saves it.
+    let score = dir.join("walk-arms-turn.lbn");
+    std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn"), &score).unwrap();
     let player = Command::new(env!("CARGO_BIN_EXE_labanplay"))
         .arg(&score)
         .env("DISPLAY", &display)
@@ -68,6 +71,23 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
     assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
     xdotool(&display, &["key", "--window", &window, "ctrl+z"]);
     assert!(wait_for(30, || !title().contains("— * ")), "undo left the mark: {}", title());
+    let side_high_arms = |path: &Path| {
+        let doc = labanplay::read::load(path).unwrap().document;
+        let side_high = |s: &&labanplay::read::PageSymbol| {
+            s.level == labanplay::read::Level::High
+                && matches!(
+                    s.kind,
+                    labanplay::read::SymbolKind::Direction { direction: labanplay::read::Direction::Right, .. }
+                )
+        };
+        doc.symbols.iter().filter(side_high).count()
+    };
+    let before = side_high_arms(&score);
+    xdotool(&display, &["key", "--window", &window, "ctrl+y"]);
+    assert!(wait_for(30, || title().contains("— * ")), "redo: no mark: {}", title());
+    xdotool(&display, &["key", "--window", &window, "ctrl+s"]);
+    assert!(wait_for(30, || !title().contains("— * ")), "saving left the mark: {}", title());
+    assert_eq!(side_high_arms(&score), before + 1, "the saved file has the sign");
     drop(children);
     if std::env::var_os("KEEP_SCREENSHOT").is_some() {
         eprintln!("kept the screenshot {}", shot.display());

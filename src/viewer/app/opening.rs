@@ -16,8 +16,13 @@ impl Running {
             self.rehearsal.open_music(path, &self.player, &mut self.ui_state);
             return;
         }
+        if let Some(refusal) = self.ui_state.edit.unsaved_refusal() {
+            self.ui_state.status = Some(refusal);
+            return;
+        }
         match open_path(path, &self.player.model().proportions) {
             Ok(opened) => {
+                self.ui_state.edit.close();
                 self.rehearsal.store_score(&self.player);
                 self.player.replace_opened(opened, ScoreSource::File(path.to_path_buf()));
                 self.player.playback.go_to_start();
@@ -41,7 +46,7 @@ impl Running {
         if self.dialog.is_some() {
             return;
         }
-        if self.builtin_browser {
+        if self.builtin_browser || purpose.saves() {
             self.open_browser(purpose);
             return;
         }
@@ -55,7 +60,7 @@ impl Running {
                 BrowsePurpose::Any => rfd::FileDialog::new()
                     .set_title("Open a Labanotation score")
                     .add_filter("Labanotation scores", &["lbn", "lw", "json"]),
-                BrowsePurpose::Mesh => rfd::FileDialog::new()
+                BrowsePurpose::Mesh | BrowsePurpose::Save => rfd::FileDialog::new()
                     .set_title("Open a humanoid mesh to dance")
                     .add_filter("Meshes", &["obj", "gltf", "glb", "ply", "stl"]),
             };
@@ -89,6 +94,7 @@ impl Running {
             BrowsePurpose::Music => self.rehearsal.open_music(path, &self.player, &mut self.ui_state),
             BrowsePurpose::Any => self.open_file(path),
             BrowsePurpose::Mesh => self.open_mesh(path),
+            BrowsePurpose::Save => self.save_score(Some(path.to_path_buf())),
         }
     }
 
@@ -171,8 +177,13 @@ impl Running {
             return;
         }
         let path = watch.path().to_path_buf();
+        if self.ui_state.edit.is_dirty() {
+            self.ui_state.status = Some(format!("{} changed on disk; your unsaved edits are kept", path.display()));
+            return;
+        }
         match open_path(&path, &self.player.model().proportions) {
             Ok(opened) => {
+                self.ui_state.edit.close();
                 self.player.replace_opened(opened, ScoreSource::File(path.clone()));
                 let message = format!("reloaded {}", path.display());
                 eprintln!("labanplay: {message}");

@@ -1,5 +1,6 @@
 //! The built-in file browser's window: the folder, Up, the entries (a click opens a folder or
-//! chooses a file), a typed path with Enter, every file or only this purpose's, Cancel.
+//! chooses a file), a typed path (or, to save, a name) with Enter, every file or only this
+//! purpose's, Cancel.
 
 use super::*;
 use crate::stage::file_browser::{BrowseStep, FileBrowser};
@@ -40,14 +41,18 @@ fn browser_body(ui: &mut egui::Ui, browser: &mut FileBrowser) -> Option<BrowseSt
         let field = ui.add(
             egui::TextEdit::singleline(&mut browser.typed)
                 .id(egui::Id::unique("file browser path"))
-                .hint_text("type a path, Enter opens it")
+                .hint_text(if browser.purpose.saves() {
+                    "type a name, Enter saves"
+                } else {
+                    "type a path, Enter opens it"
+                })
                 .desired_width(360.0),
         );
         if std::mem::take(&mut browser.focus_typed) {
             field.request_focus();
         }
         let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if ui.button("Open").clicked() || enter {
+        if ui.button(if browser.purpose.saves() { "Save" } else { "Open" }).clicked() || enter {
             step = Some(browser.activate_typed());
         }
     });
