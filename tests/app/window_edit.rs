@@ -6,7 +6,7 @@
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
-use crate::window_open_files::{Children, tools_present, wait_for, xdotool};
+use crate::window_open_files::{start_xvfb, tools_present, wait_for, window_of, xdotool};
 use crate::window_smoke::scratch;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -28,15 +28,7 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
         std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
     let display = format!(":{}", 300 + (std::process::id() + 250) % 500);
-    let xvfb = Command::new("Xvfb")
-        .args([display.as_str(), "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut children = Children(vec![xvfb]);
-    let socket = format!("/tmp/.X11-unix/X{}", &display[1..]);
-    assert!(wait_for(20, || Path::new(&socket).exists()), "Xvfb did not start on {display}");
+    let mut children = start_xvfb(&display);
     // A copy: the test saves it.
     let score = dir.join("walk-arms-turn.lbn");
     std::fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn"), &score).unwrap();
@@ -50,14 +42,7 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    children.0.push(player);
-    let mut window = String::new();
-    assert!(wait_for(120, || {
-        window = xdotool(&display, &["search", "--name", "labanplay"]);
-        !window.is_empty()
-    }));
-    let window = window.lines().next().unwrap_or_default().to_owned();
-    std::thread::sleep(Duration::from_secs(3));
+    let window = window_of(&display, player, &mut children);
     let title = || xdotool(&display, &["getwindowname", &window]);
     xdotool(&display, &["windowfocus", "--sync", &window]);
     for key in ["e", "Home", "h", "6"] {

@@ -36,6 +36,33 @@ pub(crate) fn tools_present() -> bool {
     missing.is_empty()
 }
 
+/// Starts an X server on `display` (1280 × 800) and waits for its socket.
+pub(crate) fn start_xvfb(display: &str) -> Children {
+    let xvfb = Command::new("Xvfb")
+        .args([display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let children = Children(vec![xvfb]);
+    let socket = format!("/tmp/.X11-unix/X{}", &display[1..]);
+    assert!(wait_for(20, || Path::new(&socket).exists()), "Xvfb did not start on {display}");
+    children
+}
+
+/// Keeps `player` with `children` and waits for its window on `display`; the window's id, once
+/// it has had time to draw.
+pub(crate) fn window_of(display: &str, player: Child, children: &mut Children) -> String {
+    children.0.push(player);
+    let mut window = String::new();
+    assert!(wait_for(120, || {
+        window = xdotool(display, &["search", "--name", "labanplay"]);
+        !window.is_empty()
+    }));
+    std::thread::sleep(Duration::from_secs(3));
+    window.lines().next().unwrap_or_default().to_owned()
+}
+
 /// Runs `xdotool ARGS` on `display`; its standard output.
 pub(crate) fn xdotool(display: &str, args: &[&str]) -> String {
     let output = Command::new("xdotool").args(args).env("DISPLAY", display).output().unwrap();
@@ -104,15 +131,7 @@ fn a_score_music_and_a_mesh_open_from_inside_the_window_without_a_desktop_dialog
     let duet = repo.join("scores/duet.lbn");
 
     let display = format!(":{}", 300 + std::process::id() % 500);
-    let xvfb = Command::new("Xvfb")
-        .args([display.as_str(), "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut children = Children(vec![xvfb]);
-    let socket = format!("/tmp/.X11-unix/X{}", &display[1..]);
-    assert!(wait_for(20, || Path::new(&socket).exists()), "Xvfb did not start on {display}");
+    let mut children = start_xvfb(&display);
     let player = Command::new(env!("CARGO_BIN_EXE_labanplay"))
         .arg(repo.join("scores/walk-arms-turn.lbn"))
         .env("DISPLAY", &display)
@@ -126,14 +145,7 @@ fn a_score_music_and_a_mesh_open_from_inside_the_window_without_a_desktop_dialog
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    children.0.push(player);
-    let mut window = String::new();
-    assert!(wait_for(120, || {
-        window = xdotool(&display, &["search", "--name", "labanplay"]);
-        !window.is_empty()
-    }));
-    let window = window.lines().next().unwrap_or_default().to_owned();
-    std::thread::sleep(Duration::from_secs(3));
+    let window = window_of(&display, player, &mut children);
 
     open_by_typing(&display, &window, &duet, &dir.join("browser.png"));
     let titled = wait_for(60, || !xdotool(&display, &["search", "--name", "duet.lbn"]).is_empty());
