@@ -4,7 +4,7 @@
 //!
 //! Read: one ROOT, joint names with spaces (`Bip01 L Thigh`), any channel order, 0–6 channels per
 //! joint, End Sites, keywords in any case. Errors: truncated files, a row with the wrong number of
-//! values, non-numbers (also `nan`/`inf`), unknown channels, a second ROOT, a zero frame time,
+//! values, non-numbers (also `nan`/`inf`, and magnitudes over [`MAX_BVH_MAGNITUDE`]), unknown channels, a second ROOT, a zero frame time,
 //! duplicate joint names. A joint's local rotation is its rotation channels composed in their
 //! written order; its translation is OFFSET plus the position channels.
 
@@ -155,11 +155,17 @@ fn tokenize(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-/// A finite number written as a whole token (`1`, `-0.5`, `.0083`, `1e-3`).
+/// The largest magnitude a BVH number may have: a kilometre in millimetres, or ten thousand
+/// turns in degrees, is far beyond any capture, and a larger value would overflow the `f32` the
+/// poses are computed in.
+pub const MAX_BVH_MAGNITUDE: f64 = 1.0e7;
+
+/// A finite number of at most [`MAX_BVH_MAGNITUDE`] written as a whole token (`1`, `-0.5`,
+/// `.0083`, `1e-3`).
 fn number(text: &str) -> Option<f64> {
     let parsed: IResult<&str, &str> = all_consuming(recognize_float).parse(text);
     let (_, digits) = parsed.ok()?;
-    digits.parse::<f64>().ok().filter(|v| v.is_finite())
+    digits.parse::<f64>().ok().filter(|v| v.is_finite() && v.abs() <= MAX_BVH_MAGNITUDE)
 }
 
 struct Cursor<'a> {
@@ -272,7 +278,7 @@ pub fn parse_bvh(bytes: &[u8]) -> Result<RawBvh, BvhError> {
                 return Err(BvhError {
                     span: c.span_of(t.offset),
                     message: format!(
-                        "frame {}: `{}` is not a finite number (expected {per_frame} numbers per frame)",
+                        "frame {}: `{}` is not a finite number within ±{MAX_BVH_MAGNITUDE:e} (expected {per_frame} numbers per frame)",
                         row_spans.len() + 1,
                         t.text
                     ),

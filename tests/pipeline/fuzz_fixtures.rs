@@ -125,3 +125,12 @@ fn an_obj_texture_index_reaching_before_the_first_one_is_a_malformed_file() {
     let err = labanplay::rig::import::read_mesh(&bytes, Some("obj"), None).unwrap_err();
     assert!(err.to_string().contains("line 19: the index `-4`"), "{err}");
 }
+
+#[test]
+fn a_capture_position_of_1e93_is_an_error_at_its_place() {
+    let bytes = fixture("bvh-position-1e93.bvh");
+    let skeleton = labanplay::pose::skeleton::Skeleton::new(&Proportions::default());
+    let err = labanplay::mocap::capture_motion(&bytes, None, &skeleton).err().expect("an error");
+    let text = err.to_string();
+    assert!(text.contains("19:3") && text.contains("is not a finite number within ±1e7"), "{text}");
+}
