@@ -204,7 +204,9 @@ fn derived_code(kind: &SymbolKind) -> Result<(&'static str, i32), String> {
     Ok(match kind {
         SymbolKind::BarLine => ("Bars", 0),
         SymbolKind::StaffLine { centre_hint } => ("Stav", i32::from(*centre_hint)),
-        SymbolKind::Direction { direction, left_form } => ("Dirn", direction_item(*direction, *left_form)),
+        SymbolKind::Direction { direction, left_form } => {
+            ("Dirn", crate::edit::signs::direction_item(*direction, *left_form))
+        }
         SymbolKind::BodyPart(part) => body_part_code(*part)?,
         SymbolKind::Area(item) if (1..=8).contains(item) => ("Area", *item),
         SymbolKind::Volume(volume) => ("Volm", volume_item(*volume)?),
@@ -219,22 +221,6 @@ fn derived_code(kind: &SymbolKind) -> Result<(&'static str, i32), String> {
         SymbolKind::Text(_) => ("Keys", 0),
         other => return Err(format!("`.lbn` has no item for {other:?}")),
     })
-}
-
-fn direction_item(direction: Direction, left_form: bool) -> i32 {
-    match direction {
-        Direction::Forward if left_form => 10,
-        Direction::Forward => 1,
-        Direction::RightForward => 2,
-        Direction::Right => 3,
-        Direction::RightBackward => 4,
-        Direction::Backward if left_form => 6,
-        Direction::Backward => 5,
-        Direction::LeftBackward => 7,
-        Direction::Left => 8,
-        Direction::LeftForward => 9,
-        Direction::Place => 11,
-    }
 }
 
 fn body_part_code(part: BodyPart) -> Result<(&'static str, i32), String> {
