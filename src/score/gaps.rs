@@ -9,7 +9,9 @@
 //! A gap is a flight only when a body could be in the air that long: at most [`FLIGHT_MAX_SECS`]
 //! (0.8 s) at the score's tempo. A longer gap keeps the weight where it was (standing), with a
 //! warning at the gap's place; a gap shorter than the tolerance (⅛ beat) is hand-placement slop
-//! (labanotation-rules §3, §4.5).
+//! (labanotation-rules §3, §4.5). Leg gestures in such a gap say which leg stands: one leg
+//! gesturing stands on the other, and once both legs gesture the body is in the air, a flight
+//! from the second leg's gesture to the landing when that is short enough (a pas de chat).
 //!
 //! A flight's form follows from the feet it leaves and lands on: both to both is a jump, both to
 //! one a sissonne, one to both an assemblé, one foot to the same foot a hop, to the other a leap.
@@ -190,28 +192,57 @@ pub fn find_gaps(
     for iv in intervals.iter().skip(1) {
         let (gap_start, gap_end) = (covered_until, iv.start);
         let lands_on_holds = || intervals.iter().filter(|i| (i.start - gap_end).abs() < 1e-9).all(|i| i.hold);
-        if gap_end - gap_start <= tolerance || lands_on_holds() {
-            // Touching supports, or held.
-        } else if gap_end - gap_start > limits.max_flight_beats {
-            gaps.standing.push(StandingGap { start_beats: gap_start, end_beats: gap_end, span: iv.span });
-        } else if !in_starting_position {
-            let near = |t: f64, x: f64| (t - x).abs() <= tolerance;
-            let off: Vec<&Interval> =
-                intervals.iter().filter(|i| i.end <= gap_start + 1e-9 && near(i.end, gap_start)).collect();
+        let near = |t: f64, x: f64| (t - x).abs() <= tolerance;
+        let landing = || {
             let on: Vec<&Interval> =
                 intervals.iter().filter(|i| i.start >= gap_end - 1e-9 && near(i.start, gap_end)).collect();
-            let takeoff = feet_of(off.iter().any(|i| i.left), off.iter().any(|i| i.right));
-            let landing = feet_of(on.iter().any(|i| i.left), on.iter().any(|i| i.right));
+            feet_of(on.iter().any(|i| i.left), on.iter().any(|i| i.right))
+        };
+        let flight = |start_beats: f64, takeoff: Option<Feet>, landing: Option<Feet>| {
             let form = match (takeoff, landing) {
                 (Some(a), Some(b)) => Some(classify(a, b)),
                 _ => None,
             };
-            gaps.flights.push(SupportGap { start_beats: gap_start, end_beats: gap_end, takeoff, landing, form });
+            SupportGap { start_beats, end_beats: gap_end, takeoff, landing, form }
+        };
+        let too_long = gap_end - gap_start > limits.max_flight_beats;
+        let legs_up = both_legs_gesture(channels, gap_start, gap_end, tolerance)
+            .filter(|(t, _)| gap_end - t > tolerance && gap_end - t <= limits.max_flight_beats);
+        if gap_end - gap_start <= tolerance || lands_on_holds() {
+            // Touching supports, or held.
+        } else if let Some((t_off, last_foot)) = legs_up.filter(|_| too_long || in_starting_position) {
+            // Standing on one leg while the other gestures, then off the floor once both do.
+            gaps.flights.push(flight(t_off, Some(last_foot), landing()));
+        } else if too_long {
+            gaps.standing.push(StandingGap { start_beats: gap_start, end_beats: gap_end, span: iv.span });
+        } else if !in_starting_position {
+            let off: Vec<&Interval> =
+                intervals.iter().filter(|i| i.end <= gap_start + 1e-9 && near(i.end, gap_start)).collect();
+            let takeoff = feet_of(off.iter().any(|i| i.left), off.iter().any(|i| i.right));
+            gaps.flights.push(flight(gap_start, takeoff, landing()));
         }
         covered_until = covered_until.max(iv.end);
         in_starting_position &= iv.starting;
     }
     gaps
+}
+
+/// When both legs gesture in the support gap `gap_start..gap_end` (each leg's first gesture
+/// starting in it), the time the second leg leaves the floor and that leg's foot: the body stands
+/// on one leg while the other gestures, and is in the air once both do (a pas de chat).
+fn both_legs_gesture(channels: &[Channel], gap_start: f64, gap_end: f64, tolerance: f64) -> Option<(f64, Feet)> {
+    let first_gesture = |side: Side| {
+        channels
+            .iter()
+            .filter(|ch| ch.kind == ChannelKind::LegGesture(side))
+            .flat_map(|ch| ch.entries.iter())
+            .filter(|e| matches!(e.kind, EntryKind::Direction { .. }))
+            .map(|e| e.start_beats)
+            .filter(|t| *t >= gap_start - tolerance && *t < gap_end - tolerance)
+            .reduce(f64::min)
+    };
+    let (left, right) = (first_gesture(Side::Left)?, first_gesture(Side::Right)?);
+    Some(if left >= right { (left, Feet::Left) } else { (right, Feet::Right) })
 }
 
 /// Finds every staff's flights (into [`Staff::gaps`](super::types::Staff::gaps)) at the score's
@@ -348,6 +379,42 @@ mod tests {
         assert!(standing.flights.is_empty());
         assert_eq!(standing.standing.len(), 1);
         assert_eq!((standing.standing[0].start_beats, standing.standing[0].end_beats), (1.0, 4.0));
+    }
+
+    fn gesture(side: Side, start: f64, dur: f64) -> Channel {
+        let e = Entry {
+            kind: EntryKind::Direction { direction: Direction::Left, level: Level::Low },
+            column: 2,
+            ..step(start, dur)
+        };
+        Channel { kind: ChannelKind::LegGesture(side), entries: vec![e] }
+    }
+
+    #[test]
+    fn both_legs_gesturing_in_a_gap_is_a_flight_from_the_second() {
+        let start: Vec<(ChannelKind, Entry)> = [Side::Left, Side::Right]
+            .into_iter()
+            .map(|side| (ChannelKind::Support(side), Entry { duration_beats: 0.0, ..step(0.0, 0.0) }))
+            .collect();
+        // jump1.lbn: the right leg gestures on beat 1, the left on beat 2, both feet land on beat 3:
+        // standing on the left, then a one-beat flight from the left foot (a pas de chat).
+        let mut c = chans(vec![step(2.0, 1.0)], vec![step(2.0, 1.0)]);
+        c.extend([gesture(Side::Right, 0.0, 1.0), gesture(Side::Left, 1.0, 1.0)]);
+        let gaps = find_gaps(&c, &start, LIMITS, 3.0);
+        assert!(gaps.standing.is_empty());
+        let f = &gaps.flights[0];
+        assert_eq!(
+            (f.start_beats, f.end_beats, f.takeoff, f.form),
+            (1.0, 2.0, Some(Feet::Left), Some(JumpForm::Assemble))
+        );
+        // One leg gesturing through a long gap stands on the other, said.
+        let one = find_gaps(&[c[0].clone(), c[1].clone(), c[2].clone()], &start, LIMITS, 3.0);
+        assert!(one.flights.is_empty() && one.standing.len() == 1);
+        // Both legs up for longer than a flight: standing, said.
+        let mut long = chans(vec![step(4.0, 1.0)], vec![step(4.0, 1.0)]);
+        long.extend([gesture(Side::Right, 0.0, 1.0), gesture(Side::Left, 1.0, 3.0)]);
+        let long_gaps = find_gaps(&long, &start, LIMITS, 5.0);
+        assert!(long_gaps.flights.is_empty() && long_gaps.standing.len() == 1);
     }
 
     #[test]

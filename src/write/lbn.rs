@@ -11,7 +11,7 @@
 
 use crate::diag::Diagnostic;
 use crate::read::lbn::{GROUPS, LbnLine, kind_of};
-use crate::read::{BodyPart, Direction, Document, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign};
+use crate::read::{BodyPart, Document, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign};
 
 /// A written score: its text, and what the format could not say.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,7 +3,8 @@
 //! What the snapshots show, checked by hand against labanotation-rules.md:
 //! - `jump1.lbn` measures 1, 2 and 7: m1 right leg gesture side-low on beat 1 and left leg
 //!   gesture side-low on beat 2 with both support columns blank after the start position (place
-//!   middle on both feet) → a flight 0–2 beats, a jump (both → both); m2 place middle on both
+//!   middle on both feet) → standing on the left foot while the right leg gestures, then a
+//!   flight 1–2 beats off the left foot once both legs gesture, landing on both (assemblé); m2 place middle on both
 //!   feet on beat 1 (2–3 beats); m7 side steps on both feet on beat 1 (12–13) then blank → jump.
 //!   Bars every 48–49 units at 24 units a beat → 2 beats per measure.
 //! - `turn1.lbn` measures 1, 2, 5 and 6: m1 a right turn sign in the right support column over

@@ -299,8 +299,13 @@ Dirn 11 122 133 2 10 11 L\nDirn 11 134 133 2 10 11 L\nDirn 11 122 145 4 10 23 M\
 fn legs_mid_flight(anim: &Animation) -> [Vec3; 2] {
     let f = only_flight(anim);
     assert_eq!(f.form, Some(JumpForm::Jump));
+    legs_at(anim, 0.5 * (f.t_takeoff_secs + f.t_land_secs))
+}
+
+/// The hip → ankle direction of each leg (left, right) at `t_secs`.
+fn legs_at(anim: &Animation, t_secs: f64) -> [Vec3; 2] {
     let mut pose = Pose::rest(&anim.skeleton);
-    anim.dancers[0].sample_into(&anim.skeleton, 0.5 * (f.t_takeoff_secs + f.t_land_secs), &mut pose);
+    anim.dancers[0].sample_into(&anim.skeleton, t_secs, &mut pose);
     let p = |j| joint_world(&anim.skeleton, &pose, j).1;
     [Foot::Left, Foot::Right].map(|foot| {
         let (hip, _, ankle) = leg_joints(foot);
@@ -335,6 +340,35 @@ Dirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n",
         let middle = leg_at(&tucked, foot, 0.5 * (f.t_takeoff_secs + f.t_land_secs));
         assert!(middle.knee_deg > 30.0, "{foot:?}: knee {:.0}°", middle.knee_deg);
     }
+}
+
+#[test]
+fn one_leg_then_the_other_in_blank_support_columns_is_a_pas_de_chat() {
+    // jump1.lbn's phrase at 120 bpm: from the starting position the right leg goes side low on
+    // beat 1, the left leg side low on beat 2, both feet land in place on beat 3.
+    let anim = score(
+        120,
+        "Dirn 3 159 97 4 10 23 L\nDirn 8 97 121 4 10 23 L\nDirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n",
+    );
+    let f = only_flight(&anim);
+    // Standing on the left while the right leg gestures; in the air once the left leg does too.
+    assert!((f.t_takeoff_secs - 0.5).abs() < 1e-6 && (f.t_land_secs - 1.0).abs() < 1e-6, "{f:?}");
+    assert_eq!(f.form, Some(JumpForm::Assemble));
+    let legs = legs_at(&anim, 0.5 * (f.t_takeoff_secs + f.t_land_secs));
+    let out = [-right_of(0.0), right_of(0.0)];
+    for i in 0..2 {
+        // Side low: 45° out from straight down, each leg to its own side.
+        let off = legs[i].angle_between((out[i] - Vec3::Y).normalize()).to_degrees();
+        assert!(off < 25.0, "leg {i} {off:.0}° from side low at the apex ({:?})", legs[i]);
+    }
+    assert!(
+        anim.dancers[0]
+            .plan
+            .footprints
+            .iter()
+            .all(|p| p.foot == Foot::Right || p.t_lift_secs <= 0.5 + 1e-6 || p.t_land_secs >= 1.0 - 1e-6),
+        "the left foot is off the floor through the flight"
+    );
 }
 
 /// A salutation: the starting position, then six beats of arms with the support columns empty,
