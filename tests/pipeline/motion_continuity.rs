@@ -32,22 +32,17 @@ const POP_RATIO: f32 = 4.0;
 /// Pops still found, allowed up to their count until they are fixed: (body, score, dancer,
 /// pops). Everything else, with any body: none. These are limbs whose solution flips for that
 /// body's proportions: arms swung from back to front (`ayu1`), a hand as its palm keys hand
-/// over (`lbn1`), a leg gesture in a hop (`knee`), a kneeling foot's toes (`kneel-floor`), the
-/// toes of a leg lifted back to an arabesque (`directions`, measures 7–8).
+/// over while the arm moves (`lbn1`: the smallest swivel that turns the palm exactly jumps from
+/// 5° to 90°), a kneeling foot's toes (`kneel-floor`).
 const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
-    ("woman-modern", "laban-tk/knee.lbn", 1, 1),
     ("woman-modern", "laban-tk/lbn1.lbn", 1, 3),
     ("woman-classical", "laban-tk/ayu1.lbn", 1, 1),
     ("woman-classical", "laban-tk/ayu1.lbn", 2, 2),
-    ("woman-classical", "laban-tk/knee.lbn", 1, 1),
     ("woman-classical", "laban-tk/lbn1.lbn", 1, 3),
     ("man-modern", "scores/kneel-floor.lbn", 1, 6),
     ("man-modern", "laban-tk/ayu1.lbn", 1, 1),
-    ("man-modern", "laban-tk/knee.lbn", 1, 1),
     ("man-modern", "laban-tk/lbn1.lbn", 1, 4),
     ("man-classical", "laban-tk/ayu1.lbn", 2, 1),
-    ("man-classical", "laban-tk/directions.lbn", 1, 1),
-    ("man-classical", "laban-tk/knee.lbn", 1, 1),
 ];
 /// A foot stands flat when its heel and ball sole points are within this of the floor, metres.
 const FLAT_TOLERANCE_M: f32 = 0.003;

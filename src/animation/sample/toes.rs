@@ -7,8 +7,13 @@ use super::{DancerAnimation, FootState, JointId, Pose, Side, smoothstep};
 use glam::{Quat, Vec3};
 
 /// Clearance of the sole over which toes bent to keep their tip on the floor straighten as the
-/// foot rises, metres.
+/// foot rises, metres, at least…
 const TOE_STRAIGHTEN_M: f32 = 0.02;
+
+/// …and at least this many times the arc the toe tip travels as they straighten: a foot lifted
+/// off its ball with the toes bent flat (a pointed foot dragged back) straightens them no
+/// faster than it rises, rather than flicking them straight within a frame.
+const TOE_STRAIGHTEN_PER_ARC: f32 = 1.5;
 
 impl DancerAnimation {
     /// Bends the toes of `leg` for the foot its solve left at `ankle_world` (world rotation and
@@ -28,10 +33,14 @@ impl DancerAnimation {
         let pitch = roll.pitch_of(got_rot);
         let straight = FootState { ankle_in_world: got_pos, pitch_rad: pitch, toe_bend_rad: 0.0, ..*state };
         // Toes that keep the tip on the floor straighten as the foot rises (over its first
-        // 2 cm of clearance, continuously: they never snap straight at one height).
+        // centimetres of clearance, more the more they are bent, continuously: they never snap
+        // straight at one height).
         let clearance = if state.planted { 0.0 } else { self.foot_geometry.lowest_sole_y_turned(&straight, got_rot) };
-        let on_floor = 1.0 - smoothstep((clearance / TOE_STRAIGHTEN_M).clamp(0.0, 1.0));
-        let ground = self.foot_geometry.toe_bend_for(pitch) * on_floor;
+        let bent = self.foot_geometry.toe_bend_for(pitch);
+        let arc_m = bent.abs() * self.foot_geometry.toe_tip_in_ball().length();
+        let straighten_m = TOE_STRAIGHTEN_M.max(TOE_STRAIGHTEN_PER_ARC * arc_m);
+        let on_floor = 1.0 - smoothstep((clearance / straighten_m).clamp(0.0, 1.0));
+        let ground = bent * on_floor;
         let toe_bend =
             self.flight_toe_bend(frame.t, state, got_pos, got_rot).map_or(ground, |flight| match leg.tap_blended {
                 0.0 => flight,
