@@ -7,7 +7,9 @@ use super::arm_between::solve_arm_between;
 use super::arm_reach::arm_aim_dir;
 use super::arm_segments::{HeldSegments, held_segments};
 use super::body_frame::BodyFrame;
-use super::hand_floor::{HAND_FLOOR_SOLVES, fingers_above_floor, hand_floor_lift_m, hand_length_m};
+use super::hand_floor::{
+    HAND_FLOOR_SOLVES, MIN_ARM_JOINT_HEIGHT_M, fingers_above_floor, hand_floor_lift_m, hand_length_m,
+};
 use super::limit_clamps::{LIMIT_MOVE_M, clamp_to_limits};
 use super::{Aim, DancerAnimation, JointId, Pose, SampleReport, SegmentDirs, Side, Skeleton, reach_for};
 use crate::animation::floor::{FREE_WRIST_MIN_M, FloorSample};
@@ -163,7 +165,10 @@ impl DancerAnimation {
                 floor: frame.floor.as_ref(),
                 floor_lift_m: 0.0,
             };
-            // The hand stops at the floor: solved again higher while any of it goes through.
+            // The hand stops at the floor: solved again higher while any of it goes through
+            // (which it cannot when the whole arm, hanging straight down, ends above it).
+            let arm_and_hand_m = arm.upper_m + arm.lower_m + hand_length_m(skeleton, side);
+            let may_reach_floor = shoulder_in_world.y - arm_and_hand_m < MIN_ARM_JOINT_HEIGHT_M;
             let before = *report;
             let knuckles = if side == Side::Left { JointId::HandL } else { JointId::HandR };
             let knuckles_local = pose.local(knuckles);
@@ -174,6 +179,9 @@ impl DancerAnimation {
                 report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, frame.yaw_rad);
                 if let Some(f) = &frame.floor {
                     self.floor_hand(skeleton, pose, side, f, frame.yaw_rad);
+                }
+                if !may_reach_floor {
+                    break;
                 }
                 fingers_above_floor(skeleton, pose, limb, clavicle_world);
                 let bearing = frame.floor.as_ref().and_then(|f| f.arms[side.index()]).map_or(0.0, |a| a.1);

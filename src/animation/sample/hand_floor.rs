@@ -12,7 +12,7 @@ use crate::pose::skeleton::{EndSite, JointId, Limb, Side, Skeleton};
 use glam::{Quat, Vec3};
 
 /// The lowest an arm's joint centre may be, metres.
-const MIN_ARM_JOINT_HEIGHT_M: f32 = 0.01;
+pub(super) const MIN_ARM_JOINT_HEIGHT_M: f32 = 0.01;
 /// The lowest the fingertip may be, metres (the end site is on the finger's surface).
 const MIN_FINGERTIP_HEIGHT_M: f32 = 0.0;
 /// How far the wrist's goal rises per solve for each metre the hand lacks (more than the lack,
