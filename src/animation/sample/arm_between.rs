@@ -111,7 +111,13 @@ pub(super) fn solve_arm_between(
     let axis = swivel_axis(&job, goal);
     job.pole_in_world = Some(Quat::from_axis_angle(axis, phi) * swivel_reference(&job, axis));
     job.search_swivel = false;
-    let solution = solve_limb(&job)?;
+    let mut solution = solve_limb(&job)?;
+    if path.is_some() && !solution.within_limits {
+        // Between two of the path's steps its swivel can leave a narrow way through the range:
+        // the in-range swivel nearest it instead, which the limits then leave alone.
+        job.search_swivel = true;
+        solution = solve_limb(&job).ok().filter(|s| s.within_limits).unwrap_or(solution);
+    }
     pose.set_local(limb.mid, solution.mid_local);
     // Following a swivel path, the upper arm's twist is the solve's own (interpolating it
     // between the keys as below made more pops).
