@@ -266,7 +266,7 @@ fn turn_item(turn: TurnSign) -> Result<i32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::read::{KeptLine, lbn};
+    use crate::read::{Direction, KeptLine, lbn};
 
     /// Every item of every group with every level, read, written and read again, is the same
     /// symbol, with the same code where the code is the format's.
