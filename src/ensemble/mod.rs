@@ -6,6 +6,7 @@
 pub mod assign;
 pub mod clock;
 pub mod conflicts;
+pub mod floor;
 pub mod grid;
 pub mod orca;
 pub mod path;
@@ -15,6 +16,7 @@ pub mod raw;
 pub mod shapes;
 pub mod simulate;
 pub mod steer;
+pub mod targets;
 
 pub use plan::{Plan, PlanError, PlanFile, read_plan, read_plan_file};
 pub use simulate::{Motion, Simulation, simulate};

@@ -34,7 +34,8 @@ pub struct MoveRecord {
     pub due_beats: f64,
     /// Target spot.
     pub target: DVec2,
-    /// When it arrived (within [`ARRIVE_M`]); `None` if it never did.
+    /// When it arrived (within [`ARRIVAL_TOLERANCE_M`] of its spot once the move's time is
+    /// over); `None` if it never did.
     pub arrived_beats: Option<f64>,
     /// Walk or run.
     pub gait: Gait,
@@ -79,8 +80,11 @@ impl Motion {
     }
 }
 
-/// A performer counts as arrived within this distance of its spot.
+/// A performer stops walking and holds its spot within this distance of it.
 pub const ARRIVE_M: f64 = 0.02;
+/// A move counts as arrived once its performer is this close to its spot (a neighbour a few
+/// centimetres out of place may keep it from the last [`ARRIVE_M`]).
+pub const ARRIVAL_TOLERANCE_M: f64 = 0.10;
 /// Look-ahead for neighbours on a collision course.
 const HORIZON_SECS: f64 = 1.0;
 /// Largest change of velocity per second (Reynolds' max force over mass).
@@ -512,13 +516,20 @@ impl<'p> Simulation<'p> {
         self.near = near;
     }
 
-    /// Arrival: once the schedule has ended, a performer within [`ARRIVE_M`] of its spot has
-    /// arrived and holds it until its next event.
+    /// Arrival: once the schedule has ended, a performer within [`ARRIVAL_TOLERANCE_M`] of its
+    /// spot has arrived; within [`ARRIVE_M`] it stops and holds the spot until its next event.
     fn arrive(&mut self, t_next: f64) {
         for i in 0..self.pos.len() {
             let Some(a) = &self.active[i] else { continue };
-            if t_next >= a.t1_beats - 1e-9 && self.pos[i].distance(a.target) <= ARRIVE_M {
-                self.motion.moves[a.record].arrived_beats = Some(t_next);
+            if t_next < a.t1_beats - 1e-9 {
+                continue;
+            }
+            let left_m = self.pos[i].distance(a.target);
+            let record = &mut self.motion.moves[a.record];
+            if left_m <= ARRIVAL_TOLERANCE_M && record.arrived_beats.is_none() {
+                record.arrived_beats = Some(t_next);
+            }
+            if left_m <= ARRIVE_M {
                 self.active[i] = None;
                 self.vel[i] = DVec2::ZERO;
             }

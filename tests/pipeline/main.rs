@@ -13,6 +13,7 @@ mod corpus;
 mod crowd;
 mod edit_latency;
 mod ensemble;
+mod ensemble_checks;
 mod export_bvh;
 mod export_real;
 mod fuzz_fixtures;
