@@ -13,6 +13,7 @@ pub mod path;
 pub mod picture;
 pub mod plan;
 pub mod raw;
+pub mod route;
 pub mod shapes;
 pub mod simulate;
 pub mod steer;
