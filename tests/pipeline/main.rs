@@ -14,6 +14,7 @@ mod crowd;
 mod edit_latency;
 mod ensemble;
 mod ensemble_checks;
+mod ensemble_pictures;
 mod ensemble_routes;
 mod export_bvh;
 mod export_real;
