@@ -15,6 +15,7 @@ pub mod plan;
 pub mod raw;
 pub mod route;
 pub mod shapes;
+pub mod sheets;
 pub mod simulate;
 pub mod steer;
 pub mod targets;

@@ -16,6 +16,7 @@ mod ensemble;
 mod ensemble_checks;
 mod ensemble_pictures;
 mod ensemble_routes;
+mod ensemble_sheets;
 mod export_bvh;
 mod export_real;
 mod fuzz_fixtures;
