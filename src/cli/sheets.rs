@@ -12,8 +12,9 @@ pub fn write_sheets(path: &Path, out_dir: &Path) -> Result<String, String> {
     let sets = sheets::sets(&motion);
     std::fs::create_dir_all(out_dir).map_err(|e| format!("error: cannot create `{}`: {e}", out_dir.display()))?;
     let names = sheets::file_names(&plan);
-    for (i, name) in names.iter().enumerate() {
-        let text = sheets::csv(&plan, &sheets::sheet(&plan, &motion, &sets, i));
+    let moves = sheets::moves_by_performer(&plan, &motion);
+    for (i, (name, own)) in names.iter().zip(&moves).enumerate() {
+        let text = sheets::csv(&plan, &sheets::sheet(&plan, &sets, i, own));
         let file = out_dir.join(name);
         std::fs::write(&file, text).map_err(|e| format!("error: cannot write `{}`: {e}", file.display()))?;
     }

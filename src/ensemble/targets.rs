@@ -6,7 +6,7 @@
 use super::floor::Floor;
 use super::grid::Grid;
 use super::plan::Plan;
-use super::simulate::Motion;
+use super::simulate::{Motion, MoveRecord};
 use glam::DVec2;
 
 /// When each of `motion.moves` ends: its arrival, else the start of the same performer's next
@@ -99,9 +99,14 @@ pub struct CrowdedSpots {
 /// Each behaviour event whose targets lie closer than two personal radii, with its closest pair.
 pub fn crowded_spots(plan: &Plan, motion: &Motion) -> Vec<CrowdedSpots> {
     let min_m = 2.0 * plan.body.radius_m - super::conflicts::CONTACT_TOLERANCE_M;
+    let mut by_behaviour: Vec<Vec<&MoveRecord>> = vec![Vec::new(); plan.behaviours.len()];
+    for m in &motion.moves {
+        if let Some(list) = by_behaviour.get_mut(m.behaviour) {
+            list.push(m);
+        }
+    }
     let mut out = Vec::new();
-    for b in 0..plan.behaviours.len() {
-        let moves: Vec<_> = motion.moves.iter().filter(|m| m.behaviour == b).collect();
+    for (b, moves) in by_behaviour.iter().enumerate() {
         let spots: Vec<DVec2> = moves.iter().map(|m| m.target).collect();
         if spots.len() < 2 {
             continue;
@@ -128,7 +133,6 @@ pub fn crowded_spots(plan: &Plan, motion: &Motion) -> Vec<CrowdedSpots> {
 mod tests {
     use super::*;
     use crate::ensemble::plan::Gait;
-    use crate::ensemble::simulate::MoveRecord;
 
     fn record(performer: usize, start_beats: f64, arrived_beats: Option<f64>) -> MoveRecord {
         MoveRecord {

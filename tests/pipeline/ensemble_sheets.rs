@@ -62,10 +62,11 @@ fn each_performer_gets_its_spot_at_every_set_and_the_counts_to_move() {
     let motion = ensemble::simulate(&plan);
     assert!(ensemble::conflicts::check(&plan, &motion).is_clean());
     let sets = sheets::sets(&motion);
+    let moves = sheets::moves_by_performer(&plan, &motion);
     let starts: Vec<f64> = sets.iter().map(|s| s.start_beats).collect();
     assert_eq!(starts, [0.0, 0.0, 8.0, 16.0], "the opening, then one set per start");
     for i in 0..plan.performers.len() {
-        let rows = sheets::sheet(&plan, &motion, &sets, i);
+        let rows = sheets::sheet(&plan, &sets, i, &moves[i]);
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[0].spot, plan.performers[i].start);
         // Every set's spot is the planned target of the performer's move in it.
@@ -84,14 +85,14 @@ fn each_performer_gets_its_spot_at_every_set_and_the_counts_to_move() {
         assert!(motion.frames.last().unwrap()[i].distance(rows[3].spot) <= ensemble::simulate::ARRIVE_M);
     }
     // `a` #1 into the ring in 8 counts, holding while `b c` moves; `b c` #1 holds, then moves.
-    let a1 = sheets::csv(&plan, &sheets::sheet(&plan, &motion, &sets, 0));
+    let a1 = sheets::csv(&plan, &sheets::sheet(&plan, &sets, 0, &moves[0]));
     let lines: Vec<&str> = a1.lines().collect();
     assert_eq!(lines[0], "set,start,counts,formation,x_m,y_m");
     assert_eq!(lines[1], "1,1:1,0,,-3.00,-3.00");
     assert!(lines[2].starts_with("2,1:1,8,\"ring, wide\","), "{a1}");
     assert!(lines[3].starts_with("3,3:1,0,,"), "{a1}");
     assert!(lines[4].starts_with("4,5:1,6,keep,"), "{a1}");
-    let b1 = sheets::csv(&plan, &sheets::sheet(&plan, &motion, &sets, 4));
+    let b1 = sheets::csv(&plan, &sheets::sheet(&plan, &sets, 4, &moves[4]));
     let lines: Vec<&str> = b1.lines().collect();
     assert_eq!(&lines[1..4], ["1,1:1,0,,-3.00,3.50", "2,1:1,0,,-3.00,3.50", "3,3:1,4,keep,-3.00,3.00"]);
 }

@@ -8,7 +8,7 @@
 //! target), not where the simulation's avoidance happened to leave a performer.
 
 use super::plan::{Method, Plan};
-use super::simulate::Motion;
+use super::simulate::{Motion, MoveRecord};
 use glam::DVec2;
 use std::fmt::Write as _;
 
@@ -45,11 +45,21 @@ pub fn sets(motion: &Motion) -> Vec<Set> {
     out
 }
 
-/// Performer `i`'s sheet: one row per set.
-pub fn sheet(plan: &Plan, motion: &Motion, sets: &[Set], i: usize) -> Vec<SheetRow> {
+/// Each performer's moves, in the order of `motion.moves` (by start).
+pub fn moves_by_performer(plan: &Plan, motion: &Motion) -> Vec<Vec<MoveRecord>> {
+    let mut out = vec![Vec::new(); plan.performers.len()];
+    for m in &motion.moves {
+        if let Some(list) = out.get_mut(m.performer) {
+            list.push(m.clone());
+        }
+    }
+    out
+}
+
+/// Performer `i`'s sheet from its `moves` ([`moves_by_performer`]): one row per set.
+pub fn sheet(plan: &Plan, sets: &[Set], i: usize, moves: &[MoveRecord]) -> Vec<SheetRow> {
     let mut spot = plan.performers[i].start;
     let mut rows = vec![SheetRow { set: sets[0], counts: 0.0, formation: String::new(), spot }];
-    let moves: Vec<_> = motion.moves.iter().filter(|m| m.performer == i).collect();
     for set in &sets[1..] {
         let here = moves.iter().find(|m| (m.start_beats - set.start_beats).abs() < 1e-9);
         let (counts, formation) = match here {
