@@ -65,8 +65,8 @@ fn each_performer_gets_its_spot_at_every_set_and_the_counts_to_move() {
     let moves = sheets::moves_by_performer(&plan, &motion);
     let starts: Vec<f64> = sets.iter().map(|s| s.start_beats).collect();
     assert_eq!(starts, [0.0, 0.0, 8.0, 16.0], "the opening, then one set per start");
-    for i in 0..plan.performers.len() {
-        let rows = sheets::sheet(&plan, &sets, i, &moves[i]);
+    for (i, own) in moves.iter().enumerate() {
+        let rows = sheets::sheet(&plan, &sets, i, own);
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[0].spot, plan.performers[i].start);
         // Every set's spot is the planned target of the performer's move in it.
