@@ -58,6 +58,15 @@ enum Command {
         #[arg(long)]
         toe: bool,
     },
+    /// Simulate an ensemble plan and write each performer's coordinate sheet into a folder: its
+    /// spot at every set (metres from the stage centre) and the counts to move there, as CSV.
+    Sheets {
+        /// The plan (`*.plan.toml`).
+        plan: PathBuf,
+        /// The folder to write (created when missing).
+        #[arg(short, long)]
+        out: PathBuf,
+    },
     /// List the built-in dancers (name, height, description): the player's model menu, and
     /// what `--model` takes besides a mesh file.
     Models,
@@ -205,6 +214,7 @@ fn main() -> ExitCode {
             let opts = labanplay::cli::rig::RigCliOptions { out_glb: out, report: report_path, up, forward, height_m };
             report(labanplay::cli::rig::rig(&mesh, &opts, &mut std::io::stderr()))
         }
+        Some(Command::Sheets { plan, out }) => report(labanplay::cli::sheets::write_sheets(&plan, &out)),
         Some(Command::Models) => {
             print!("{}", labanplay::cli::export::models_text());
             ExitCode::SUCCESS

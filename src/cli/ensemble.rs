@@ -4,6 +4,7 @@
 
 use crate::diag::{Diagnostic, Span};
 use crate::ensemble::conflicts::{self, Report};
+use crate::ensemble::targets::OffFloorKind;
 use crate::ensemble::{Motion, Plan};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -48,7 +49,7 @@ pub fn check_plan(path: &Path, show_warnings: bool) -> PlanCheck {
     }
     let _ = writeln!(
         text,
-        "{name}: {} performers in {} groups, {} formations, {} behaviour events, {} commands, {} beats simulated: {} conflicts, {} late, {} steps too long",
+        "{name}: {} performers in {} groups, {} formations, {} behaviour events, {} commands, {} beats simulated: {} conflicts, {} late, {} steps too long, {} off the stage, {} crowded events",
         plan.performers.len(),
         plan.groups.len(),
         plan.formations.len(),
@@ -57,7 +58,9 @@ pub fn check_plan(path: &Path, show_warnings: bool) -> PlanCheck {
         motion.end_beats(),
         report.pairs.len() + report.obstacles.len(),
         report.late.len(),
-        report.long_steps.len()
+        report.long_steps.len(),
+        report.off_floor.len(),
+        report.crowded.len()
     );
     PlanCheck { text, failed: !report.is_clean(), report }
 }
@@ -133,6 +136,7 @@ pub fn diagnostics(plan: &Plan, motion: &Motion, report: &Report) -> Vec<Diagnos
             .with_help("give the move more beats, `gait = \"run\"`, or a nearer target"),
         );
     }
+    out.extend(floor_diagnostics(plan, report));
     for s in &report.long_steps {
         out.push(Diagnostic::error(
             plan.behaviours[s.behaviour].span,
@@ -144,6 +148,51 @@ pub fn diagnostics(plan: &Plan, motion: &Motion, report: &Report) -> Vec<Diagnos
                 s.max_m
             ),
         ));
+    }
+    out
+}
+
+/// Spots and paths off the floor, and events whose spots crowd, as diagnostics at their events.
+fn floor_diagnostics(plan: &Plan, report: &Report) -> Vec<Diagnostic> {
+    let clock = &plan.clock;
+    let floor = plan.floor();
+    let mut out = Vec::new();
+    for c in &report.crowded {
+        let [a, b] = c.performers;
+        out.push(
+            Diagnostic::error(
+                plan.behaviours[c.behaviour].span,
+                format!(
+                    "this event puts the spots of {} and {} {:.2} m apart, closer than two performers can stand ({:.2} m)",
+                    performer_name(plan, a),
+                    performer_name(plan, b),
+                    c.distance_m,
+                    2.0 * plan.body.radius_m
+                ),
+            )
+            .with_help("a larger `scale`, or a formation with room for everyone"),
+        );
+    }
+    for o in &report.off_floor {
+        let what = match o.kind {
+            OffFloorKind::Spot => "spot",
+            OffFloorKind::Path => "path",
+        };
+        out.push(
+            Diagnostic::error(
+                plan.behaviours[o.behaviour].span,
+                format!(
+                    "off the stage: {}'s {what} reaches ({:.2}, {:.2}) at {}, {:.2} m outside the stage ({})",
+                    performer_name(plan, o.performer),
+                    o.point.x,
+                    o.point.y,
+                    clock.label(o.at_beats),
+                    o.outside_m,
+                    floor.describe()
+                ),
+            )
+            .with_help("keep the move on the stage, or make `[stage]` larger (`wings_m` adds room at the sides)"),
+        );
     }
     out
 }

@@ -9,4 +9,5 @@ pub mod inspect;
 pub mod motion_check;
 pub mod plan_export;
 pub mod rig;
+pub mod sheets;
 pub mod survey;

@@ -1,13 +1,16 @@
 //! Exact conflict finding over a simulated motion: between two frames every performer moves in a
 //! straight line, so the closest approach of each pair (and of each performer to each obstacle) is
-//! solved in closed form, not sampled. Also late arrivals and steps too long for the tempo.
+//! solved in closed form, not sampled. Also late arrivals, steps too long for the tempo, and
+//! what [`super::targets`] finds: spots and paths off the floor, and events whose spots crowd.
 //!
 //! Pairs come from the grid; segments are checked against circles and boxes exactly. A step is too
-//! long when it exceeds half the body height walking, or 0.9 of it running, at the tempo.
+//! long when it exceeds half the body height walking, or 0.9 of it running, at the tempo; steps
+//! are counted against the move that was the performer's then, with that move's gait.
 
 use super::grid::Grid;
 use super::plan::{Body, ObstacleShape, Plan};
 use super::simulate::Motion;
+use super::targets::{self, CrowdedSpots, OffFloor};
 use glam::DVec2;
 
 /// Smallest distance between `a0 → a1` and `b0 → b1` moving together over one step, and the
@@ -129,12 +132,26 @@ pub struct Report {
     pub late: Vec<LateArrival>,
     /// Steps too long.
     pub long_steps: Vec<LongStep>,
+    /// Spots and paths off the stage and its wings.
+    pub off_floor: Vec<OffFloor>,
+    /// Events whose spots are closer than two bodies can stand (their moves are not also late).
+    pub crowded: Vec<CrowdedSpots>,
 }
 
 impl Report {
+    /// How many findings there are.
+    pub fn count(&self) -> usize {
+        self.pairs.len()
+            + self.obstacles.len()
+            + self.late.len()
+            + self.long_steps.len()
+            + self.off_floor.len()
+            + self.crowded.len()
+    }
+
     /// True when nothing was found.
     pub fn is_clean(&self) -> bool {
-        self.pairs.is_empty() && self.obstacles.is_empty() && self.late.is_empty() && self.long_steps.is_empty()
+        self.count() == 0
     }
 }
 
@@ -232,14 +249,14 @@ pub fn obstacle_conflicts(plan: &Plan, motion: &Motion) -> Vec<ObstacleConflict>
 }
 
 /// Steps longer than the body can take: positions at every step time of the gait (every beat
-/// walking, every half beat running) during each move, from the start to the arrival.
+/// walking, every half beat running) during each move, from its start to its end
+/// ([`targets::move_ends`]: the arrival, else the performer's next move).
 pub fn long_steps(plan: &Plan, motion: &Motion, body: &Body) -> Vec<LongStep> {
     let mut out = Vec::new();
-    for m in &motion.moves {
+    for (m, &end) in motion.moves.iter().zip(&targets::move_ends(motion)) {
         let per_beat = Body::steps_per_beat(m.gait);
         let max_m = body.max_step_m(m.gait);
         let step_beats = 1.0 / per_beat;
-        let end = m.arrived_beats.unwrap_or(motion.end_beats());
         let mut t = m.start_beats;
         while t < end - 1e-9 {
             let t1 = (t + step_beats).min(end);
@@ -260,12 +277,14 @@ pub fn long_steps(plan: &Plan, motion: &Motion, body: &Body) -> Vec<LongStep> {
     out
 }
 
-/// Late arrivals from the motion's move records.
-pub fn late_arrivals(motion: &Motion) -> Vec<LateArrival> {
+/// Late arrivals from the motion's move records, except the moves of the events in `excused`
+/// (behaviour indices: events already reported for what they ask).
+pub fn late_arrivals(motion: &Motion, excused: &[usize]) -> Vec<LateArrival> {
     let tolerance = motion.dt_beats * 0.5;
     motion
         .moves
         .iter()
+        .filter(|m| !excused.contains(&m.behaviour))
         .filter(|m| m.arrived_beats.is_none_or(|a| a > m.due_beats + tolerance))
         .map(|m| LateArrival {
             performer: m.performer,
@@ -277,13 +296,17 @@ pub fn late_arrivals(motion: &Motion) -> Vec<LateArrival> {
         .collect()
 }
 
-/// The whole check.
+/// The whole check. The moves of an event whose spots crowd are not also reported late.
 pub fn check(plan: &Plan, motion: &Motion) -> Report {
+    let crowded = targets::crowded_spots(plan, motion);
+    let excused: Vec<usize> = crowded.iter().map(|c| c.behaviour).collect();
     Report {
         pairs: pair_conflicts(&motion.frames, plan.body.radius_m, motion.dt_beats),
         obstacles: obstacle_conflicts(plan, motion),
-        late: late_arrivals(motion),
+        late: late_arrivals(motion, &excused),
         long_steps: long_steps(plan, motion, &plan.body),
+        off_floor: targets::off_floor(plan, motion, &targets::move_ends(motion)),
+        crowded,
     }
 }
 

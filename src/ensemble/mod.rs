@@ -6,15 +6,19 @@
 pub mod assign;
 pub mod clock;
 pub mod conflicts;
+pub mod floor;
 pub mod grid;
 pub mod orca;
 pub mod path;
 pub mod picture;
 pub mod plan;
 pub mod raw;
+pub mod route;
 pub mod shapes;
+pub mod sheets;
 pub mod simulate;
 pub mod steer;
+pub mod targets;
 
 pub use plan::{Plan, PlanError, PlanFile, read_plan, read_plan_file};
 pub use simulate::{Motion, Simulation, simulate};

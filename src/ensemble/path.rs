@@ -29,6 +29,22 @@ impl Path {
         Self::from_points(points)
     }
 
+    /// A polyline through `points` (a route round set pieces); at least one point.
+    pub fn polyline(points: Vec<DVec2>) -> Self {
+        Self::from_points(points)
+    }
+
+    /// The polyline's points, first to last.
+    pub fn points(&self) -> &[DVec2] {
+        &self.points
+    }
+
+    /// The index of the last point at or before arc-length fraction `u` ∈ [0, 1].
+    pub fn point_before(&self, u: f64) -> usize {
+        let s = u.clamp(0.0, 1.0) * self.length_m();
+        self.cum_m.partition_point(|c| *c <= s).saturating_sub(1).min(self.points.len().saturating_sub(1))
+    }
+
     fn from_points(points: Vec<DVec2>) -> Self {
         let mut cum_m = Vec::with_capacity(points.len());
         let mut acc = 0.0;

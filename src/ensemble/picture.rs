@@ -1,6 +1,8 @@
 //! Picture → lattice: a PNG/BMP/GIF is scanned into a pixel mask (dark pixels inside, or light
 //! ones when inverted), then exactly N spots are spread evenly inside it by Lloyd relaxation on
 //! the mask's pixels, or spots are laid on a square grid at a spacing; then scaled to metres.
+//! A picture larger than the spots need ([`pixel_budget`]) is reduced first, each pixel of the
+//! smaller picture the average of the pixels it covers, so its cost does not grow with its size.
 
 use glam::DVec2;
 
@@ -45,17 +47,47 @@ pub struct Mask {
     pub inside: Vec<bool>,
 }
 
+/// The most pixels a picture is scanned at for `count` spots (`None`: spots at a spacing): 256
+/// pixels a spot, at least 256 × 256 and at most 1024 × 1024.
+pub fn pixel_budget(count: Option<usize>) -> u64 {
+    const LEAST: u64 = 256 * 256;
+    const MOST: u64 = 1024 * 1024;
+    count.map_or(MOST, |n| (n as u64).saturating_mul(256).clamp(LEAST, MOST))
+}
+
+/// The size a `width × height` picture is scanned at: itself when it has at most `max_pixels`,
+/// else scaled down evenly to fit (at least one pixel a side).
+pub fn scan_size(width: u32, height: u32, max_pixels: u64) -> (u32, u32) {
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels <= max_pixels {
+        return (width, height);
+    }
+    let scale = (max_pixels as f64 / pixels as f64).sqrt();
+    let side = |n: u32| ((f64::from(n) * scale).floor() as u32).clamp(1, n);
+    // A side held at one pixel leaves the budget to the other.
+    let fit = |n: u32, other: u32| n.min((max_pixels / u64::from(other)).clamp(1, u64::from(u32::MAX)) as u32);
+    let w = fit(side(width), side(height));
+    (w, fit(side(height), w))
+}
+
 impl Mask {
-    /// Reads a picture file's bytes (PNG, BMP or GIF, chosen by content). A pixel is inside when
-    /// it is opaque (alpha ≥ 128) and its luminance is below `threshold` (above it when
-    /// `invert`).
-    pub fn from_picture_bytes(bytes: &[u8], threshold: u8, invert: bool) -> Result<Self, PictureError> {
+    /// Reads a picture file's bytes (PNG, BMP or GIF, chosen by content), reduced to at most
+    /// `max_pixels` ([`scan_size`]). A pixel is inside when it is opaque (alpha ≥ 128) and its
+    /// luminance is below `threshold` (above it when `invert`).
+    pub fn from_picture_bytes(
+        bytes: &[u8],
+        threshold: u8,
+        invert: bool,
+        max_pixels: u64,
+    ) -> Result<Self, PictureError> {
         let format = image::guess_format(bytes).map_err(|_| PictureError::Unknown)?;
         if !matches!(format, image::ImageFormat::Png | image::ImageFormat::Bmp | image::ImageFormat::Gif) {
             return Err(PictureError::Unsupported(format));
         }
         let img = image::load_from_memory_with_format(bytes, format)
             .map_err(|e| PictureError::Decode { format, message: e.to_string() })?;
+        let (w, h) = scan_size(img.width(), img.height(), max_pixels);
+        let img = if (w, h) == (img.width(), img.height()) { img } else { img.thumbnail_exact(w, h) };
         let la = img.to_luma_alpha8();
         let (width, height) = la.dimensions();
         let inside = la.pixels().map(|p| p.0[1] >= 128 && ((p.0[0] < threshold) != invert)).collect();
@@ -285,6 +317,16 @@ mod tests {
             })
             .collect();
         Mask { width: n, height: n, inside }
+    }
+
+    #[test]
+    fn large_pictures_are_scanned_within_their_budget() {
+        assert_eq!(scan_size(200, 200, pixel_budget(Some(2048))), (200, 200));
+        assert_eq!(scan_size(6000, 6000, pixel_budget(Some(10))), (256, 256));
+        assert_eq!(scan_size(6000, 3000, pixel_budget(None)), (1448, 724));
+        assert_eq!(scan_size(100_000, 1, 64), (64, 1));
+        assert_eq!(scan_size(1, 100_000, 64), (1, 64));
+        assert_eq!(pixel_budget(Some(100_000)), 1024 * 1024);
     }
 
     #[test]

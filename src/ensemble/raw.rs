@@ -51,6 +51,8 @@ pub struct RawStage {
     pub width_m: Spanned<f64>,
     /// Depth (y, downstage to upstage) in metres.
     pub depth_m: Spanned<f64>,
+    /// Room in the wings beyond each side of the stage that performers may use, metres.
+    pub wings_m: Option<Spanned<f64>>,
 }
 
 /// `[performer]`.

@@ -3,12 +3,16 @@
 //! acts, each move checked exactly against the neighbours' moves (seed 001's predict → correct →
 //! act). Performers that arrive hold their spot. Deterministic.
 //!
-//! Predict: the schedule point on the linear or Bézier path, speeding up and slowing down over the
+//! Before it moves, a performer whose path comes too near a set piece gets a route round it
+//! ([`super::route`]) and follows it corner by corner: when the schedule's point is out of sight
+//! behind a set piece, it heads for the farthest corner of the route it sees.
+//!
+//! Predict: the schedule point on the linear or Bézier path (or route), speeding up and slowing down over the
 //! first and last 15 % of the move; the speed is the remaining distance over the remaining time, at
 //! most the gait's speed and the longest step at the tempo (walks step on the beat, runs on the
 //! half beat). Correct: Reynolds forces (separation, alignment, cohesion, a detour classified
 //! clockwise-left or counter-clockwise-right; head-on both keep right) and two feelers plus the own
-//! position against the obstacle circles, or ORCA ([`super::orca`]). Act: in order of lag, each
+//! position against the set pieces, or ORCA ([`super::orca`]). Act: in order of lag, each
 //! move is checked exactly against the moves already taken and the others' places, and turned or
 //! shortened until clear (standing still always is). No hash order and no randomness.
 
@@ -17,7 +21,8 @@ use super::conflicts::{closest_approach, segment_obstacle_distance};
 use super::grid::Grid;
 use super::orca;
 use super::path::{Path, performer_controls};
-use super::plan::{Avoidance, Behaviour, Gait, Method, PathKind, Plan, Reference};
+use super::plan::{Avoidance, Behaviour, Gait, Method, ObstacleShape, PathKind, Plan, Reference};
+use super::route::Router;
 use super::steer::{self, Detour};
 use glam::DVec2;
 
@@ -34,7 +39,8 @@ pub struct MoveRecord {
     pub due_beats: f64,
     /// Target spot.
     pub target: DVec2,
-    /// When it arrived (within [`ARRIVE_M`]); `None` if it never did.
+    /// When it arrived (within [`ARRIVAL_TOLERANCE_M`] of its spot once the move's time is
+    /// over); `None` if it never did.
     pub arrived_beats: Option<f64>,
     /// Walk or run.
     pub gait: Gait,
@@ -79,14 +85,19 @@ impl Motion {
     }
 }
 
-/// A performer counts as arrived within this distance of its spot.
+/// A performer stops walking and holds its spot within this distance of it.
 pub const ARRIVE_M: f64 = 0.02;
+/// A move counts as arrived once its performer is this close to its spot (a neighbour a few
+/// centimetres out of place may keep it from the last [`ARRIVE_M`]).
+pub const ARRIVAL_TOLERANCE_M: f64 = 0.10;
 /// Look-ahead for neighbours on a collision course.
 const HORIZON_SECS: f64 = 1.0;
 /// Largest change of velocity per second (Reynolds' max force over mass).
 const MAX_ACCEL_MPS2: f64 = 8.0;
 /// Beats simulated after the last event while someone is still on the way.
 const OVERTIME_BEATS: f64 = 32.0;
+/// How much farther than the body's radius the feelers keep from a set piece, metres.
+const FEELER_MARGIN_M: f64 = 0.1;
 /// Fraction of a move spent speeding up (and slowing down) at each end.
 const RAMP: f64 = 0.15;
 
@@ -99,6 +110,8 @@ struct Active {
     target: DVec2,
     max_speed: f64,
     attract: Option<DVec2>,
+    /// True when the path is a route round set pieces (followed corner by corner, no feelers).
+    routed: bool,
 }
 
 /// A running simulation; [`Simulation::step`] advances one step.
@@ -116,7 +129,8 @@ pub struct Simulation<'p> {
     next_behaviour: usize,
     /// Behaviour indices sorted by start.
     order: Vec<usize>,
-    circles: Vec<(DVec2, f64)>,
+    shapes: Vec<ObstacleShape>,
+    router: Router,
     motion: Motion,
     // Scratch buffers reused by every step.
     desired: Vec<DVec2>,
@@ -147,14 +161,8 @@ impl<'p> Simulation<'p> {
         let mut order: Vec<usize> = (0..plan.behaviours.len()).collect();
         order
             .sort_by(|a, b| plan.behaviours[*a].start_beats.total_cmp(&plan.behaviours[*b].start_beats).then(a.cmp(b)));
-        let circles = plan
-            .obstacles
-            .iter()
-            .map(|o| {
-                let (c, r) = o.shape.bounding_circle();
-                (c, r + plan.body.radius_m + 0.1)
-            })
-            .collect();
+        let shapes = plan.obstacles.iter().map(|o| o.shape).collect();
+        let router = Router::new(&plan.obstacles, plan.body.radius_m, plan.floor());
         Self {
             plan,
             frame: 0,
@@ -166,7 +174,8 @@ impl<'p> Simulation<'p> {
             active: vec![None; n],
             next_behaviour: 0,
             order,
-            circles,
+            shapes,
+            router,
             motion: Motion { dt_beats, frames: vec![pos.clone()], moves: Vec::new(), detours: [0; 2] },
             pos,
             desired: vec![DVec2::ZERO; n],
@@ -254,6 +263,9 @@ impl<'p> Simulation<'p> {
                     Path::bezier(&performer_controls(from[k], targets[k], centre_start, centre_end, via))
                 }
             };
+            let route = self.router.route(path.points());
+            let routed = route.is_some();
+            let path = route.map_or(path, Path::polyline);
             let record = self.motion.moves.len();
             self.motion.moves.push(MoveRecord {
                 performer: i,
@@ -272,6 +284,7 @@ impl<'p> Simulation<'p> {
                 target: targets[k],
                 max_speed,
                 attract: ev.attract,
+                routed,
             });
         }
     }
@@ -293,9 +306,19 @@ impl<'p> Simulation<'p> {
             if tau >= 1.0 {
                 carrot = a.target;
             }
+            if a.routed && !self.router.clear(self.pos[i], carrot) {
+                carrot = Self::corner_in_sight(&self.router, &a.path, self.pos[i], u);
+            }
             self.desired[i] = steer::seek(self.pos[i], carrot, self.dt_secs, a.max_speed);
             self.lag[i] = self.pos[i].distance(carrot);
         }
+    }
+
+    /// The farthest corner of a route, up to the schedule's point at fraction `u`, that `p`
+    /// sees (the route's start when none does).
+    fn corner_in_sight(router: &Router, path: &Path, p: DVec2, u: f64) -> DVec2 {
+        let corners = &path.points()[..=path.point_before(u)];
+        corners.iter().rev().copied().find(|c| router.clear(p, *c)).unwrap_or(corners[0])
     }
 
     /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA.
@@ -356,9 +379,12 @@ impl<'p> Simulation<'p> {
                 self.detour[i] = Some(kind);
                 v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
             }
-            let heading = if speed > 1e-6 { want } else { self.vel[i] };
-            let feeler = heading.length() * HORIZON_SECS + r;
-            v += steer::avoid_obstacles(p, heading, feeler, &self.circles) * (w.avoidance * max_speed);
+            if !a.routed {
+                let heading = if speed > 1e-6 { want } else { self.vel[i] };
+                let feeler = heading.length() * HORIZON_SECS + r;
+                v += steer::avoid_obstacles(p, heading, feeler, &self.shapes, r + FEELER_MARGIN_M)
+                    * (w.avoidance * max_speed);
+            }
             let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
             let v_new = steer::truncate(self.vel[i] + dv, max_speed);
             self.proposed[i] = p + v_new * self.dt_secs;
@@ -512,13 +538,20 @@ impl<'p> Simulation<'p> {
         self.near = near;
     }
 
-    /// Arrival: once the schedule has ended, a performer within [`ARRIVE_M`] of its spot has
-    /// arrived and holds it until its next event.
+    /// Arrival: once the schedule has ended, a performer within [`ARRIVAL_TOLERANCE_M`] of its
+    /// spot has arrived; within [`ARRIVE_M`] it stops and holds the spot until its next event.
     fn arrive(&mut self, t_next: f64) {
         for i in 0..self.pos.len() {
             let Some(a) = &self.active[i] else { continue };
-            if t_next >= a.t1_beats - 1e-9 && self.pos[i].distance(a.target) <= ARRIVE_M {
-                self.motion.moves[a.record].arrived_beats = Some(t_next);
+            if t_next < a.t1_beats - 1e-9 {
+                continue;
+            }
+            let left_m = self.pos[i].distance(a.target);
+            let record = &mut self.motion.moves[a.record];
+            if left_m <= ARRIVAL_TOLERANCE_M && record.arrived_beats.is_none() {
+                record.arrived_beats = Some(t_next);
+            }
+            if left_m <= ARRIVE_M {
                 self.active[i] = None;
                 self.vel[i] = DVec2::ZERO;
             }

@@ -2,6 +2,7 @@
 //! schedule point, separation, alignment, cohesion, obstacle avoidance with two feelers plus the
 //! performer's own position, and seed 001's detour classification for head-on neighbours.
 
+use super::plan::ObstacleShape;
 use glam::DVec2;
 
 /// Which way a performer detours round a neighbour in its way (seed 001's two classes).
@@ -81,22 +82,33 @@ pub fn cohesion(position: DVec2, neighbour_positions: &[DVec2]) -> DVec2 {
 }
 
 /// Obstacle avoidance after seed 003 §2.3: feelers of length `feeler_m` and half of it ahead of
-/// the performer, plus its own position, are tested against the obstacle circles (already grown
-/// by the performer's radius); for the nearest circle any of them is inside, the unit force is
-/// the normal of the heading whose dot product with the direction to the circle's centre is
-/// negative (away from it); dead ahead, it keeps right. Zero when nothing is in the way.
-pub fn avoid_obstacles(position: DVec2, heading: DVec2, feeler_m: f64, circles: &[(DVec2, f64)]) -> DVec2 {
+/// the performer, plus its own position, are tested against the set pieces grown by
+/// `clearance_m`; for the nearest set piece any of them is inside (a circle's centre, a box's
+/// point nearest the performer), the unit force is the normal of the heading whose dot product
+/// with the direction to that point is negative (away from it); dead ahead, it keeps right. Zero
+/// when nothing is in the way.
+pub fn avoid_obstacles(
+    position: DVec2,
+    heading: DVec2,
+    feeler_m: f64,
+    shapes: &[ObstacleShape],
+    clearance_m: f64,
+) -> DVec2 {
     let h = heading.normalize_or_zero();
     if h == DVec2::ZERO {
         return DVec2::ZERO;
     }
     let feelers = [position + h * feeler_m, position + h * (feeler_m * 0.5), position];
     let mut nearest: Option<(f64, DVec2)> = None;
-    for (centre, radius) in circles {
-        let hit = feelers.iter().any(|f| f.distance_squared(*centre) <= radius * radius);
-        let d = position.distance_squared(*centre);
+    for shape in shapes {
+        let hit = feelers.iter().any(|f| shape.distance(*f) <= clearance_m);
+        let centre = match *shape {
+            ObstacleShape::Circle { centre, .. } => centre,
+            ObstacleShape::Box { min, max } => position.clamp(min, max),
+        };
+        let d = position.distance_squared(centre);
         if hit && nearest.is_none_or(|(best, _)| d < best) {
-            nearest = Some((d, *centre));
+            nearest = Some((d, centre));
         }
     }
     let Some((_, centre)) = nearest else { return DVec2::ZERO };
@@ -143,12 +155,17 @@ mod tests {
 
     #[test]
     fn feelers_push_sideways_away_from_the_centre() {
-        let circles = [(DVec2::new(2.0, 0.2), 0.6)];
-        let f = avoid_obstacles(DVec2::ZERO, DVec2::X, 2.0, &circles);
+        let circles = [ObstacleShape::Circle { centre: DVec2::new(2.0, 0.2), radius_m: 0.4 }];
+        let f = avoid_obstacles(DVec2::ZERO, DVec2::X, 2.0, &circles, 0.2);
         assert!(f.y < 0.0 && f.x.abs() < 1e-12, "{f}");
-        assert_eq!(avoid_obstacles(DVec2::ZERO, DVec2::X, 0.5, &circles), DVec2::ZERO);
+        assert_eq!(avoid_obstacles(DVec2::ZERO, DVec2::X, 0.5, &circles, 0.2), DVec2::ZERO);
         // Own position inside (the ID3 case of seed 003): still avoided.
-        let f = avoid_obstacles(DVec2::new(2.0, 0.5), DVec2::X, 0.1, &circles);
+        let f = avoid_obstacles(DVec2::new(2.0, 0.5), DVec2::X, 0.1, &circles, 0.2);
         assert!(f.y > 0.0);
+        // A long wall is felt where it is, not as its bounding circle.
+        let wall = [ObstacleShape::Box { min: DVec2::new(-4.5, 4.7), max: DVec2::new(4.5, 5.3) }];
+        assert_eq!(avoid_obstacles(DVec2::new(-4.0, 3.0), DVec2::X, 1.0, &wall, 0.35), DVec2::ZERO);
+        let f = avoid_obstacles(DVec2::new(-4.0, 3.9), DVec2::Y, 1.0, &wall, 0.35);
+        assert!(f.length() > 0.9, "{f}");
     }
 }

@@ -63,6 +63,12 @@ impl Checker<'_> {
         let gait = self.gait(r)?;
         let path = self.path_kind(e)?;
         let attract = r.attract.as_ref().map(|a| xy(a.get_ref()));
+        if let (PathKind::Bezier(via), Some(at)) = (&path, &r.via) {
+            self.points_on_floor(at, via, "`via` point");
+        }
+        if let (Some(p), Some(at)) = (attract, &r.attract) {
+            self.points_on_floor(at, &[p], "the `attract` point");
+        }
         let legs = match method_name {
             "shortest" | "order" => self.formation_legs(&cx, method_name)?,
             "keep" => vec![LegTarget { method: self.keep_method(&cx), formation: None }],

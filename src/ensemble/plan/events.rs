@@ -52,6 +52,9 @@ impl Checker<'_> {
                 Some(s) => *s.get_ref() as usize,
                 None => 1,
             };
+            if let (Some(path), Some(s)) = (&score, &r.staff) {
+                self.staff_in_score(path, s, staff);
+            }
             let model = r.model.as_ref().map(|m| m.get_ref().clone()).unwrap_or_else(|| DEFAULT_MODEL.into());
             if let Some(m) = &r.model {
                 let names: Vec<&str> = crate::body::models::builtin_models().iter().map(|s| s.name).collect();
@@ -179,6 +182,26 @@ impl Checker<'_> {
             }
         }
         (behaviours, commands)
+    }
+
+    /// `staff` names a staff the group's score has (an error listing the staves it has).
+    fn staff_in_score(&mut self, path: &Path, at: &Spanned<i64>, staff: usize) {
+        let Ok(score) = self.score(path) else { return };
+        let count = score.staves.len();
+        if staff <= count {
+            return;
+        }
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let has = match count {
+            0 => "no staff".to_string(),
+            1 => "one staff, staff 1".to_string(),
+            n => format!("{n} staves, 1 to {n}"),
+        };
+        self.error_help(
+            at,
+            format!("the score `{file}` has no staff {staff}: it has {has}"),
+            "staves count from 1, left to right",
+        );
     }
 
     /// A `lights` value: a preset name or a `#rrggbb` colour.

@@ -162,7 +162,8 @@ impl Checker<'_> {
                 return None;
             }
         };
-        let mask = match picture::Mask::from_picture_bytes(&bytes, threshold, r.invert) {
+        let count = r.count.as_ref().map(|c| (*c.get_ref()).clamp(1, 100_000) as usize);
+        let mask = match picture::Mask::from_picture_bytes(&bytes, threshold, r.invert, picture::pixel_budget(count)) {
             Ok(m) => m,
             Err(e) => {
                 self.error(pic, format!("picture `{}`: {e}", pic.get_ref()));

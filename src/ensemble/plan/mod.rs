@@ -9,6 +9,7 @@
 //! ([`crate::score::bounds::MAX_SCORE_SECS`]).
 
 use super::clock::{Clock, parse_measure_beat};
+use super::floor::Floor;
 use super::raw::{GroupNames, RawEvent, RawFormation, RawPlan, RawXy};
 use super::{picture, shapes};
 use crate::diag::{Diagnostic, Diagnostics, Span};
@@ -23,6 +24,7 @@ use toml::Spanned;
 mod behaviour;
 mod events;
 mod formations;
+mod stage;
 
 /// The largest stage, and the farthest a formation's spot may lie from the stage's centre front
 /// along either axis, metres: 1 km.
@@ -42,6 +44,8 @@ pub struct Plan {
     pub score_path: Option<PathBuf>,
     /// Stage width (x) and depth (y) in metres; x = 0 is centre stage, y = 0 the front edge.
     pub stage_m: DVec2,
+    /// Room in the wings beyond each side of the stage, metres (0 when not given).
+    pub wings_m: f64,
     /// Body and speed limits shared by every performer.
     pub body: Body,
     /// Steering weights and step.
@@ -65,6 +69,11 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The floor the performers may use: the stage and its wings.
+    pub fn floor(&self) -> Floor {
+        Floor::new(self.stage_m, self.wings_m)
+    }
+
     /// The composed score at `path` (a [`Plan::score_path`] or a [`Group::score`]).
     pub fn score(&self, path: &Path) -> Option<&Arc<Score>> {
         self.scores.get(path)
@@ -415,8 +424,15 @@ pub fn read_plan(bytes: &[u8], base_dir: &Path, sources: &mut dyn Sources) -> Re
             "see the plan format in README.md (`ensemble = 1`, [stage], [[formation]], [[group]], [[event]])",
         ))
     })?;
-    let mut cx =
-        Checker { bytes, base_dir, sources, scores: BTreeMap::new(), errors: Vec::new(), warnings: Vec::new() };
+    let mut cx = Checker {
+        bytes,
+        base_dir,
+        sources,
+        floor: Floor::new(DVec2::splat(MAX_EXTENT_M), MAX_EXTENT_M),
+        scores: BTreeMap::new(),
+        errors: Vec::new(),
+        warnings: Vec::new(),
+    };
     let plan = cx.plan(raw);
     if cx.errors.is_empty() {
         let mut plan = plan;
@@ -434,6 +450,8 @@ struct Checker<'a> {
     bytes: &'a [u8],
     base_dir: &'a Path,
     sources: &'a mut dyn Sources,
+    /// The floor spots and points must lie on (set once `[stage]` is read).
+    floor: Floor,
     /// Every score named so far, read and composed once (or why it could not be).
     scores: BTreeMap<PathBuf, Result<Arc<Score>, Arc<LoadError>>>,
     errors: Vec<Diagnostic>,
@@ -502,6 +520,8 @@ impl Checker<'_> {
             self.stage_extent(&stage.width_m, 10.0, "the stage width"),
             self.stage_extent(&stage.depth_m, 8.0, "the stage depth"),
         );
+        let wings_m = self.wings(stage.wings_m.as_ref());
+        self.floor = Floor::new(stage_m, wings_m);
         let body = match &raw.performer {
             Some(p) => {
                 let p = p.get_ref();
@@ -535,6 +555,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.formations_on_floor(&formations);
         let (groups, performers) = self.groups(&raw, &formations);
         let (behaviours, commands) = self.events(&raw, &clock, &formations, &groups);
         Plan {
@@ -542,6 +563,7 @@ impl Checker<'_> {
             clock,
             score_path,
             stage_m,
+            wings_m,
             body,
             steering,
             obstacles,

@@ -17,7 +17,7 @@ impl Running {
         panel.top_view = self.ui_state.camera_view == CameraView::Top;
         panel.performers = plan.crowd.plan.performers.len();
         let r = &plan.report;
-        panel.problems = r.pairs.len() + r.obstacles.len() + r.late.len() + r.long_steps.len();
+        panel.problems = r.count();
     }
 
     /// A click on the stage selects the performer under it (on empty stage: deselects); Esc
