@@ -1,5 +1,5 @@
 //! `labanplay sheets PLAN.plan.toml -o DIR/`: the plan simulated, then one coordinate sheet per
-//! performer written into `DIR` as CSV ([`crate::ensemble::sheets`]).
+//! performer written into `DIR` as CSV and as a printable SVG page ([`crate::ensemble::sheets`]).
 
 use crate::ensemble::sheets;
 use std::path::Path;
@@ -14,12 +14,16 @@ pub fn write_sheets(path: &Path, out_dir: &Path) -> Result<String, String> {
     let names = sheets::file_names(&plan);
     let moves = sheets::moves_by_performer(&plan, &motion);
     for (i, (name, own)) in names.iter().zip(&moves).enumerate() {
-        let text = sheets::csv(&plan, &sheets::sheet(&plan, &sets, i, own));
+        let rows = sheets::sheet(&plan, &sets, i, own);
         let file = out_dir.join(name);
-        std::fs::write(&file, text).map_err(|e| format!("error: cannot write `{}`: {e}", file.display()))?;
+        let page = file.with_extension("svg");
+        let stem = name.trim_end_matches(".csv");
+        for (path, text) in [(&file, sheets::csv(&plan, &rows)), (&page, sheets::page::svg(&plan, stem, &rows))] {
+            std::fs::write(path, text).map_err(|e| format!("error: cannot write `{}`: {e}", path.display()))?;
+        }
     }
     Ok(format!(
-        "{}: {} coordinate sheets ({} sets each) written to {}\n",
+        "{}: {} coordinate sheets ({} sets each, CSV and a printable SVG page) written to {}\n",
         path.display(),
         names.len(),
         sets.len(),

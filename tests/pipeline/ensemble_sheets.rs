@@ -87,14 +87,17 @@ fn each_performer_gets_its_spot_at_every_set_and_the_counts_to_move() {
     // `a` #1 into the ring in 8 counts, holding while `b c` moves; `b c` #1 holds, then moves.
     let a1 = sheets::csv(&plan, &sheets::sheet(&plan, &sets, 0, &moves[0]));
     let lines: Vec<&str> = a1.lines().collect();
-    assert_eq!(lines[0], "set,start,counts,formation,x_m,y_m");
-    assert_eq!(lines[1], "1,1:1,0,,-3.00,-3.00");
+    assert_eq!(lines[0], "set,start,counts,formation,x_m,y_m,mark_m,from_mark_m");
+    assert_eq!(lines[1], "1,1:1,0,,-3.00,-3.00,-3,0.00");
     assert!(lines[2].starts_with("2,1:1,8,\"ring, wide\","), "{a1}");
     assert!(lines[3].starts_with("3,3:1,0,,"), "{a1}");
     assert!(lines[4].starts_with("4,5:1,6,keep,"), "{a1}");
     let b1 = sheets::csv(&plan, &sheets::sheet(&plan, &sets, 4, &moves[4]));
     let lines: Vec<&str> = b1.lines().collect();
-    assert_eq!(&lines[1..4], ["1,1:1,0,,-3.00,3.50", "2,1:1,0,,-3.00,3.50", "3,3:1,4,keep,-3.00,3.00"]);
+    assert_eq!(
+        &lines[1..4],
+        ["1,1:1,0,,-3.00,3.50,-3,0.00", "2,1:1,0,,-3.00,3.50,-3,0.00", "3,3:1,4,keep,-3.00,3.00,-3,0.00"]
+    );
 }
 
 #[test]
@@ -105,13 +108,23 @@ fn the_sheets_command_writes_one_file_per_performer() {
     std::fs::write(&plan_path, PLAN).unwrap();
     let out = dir.join("sheets");
     let summary = labanplay::cli::sheets::write_sheets(&plan_path, &out).unwrap();
-    assert!(summary.contains("7 coordinate sheets (4 sets each)"), "{summary}");
+    assert!(summary.contains("7 coordinate sheets (4 sets each"), "{summary}");
     let mut names: Vec<String> =
         std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     names.sort();
-    assert_eq!(names, ["a-1.csv", "a-2.csv", "a-3.csv", "a-4.csv", "b_c-1.csv", "b_c-2.csv", "b_c-3.csv"]);
+    let stems = ["a-1", "a-2", "a-3", "a-4", "b_c-1", "b_c-2", "b_c-3"];
+    let expected: Vec<String> = stems.iter().flat_map(|s| [format!("{s}.csv"), format!("{s}.svg")]).collect();
+    assert_eq!(names, expected);
     let text = std::fs::read_to_string(out.join("b_c-3.csv")).unwrap();
     assert_eq!(text.lines().count(), 5, "{text}");
+    // The page: the performer's name, one numbered spot per set joined in order, the table.
+    let page = std::fs::read_to_string(out.join("a-1.svg")).unwrap();
+    assert!(page.starts_with("<svg") && page.trim_end().ends_with("</svg>"), "{page}");
+    assert!(page.contains(">a-1</text>"), "{page}");
+    assert_eq!(page.matches("<circle").count(), 4, "{page}");
+    assert_eq!(page.matches("<polyline").count(), 1);
+    assert!(page.contains(">ring, wide</text>") && page.contains(">keep</text>"), "{page}");
+    assert!(page.contains(">audience</text>"));
     let missing = labanplay::cli::sheets::write_sheets(&dir.join("none.plan.toml"), &out).unwrap_err();
     assert!(missing.contains("cannot read the plan"), "{missing}");
     std::fs::remove_dir_all(&dir).unwrap();

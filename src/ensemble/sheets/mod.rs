@@ -5,7 +5,11 @@
 //! Set 1 is the opening: every performer on its group's first formation. Each later set starts
 //! where behaviour events start (events starting on the same beat share a set); a performer that
 //! no event of a set moves holds its spot for 0 counts. Spots are the planned ones (each move's
-//! target), not where the simulation's avoidance happened to leave a performer.
+//! target), not where the simulation's avoidance happened to leave a performer. Each spot's x
+//! is also given from the nearest whole-metre mark along the front edge ([`page::front_mark`]),
+//! and [`page`] draws the sheet as a printable page.
+
+pub mod page;
 
 use super::plan::{Method, Plan};
 use super::simulate::{Motion, MoveRecord};
@@ -84,15 +88,17 @@ pub fn from_centre(plan: &Plan, p: DVec2) -> DVec2 {
     DVec2::new(p.x, p.y - 0.5 * plan.stage_m.y)
 }
 
-/// Performer `i`'s sheet as CSV: `set,start,counts,formation,x_m,y_m` (start as measure:beat,
-/// metres from the stage centre to the hundredth).
+/// Performer `i`'s sheet as CSV: `set,start,counts,formation,x_m,y_m,mark_m,from_mark_m`
+/// (start as measure:beat, metres from the stage centre to the hundredth, and x as the nearest
+/// whole-metre front-edge mark plus the offset from it).
 pub fn csv(plan: &Plan, rows: &[SheetRow]) -> String {
-    let mut out = String::from("set,start,counts,formation,x_m,y_m\n");
+    let mut out = String::from("set,start,counts,formation,x_m,y_m,mark_m,from_mark_m\n");
     for r in rows {
         let p = from_centre(plan, r.spot);
+        let (mark, off) = page::front_mark(p.x);
         let _ = writeln!(
             out,
-            "{},{},{},{},{:.2},{:.2}",
+            "{},{},{},{},{:.2},{:.2},{mark:.0},{off:.2}",
             r.set.number,
             plan.clock.label(r.set.start_beats),
             (r.counts * 100.0).round() / 100.0,
