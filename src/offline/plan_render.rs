@@ -74,7 +74,7 @@ pub fn render_plan(
             cut = Some(k);
             (view, camera) = camera_for(cut_view);
         }
-        let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
+        let plan_options = PlanOptions { paths_and_spots: view == CameraView::Top, ..PlanOptions::default() };
         let detail = plan_view(&camera, height);
         build_plan_scene(&crowd, *t_beats, &detail, meshes, plan_options, &mut frame, &mut scene);
         if plan_options.paths_and_spots {

@@ -121,8 +121,34 @@ pub struct PlanOptions {
     /// Paths of the transition under way (or the next) and the spots they lead to (the
     /// conflicts are drawn apart, by [`push_conflicts`]).
     pub paths_and_spots: bool,
+    /// How those paths are drawn (a crowd of hundreds draws a fan of paths that hides the
+    /// formation: faded or hidden, the spots still show where everyone goes).
+    pub paths: PathsShown,
     /// The selected performer: drawn brighter, with a ring at its feet and its whole path.
     pub selected: Option<usize>,
+}
+
+/// How the top view draws the performers' paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PathsShown {
+    /// Every path of the transition under way, in its group's colour.
+    #[default]
+    All,
+    /// The same, faint.
+    Faded,
+    /// No paths; the spots only.
+    Hidden,
+}
+
+impl PathsShown {
+    /// The paths' opacity, `None` when they are not drawn.
+    pub fn alpha(self) -> Option<f32> {
+        match self {
+            PathsShown::All => Some(0.8),
+            PathsShown::Faded => Some(0.2),
+            PathsShown::Hidden => None,
+        }
+    }
 }
 
 /// Colour of the selected performer's path and ring, linear RGBA.
@@ -188,7 +214,7 @@ pub fn build_plan_scene(
     scene.poses.truncate(used);
     push_obstacles(crowd, scene);
     if options.paths_and_spots {
-        push_paths_and_spots(crowd, t_beats, scene);
+        push_paths_and_spots(crowd, t_beats, options.paths, scene);
     }
     if let Some(i) = options.selected.filter(|&i| i < frame.performers.len()) {
         push_selected(crowd, i, frame.performers[i].ground_in_world, scene);
@@ -260,20 +286,23 @@ fn push_obstacles(crowd: &Crowd, scene: &mut Scene) {
     }
 }
 
-/// Each performer's path through the transition under way (or the next one), and its spot.
-fn push_paths_and_spots(crowd: &Crowd, t_beats: f64, scene: &mut Scene) {
+/// Each performer's path through the transition under way (or the next one) as `paths` says,
+/// and its spot.
+fn push_paths_and_spots(crowd: &Crowd, t_beats: f64, paths: PathsShown, scene: &mut Scene) {
     for (i, legs) in crowd.legs.iter().enumerate() {
         let Some(leg) = legs.iter().find(|l| l.end_beats() > t_beats) else { continue };
         let group = &crowd.plan.groups[crowd.plan.performers[i].group];
         let colour = [group.colour[0], group.colour[1], group.colour[2], 0.8];
-        let steps = ((leg.arrive_beats - leg.start_beats) * 2.0).ceil().max(1.0) as usize;
-        let points = (0..=steps)
-            .map(|k| {
-                let t = leg.start_beats + (leg.arrive_beats - leg.start_beats) * k as f64 / steps as f64;
-                crowd.ground_at(i, t) + Vec3::Y * 0.02
-            })
-            .collect();
-        scene.lines.push(Polyline { points_in_world: points, colour });
+        if let Some(alpha) = paths.alpha() {
+            let steps = ((leg.arrive_beats - leg.start_beats) * 2.0).ceil().max(1.0) as usize;
+            let points = (0..=steps)
+                .map(|k| {
+                    let t = leg.start_beats + (leg.arrive_beats - leg.start_beats) * k as f64 / steps as f64;
+                    crowd.ground_at(i, t) + Vec3::Y * 0.02
+                })
+                .collect();
+            scene.lines.push(Polyline { points_in_world: points, colour: [colour[0], colour[1], colour[2], alpha] });
+        }
         let spot = crowd.ground_at(i, leg.arrive_beats);
         let scale = (crowd.plan.body.radius_m / 0.12) as f32;
         scene.floor_marks.push(FloorMark {

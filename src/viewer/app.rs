@@ -664,7 +664,8 @@ impl Running {
                 let low = (&plan.low, plan.low_mesh.unwrap_or(self.gpu.mesh_id()));
                 let coarse = (&plan.coarse, plan.coarse_mesh.unwrap_or(self.gpu.mesh_id()));
                 let paths_and_spots = self.ui_state.camera_view == CameraView::Top;
-                let options = PlanOptions { paths_and_spots, selected: plan.selected };
+                let paths = self.ui_state.plan.as_ref().map(|p| p.paths).unwrap_or_default();
+                let options = PlanOptions { paths_and_spots, paths, selected: plan.selected };
                 let view = crate::stage::plan_stage::plan_view(&self.camera, self.stage_size_px[1]);
                 let t_beats = self.player.playback.t_beats();
                 let meshes = PlanMeshes { full, low, coarse };

@@ -123,6 +123,8 @@ pub struct PlanPanel {
     pub selected: Option<String>,
     /// The top view with paths, spots and conflicts.
     pub top_view: bool,
+    /// How the top view draws the paths (chosen here, kept across frames).
+    pub paths: crate::stage::plan_stage::PathsShown,
     /// Performers, conflicts found by `check`.
     pub performers: usize,
     /// Conflicts, late arrivals and long steps `check` found.
@@ -525,6 +527,17 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
             let view = if plan.top_view { CameraView::Top } else { CameraView::ThreeQuarter };
             state.camera_view = view;
             out.actions.push(UiAction::CameraView(view));
+        }
+        if plan.top_view {
+            use crate::stage::plan_stage::PathsShown;
+            ui.horizontal(|ui| {
+                ui.label("Paths:");
+                ui.radio_value(&mut plan.paths, PathsShown::All, "all");
+                ui.radio_value(&mut plan.paths, PathsShown::Faded, "faded");
+                ui.radio_value(&mut plan.paths, PathsShown::Hidden, "hidden");
+            })
+            .response
+            .on_hover_text("A crowd's paths can hide its formation: fade or hide them; the spots stay");
         }
         match &plan.selected {
             Some(text) => {

@@ -126,6 +126,7 @@ fn with_a_plan_the_timeline_sits_beside_the_staff_and_clicks_escape_and_the_top_
         staff_t_beats: 0.0,
         selected: None,
         top_view: false,
+        paths: crate::stage::plan_stage::PathsShown::All,
         performers: 8,
         problems: 0,
     };
@@ -176,6 +177,22 @@ fn with_a_plan_the_timeline_sits_beside_the_staff_and_clicks_escape_and_the_top_
     }
     assert!(found.is_some(), "no top-view checkbox in the controls");
     assert!(state.plan.as_ref().unwrap().top_view && state.camera_view == CameraView::Top);
+
+    // In the top view the paths can be hidden (a radio button below the checkbox).
+    let hidden = crate::stage::plan_stage::PathsShown::Hidden;
+    let top_y = found.unwrap();
+    'find: for y in (top_y + 8..top_y + 80).step_by(4) {
+        for x in (20..CONTROLS_PANEL_WIDTH as usize - 10).step_by(6) {
+            let p = egui::pos2(1280.0 - CONTROLS_PANEL_WIDTH + x as f32, y as f32);
+            pass(&ctx, &mut state, &mut player, vec![egui::Event::PointerMoved(p)]);
+            pass(&ctx, &mut state, &mut player, vec![press(p, true)]);
+            pass(&ctx, &mut state, &mut player, vec![press(p, false)]);
+            if state.plan.as_ref().unwrap().paths == hidden {
+                break 'find;
+            }
+        }
+    }
+    assert_eq!(state.plan.as_ref().unwrap().paths, hidden, "no \"hidden\" paths choice in the top view");
 }
 
 #[test]

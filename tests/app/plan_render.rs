@@ -58,7 +58,7 @@ fn render_plan_lit(
     let mut camera = framed_camera(view, &plan_bounds(crowd), WIDTH as f32 / HEIGHT as f32);
     camera.far_m = camera.far_m.max(4.0 * camera.distance_m);
     let meshes = PlanMeshes { full: (&models[0], full), low: (&models[1], low), coarse: (&models[2], coarse) };
-    let options = PlanOptions { paths_and_spots: view == CameraView::Top, selected: None };
+    let options = PlanOptions { paths_and_spots: view == CameraView::Top, ..PlanOptions::default() };
     let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
     build_plan_scene(crowd, t_beats, &plan_view(&camera, HEIGHT), meshes, options, &mut frame, &mut scene);
     scene.lighting = lighting;
@@ -115,6 +115,33 @@ fn the_top_view_draws_paths_spots_and_the_set_piece() {
         .count();
     assert!(riser > 20, "{riser} riser pixels");
     assert_golden("plan_two_hundred_top", &image, Tolerance { channel_threshold: 24, max_failed_pixels: 300 });
+}
+
+#[test]
+fn the_top_view_paths_can_be_faded_or_hidden_and_the_spots_stay() {
+    use labanplay::stage::plan_stage::PathsShown;
+    let models = models();
+    let crowd = open_plan(&plan_path("two-hundred.plan.toml"), &models[0]).unwrap();
+    let camera = framed_camera(CameraView::Top, &plan_bounds(&crowd), WIDTH as f32 / HEIGHT as f32);
+    let ids = [MeshId(0), MeshId(1), MeshId(2)];
+    let meshes = PlanMeshes { full: (&models[0], ids[0]), low: (&models[1], ids[1]), coarse: (&models[2], ids[2]) };
+    let scene_with = |paths| {
+        let options = PlanOptions { paths_and_spots: true, paths, selected: None };
+        let (mut scene, mut frame) = (Scene::default(), CrowdFrame::default());
+        build_plan_scene(&crowd, 6.0, &plan_view(&camera, HEIGHT), meshes, options, &mut frame, &mut scene);
+        scene
+    };
+    let to_come = crowd.legs.iter().filter(|l| l.iter().any(|l| l.end_beats() > 6.0)).count();
+    let path_lines = |scene: &Scene, alpha: f32| scene.lines.iter().filter(|l| l.colour[3] == alpha).count();
+    let (all, faded, hidden) =
+        (scene_with(PathsShown::All), scene_with(PathsShown::Faded), scene_with(PathsShown::Hidden));
+    assert_eq!(path_lines(&all, 0.8), to_come);
+    assert_eq!((path_lines(&faded, 0.8), path_lines(&faded, 0.2)), (0, to_come));
+    assert_eq!(path_lines(&hidden, 0.8) + path_lines(&hidden, 0.2), 0);
+    assert_eq!(hidden.lines.len() + to_come, all.lines.len(), "only the paths go: the set piece stays");
+    for scene in [&faded, &hidden] {
+        assert_eq!(scene.floor_marks.len(), all.floor_marks.len(), "the spots stay");
+    }
 }
 
 /// Mean of (red − blue) over the image, 0–255 units.
