@@ -167,7 +167,7 @@ pub fn rig_mesh(
         y_up_by_format: options.frame.y_up_by_format || raw.format == Some(super::import::MeshFormat::Gltf),
         ..options.frame
     };
-    let frame = detect_frame(&raw.positions_in_input, &frame_options)?;
+    let frame = detect_frame(&raw.positions_in_input, &raw.triangles, &frame_options)?;
     let positions: Vec<Vec3> = raw.positions_in_input.iter().map(|&p| frame.to_rig(p)).collect();
     progress(Stage::Frame, true);
     progress(Stage::Repair, false);
@@ -203,8 +203,8 @@ pub fn rig_mesh(
     }
     progress(Stage::Voxelise, true);
     progress(Stage::Embed, false);
-    let embedding = embed_skeleton(&body)?;
-    let proportions = proportions_of(&embedding)?;
+    let embedding = embed_skeleton(&body).map_err(|e| with_frame_hint(e, &frame))?;
+    let proportions = proportions_of(&embedding).map_err(|e| with_frame_hint(e, &frame))?;
     let skeleton = Skeleton::new(&proportions);
     let bind_pose = bind_pose_of(&skeleton, &embedding);
     let pos_at_bind = world_rot_pos(&skeleton, &bind_pose).1;
@@ -246,6 +246,20 @@ pub fn rig_mesh(
         model_from_joint_at_bind,
         joint_from_model_at_bind,
     })
+}
+
+/// An embedding failure, with the frame it was tried in and the flags that choose another.
+fn with_frame_hint(error: RigError, frame: &InputFrame) -> RigError {
+    match error {
+        RigError::Unriggable(message) => RigError::Unriggable(format!(
+            "{message}. The body was taken as standing with up {} and facing {} ({}); if it lies, stands on its \
+             head or faces elsewhere, give the file's axes with --up AXIS and --forward AXIS (x, y, z, -x, -y, -z)",
+            frame.up.name(),
+            frame.forward.name(),
+            frame.reasons.join(", ")
+        )),
+        other => other,
+    }
 }
 
 /// Joint transforms at bind and their inverses (as [`super::rig_mesh`] computes them).
