@@ -538,3 +538,65 @@ fn the_short_legged_zombie_walks_the_demo_without_crouching() {
         "the zombie crouches: knees bent {ours:.1}° on average, the default body {default:.1}°"
     );
 }
+
+/// A stretched copy of a shared mesh and its reference skeleton stretched alike: (mean limb
+/// error % of the height, the rig).
+fn stretched_error(name: &str, skeleton: &str, stretch: Vec3) -> Option<(f32, RiggedMesh)> {
+    let dir = meshes_dir("stretched")?;
+    let path = dir.join(name);
+    let mut raw =
+        read_mesh(&std::fs::read(&path).unwrap(), path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
+    raw.positions_in_input.iter_mut().for_each(|p| *p *= stretch);
+    let rig = rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}).unwrap();
+    let text = std::fs::read_to_string(dir.join(skeleton)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let reference: Vec<(String, Vec3)> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let p = j["pos"].as_array().unwrap();
+            let f = |i: usize| p[i].as_f64().unwrap() as f32;
+            (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)) * stretch)
+        })
+        .collect();
+    let r = Rigged { name: "stretched", rig: Ok(rig), reference: Some(reference), realistic: false };
+    let errors = limb_errors(&r)?;
+    let mean = errors.iter().map(|e| e.1).sum::<f32>() / errors.len() as f32;
+    Some((mean, r.rig.unwrap()))
+}
+
+#[test]
+fn confidence_falls_with_the_measured_error_and_names_the_joints_it_doubts() {
+    let Some(all) = rigged() else { return };
+    let mut good = Vec::new();
+    for r in all {
+        let (Ok(rig), Some(errors)) = (&r.rig, limb_errors(r)) else { continue };
+        let mean = errors.iter().map(|e| e.1).sum::<f32>() / errors.len() as f32;
+        println!(
+            "{}: mean {mean:.2} %, confidence {:.2}, least sure {:?}",
+            r.name,
+            rig.embedding.confidence,
+            rig.embedding.least_sure()
+        );
+        assert!(mean <= 5.0 || rig.embedding.confidence < 0.8, "{}", r.name);
+        if mean < 1.6 {
+            good.push(rig.embedding.confidence);
+        }
+    }
+    // The chibi zombie stretched 1.6 times across: the arms leave the shoulders wrongly.
+    let Some((mean, bad)) =
+        stretched_error("kenney-zombie.glb", "kenney-zombie.skeleton.json", Vec3::new(1.6, 1.0, 1.6))
+    else {
+        return;
+    };
+    let doubts = bad.embedding.least_sure();
+    println!(
+        "kenney-zombie stretched: mean {mean:.2} %, confidence {:.2}, least sure {doubts:?}",
+        bad.embedding.confidence
+    );
+    assert!(mean > 5.0, "the stretched zombie now rigs within {mean:.2} %: pick another bad rig");
+    assert!(bad.embedding.confidence < 0.5, "{}", bad.embedding.confidence);
+    assert!(good.iter().all(|&c| c > bad.embedding.confidence + 0.3), "{good:?}");
+    assert!(doubts.iter().any(|(j, _)| matches!(j, JointId::ShoulderL | JointId::ShoulderR)), "{doubts:?}");
+}

@@ -158,6 +158,10 @@ pub(super) struct Leg {
     pub(super) ball: Vec3,
     pub(super) toe_tip: Vec3,
     pub(super) heel: Vec3,
+    /// The crotch was found where the legs' sections part (else a fixed fraction).
+    pub(super) crotch_found: bool,
+    /// The ankle was found where the section grows into the foot (else a fixed fraction).
+    pub(super) ankle_found: bool,
 }
 
 pub(super) struct Arm {
@@ -165,6 +169,10 @@ pub(super) struct Arm {
     pub(super) elbow: Vec3,
     pub(super) wrist: Vec3,
     pub(super) fingertip: Vec3,
+    /// The armpit was found where the section jumps (else a fixed fraction of the arm).
+    pub(super) armpit_found: bool,
+    /// A hand wider than its wrist was found (else the wrist is a fixed distance from the end).
+    pub(super) hand_found: bool,
 }
 
 pub(super) struct Trunk {
@@ -197,6 +205,7 @@ impl Refiner<'_> {
         let top = path.first().map_or(f.y_at(0.5), |p| p.y);
         // Crotch: scanning down, the first height where the legs' sections part.
         let mut crotch_y = f.y_at(0.45);
+        let mut crotch_found = false;
         let mut y = top;
         while y > f.y_at(0.15) {
             let here = point_at_height(path, y);
@@ -204,6 +213,7 @@ impl Refiner<'_> {
             let s = self.horizontal(here, Some(there));
             if s.count > 0 && !s.reached_probe {
                 crotch_y = y;
+                crotch_found = true;
                 break;
             }
             y -= cell;
@@ -220,12 +230,14 @@ impl Refiner<'_> {
         let mut ankle_y = f.y_at(0.05);
         let mut y = f.floor_y + cell;
         let mut seen_foot = false;
+        let mut ankle_found = false;
         while y < f.y_at(0.15) {
             let c = centre_at(self, y);
             let s = self.horizontal(c, None);
             seen_foot |= s.count as f32 > 1.5 * shin as f32;
             if seen_foot && s.count > 0 && (s.count as f32) < 1.25 * shin as f32 {
                 ankle_y = y;
+                ankle_found = true;
                 break;
             }
             y += cell;
@@ -245,7 +257,7 @@ impl Refiner<'_> {
         // The foot: inside voxels below the ankle reached from the toe end of the path.
         let foot_start = path.last().copied().unwrap_or(ankle);
         let (toe_tip, heel, ball) = self.foot(foot_start, ankle_y);
-        Leg { hip, knee, ankle, ball, toe_tip, heel }
+        Leg { hip, knee, ankle, ball, toe_tip, heel, crotch_found, ankle_found }
     }
 
     /// Toe tip (front-most), heel (back-most) and ball of the foot region below `ankle_y`.
@@ -316,10 +328,10 @@ impl Refiner<'_> {
         // A hand is a palm wider than the wrist behind it; an arm that only tapers to its end
         // (a mannequin without hands) has its wrist at that end.
         let palm_count = area(palm_s);
-        let wrist_s = match narrowest {
-            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => *s,
-            Some(_) => HANDLESS_WRIST * h,
-            None => 0.1 * h,
+        let (wrist_s, hand_found) = match narrowest {
+            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => (*s, true),
+            Some(_) => (HANDLESS_WRIST * h, false),
+            None => (0.1 * h, false),
         };
         // Typical forearm section: the median over the next 0.12 h.
         let mut forearm: Vec<usize> =
@@ -332,8 +344,9 @@ impl Refiner<'_> {
                 *s > (wrist_s + 0.12 * h).max(0.45 * arm.length()) && sec.count as f32 > 3.0 * typical as f32
             })
             .map(|a| a.0)
-            .next()
-            .unwrap_or(0.8 * arm.length());
+            .next();
+        let armpit_found = armpit_s.is_some();
+        let armpit_s = armpit_s.unwrap_or(0.8 * arm.length());
         let arm_radius = (typical as f32 * cell * cell / std::f32::consts::PI).sqrt();
         let centroid = |me: &mut Self, s: f32| {
             let sec = me.sections.section(arm.at(s), arm.direction(s, window), radius, None);
@@ -351,7 +364,7 @@ impl Refiner<'_> {
         let wrist = centroid(self, wrist_s);
         let shoulder_s = armpit_s + 0.5 * arm_radius;
         let elbow = centroid(self, wrist_s + 0.48 * (shoulder_s - wrist_s));
-        Arm { shoulder, elbow, wrist, fingertip }
+        Arm { shoulder, elbow, wrist, fingertip, armpit_found, hand_found }
     }
 
     /// The inside voxel connected to `from` (within `radius`) farthest along `dir`.
