@@ -39,8 +39,10 @@ const MESHES: [(&str, &str); 9] = [
     ("quaternius-female.glb", "quaternius-female.skeleton.json"),
 ];
 
-/// (name, per-axis stretch of the stored coordinates, Y up in all the shared meshes)
-const STRETCHES: [(&str, Vec3); 7] = [
+/// (name, per-axis stretch of the stored coordinates, Y up in all the shared meshes; a zero
+/// stretch: the legs moved together instead, thighs touching, see [`legs_together`])
+const STRETCHES: [(&str, Vec3); 8] = [
+    ("legs together", Vec3::ZERO),
     ("stored", Vec3::ONE),
     ("y*0.7", Vec3::new(1.0, 0.7, 1.0)),
     ("y*1.4", Vec3::new(1.0, 1.4, 1.0)),
@@ -49,6 +51,16 @@ const STRETCHES: [(&str, Vec3); 7] = [
     ("x*0.7", Vec3::new(0.7, 1.0, 1.0)),
     ("xz*1.6", Vec3::new(1.6, 1.0, 1.6)),
 ];
+
+/// Each leg moved towards the middle by 4 % of the height below 40 % of it, blending to
+/// nothing at 52 %: thighs that touch (Y up, X left–right).
+fn legs_together(p: Vec3, floor_y: f32, height: f32, middle_x: f32) -> Vec3 {
+    let rel = (p.y - floor_y) / height;
+    let blend = ((0.52 - rel) / 0.12).clamp(0.0, 1.0);
+    let shift = 0.04 * height * blend;
+    let x = p.x - middle_x;
+    Vec3::new(middle_x + x.signum() * (x.abs() - shift).max(x.abs() * 0.2), p.y, p.z)
+}
 
 fn reference(path: &PathBuf) -> Option<Vec<(String, Vec3)>> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -77,8 +89,16 @@ fn main() {
         };
         let Ok(raw) = read_mesh(&bytes, name.rsplit('.').next(), Some(&dir)) else { continue };
         for (what, stretch) in STRETCHES {
+            let (lo, hi) = labanplay::rig::frame::bounds(&raw.positions_in_input).unwrap_or((Vec3::ZERO, Vec3::ONE));
+            let moved = |p: Vec3| {
+                if stretch == Vec3::ZERO {
+                    legs_together(p, lo.y, hi.y - lo.y, 0.5 * (lo.x + hi.x))
+                } else {
+                    p * stretch
+                }
+            };
             let stretched = RawMesh {
-                positions_in_input: raw.positions_in_input.iter().map(|&p| p * stretch).collect(),
+                positions_in_input: raw.positions_in_input.iter().map(|&p| moved(p)).collect(),
                 ..raw.clone()
             };
             let rig = match rig_mesh(&stretched, &RigOptions::default(), &mut |_, _| {}) {
@@ -91,7 +111,7 @@ fn main() {
             let height = rig.embedding.height_m / rig.frame.metres_per_unit;
             let bind = rig.bind_joints();
             let find =
-                |names: &[&str; 3]| reference.iter().find(|(n, _)| names.contains(&n.as_str())).map(|r| r.1 * stretch);
+                |names: &[&str; 3]| reference.iter().find(|(n, _)| names.contains(&n.as_str())).map(|r| moved(r.1));
             let named: Vec<(JointId, f32)> = LIMBS
                 .iter()
                 .filter_map(|(joint, names)| {

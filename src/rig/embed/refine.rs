@@ -417,7 +417,10 @@ impl Refiner<'_> {
             let p = point_at_height(head_path, y);
             Vec3::new(p.x, y, p.z)
         };
-        let neck = centre(self, at(neck_y));
+        // Left–right and front–back from the neck's base: a section at the narrowest height can
+        // take in the chin and jaw, which would put the joint in front of the neck.
+        let base = centre(self, at((neck_y - 0.03 * h).max(shoulder_mid.y)));
+        let neck = Vec3::new(base.x, neck_y, base.z);
         let head = centre(self, at(head_y));
         let lerp_y = |t: f32| pelvis.y + t * (neck.y - pelvis.y);
         let spine_at = pelvis.lerp(neck, 0.19);
