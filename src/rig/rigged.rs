@@ -184,6 +184,14 @@ pub fn rig_mesh(
             repaired.mesh.triangles.len()
         )));
     }
+    if let Some((lo, hi)) = repaired.mesh.bounds_in_model() {
+        let (tall, across) = (hi.y - lo.y, (hi.x - lo.x).max(hi.z - lo.z));
+        if tall < 0.5 * across {
+            let found =
+                format!("in this frame it is {tall:.2} m tall and {across:.2} m across: it lies rather than stands");
+            return Err(with_frame_hint(RigError::Unriggable(found), &frame));
+        }
+    }
     progress(Stage::Repair, true);
     progress(Stage::Voxelise, false);
     let height_m = repaired.mesh.bounds_in_model().map_or(0.0, |(lo, hi)| hi.y - lo.y);

@@ -58,3 +58,18 @@ fn a_mesh_turned_and_rescaled_rigs_to_the_same_skeleton() {
         assert!((height_ratio - 1.0).abs() < 0.005, "{what}: height {} m", rigged.embedding.height_m);
     }
 }
+
+/// Given axes that lay the body down, the rig is refused at once with the frame it took and the
+/// flags that choose another.
+#[test]
+fn axes_that_lay_the_body_down_are_refused_at_once_naming_the_frame() {
+    let Some(raw) = mesh("anny-notoes-3pc.obj") else { return };
+    let mut options = RigOptions::default();
+    options.frame.up = Some(labanplay::rig::Axis::PosZ);
+    let started = std::time::Instant::now();
+    let error = rig_mesh(&raw, &options, &mut |_, _| {}).err().map(|e| e.to_string()).unwrap_or_default();
+    println!("{error}");
+    assert!(started.elapsed().as_secs_f64() < 2.0);
+    assert!(error.contains("lies") && error.contains("up +z (given)"), "{error}");
+    assert!(error.contains("--up") && error.contains("--forward"), "{error}");
+}
