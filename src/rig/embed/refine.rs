@@ -338,13 +338,18 @@ impl Refiner<'_> {
             areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s)).map(|a| a.1.count).collect();
         forearm.sort_unstable();
         let typical = forearm.get(forearm.len() / 2).copied().unwrap_or(1).max(1);
-        let armpit_s = areas
+        // The armpit: the section jumps (to the trunk's side) — 3 times the forearm's and 1.8 times
+        // the section 4 % of the height before it, so a thick upper arm or sleeve is not taken for
+        // it; failing that, the first section 3 times the forearm's.
+        let from_s = (wrist_s + 0.12 * h).max(0.45 * arm.length());
+        let past_forearm = |sec: &Section| sec.count as f32 > 3.0 * typical as f32;
+        let jump = areas
             .iter()
-            .filter(|(s, sec)| {
-                *s > (wrist_s + 0.12 * h).max(0.45 * arm.length()) && sec.count as f32 > 3.0 * typical as f32
-            })
+            .filter(|(s, sec)| *s > from_s && past_forearm(sec) && sec.count as f32 > 1.8 * area(*s - 0.04 * h) as f32)
             .map(|a| a.0)
             .next();
+        let armpit_s =
+            jump.or_else(|| areas.iter().filter(|(s, sec)| *s > from_s && past_forearm(sec)).map(|a| a.0).next());
         let armpit_found = armpit_s.is_some();
         let armpit_s = armpit_s.unwrap_or(0.8 * arm.length());
         let arm_radius = (typical as f32 * cell * cell / std::f32::consts::PI).sqrt();
