@@ -95,7 +95,7 @@ pub(super) fn sureness(
         let upper = arm.shoulder.distance(arm.elbow) / h;
         let fore = arm.elbow.distance(arm.wrist) / h;
         scale(elbow, within(upper / fore.max(1e-6), 0.75, 1.6, 0.5));
-        scale(shoulder, within(frame.rel_y(arm.shoulder), 0.55, 0.86, 0.12));
+        scale(shoulder, within(frame.rel_y(arm.shoulder), 0.45, 0.86, 0.12));
         scale(wrist, within(upper + fore, 0.22, 0.42, 0.12));
     }
     let half_width = 0.5 * (at(ShoulderL).x - at(ShoulderR).x) / h;
