@@ -539,9 +539,12 @@ fn the_short_legged_zombie_walks_the_demo_without_crouching() {
     );
 }
 
+/// Per limb joint: (joint, error in % of the height, nearer the other side's reference).
+type LimbErrors = Vec<(JointId, f32, bool)>;
+
 /// A stretched copy of a shared mesh and its reference skeleton stretched alike: (mean limb
 /// error % of the height, the rig, the limb errors).
-fn stretched_error(name: &str, skeleton: &str, stretch: Vec3) -> Option<(f32, RiggedMesh, Vec<(JointId, f32, bool)>)> {
+fn stretched_error(name: &str, skeleton: &str, stretch: Vec3) -> Option<(f32, RiggedMesh, LimbErrors)> {
     let dir = meshes_dir("stretched")?;
     let path = dir.join(name);
     let mut raw =
