@@ -45,7 +45,7 @@ fn one_frame(c: &mut Criterion) {
 fn embed_only(raw: &labanplay::rig::import::RawMesh) -> Option<labanplay::rig::embed::Embedding> {
     use labanplay::rig::{FrameOptions, frame::detect_frame, import::MeshFormat, repair::repair, voxel::VoxelBody};
     let options = FrameOptions { y_up_by_format: raw.format == Some(MeshFormat::Gltf), ..FrameOptions::default() };
-    let frame = detect_frame(&raw.positions_in_input, &options).ok()?;
+    let frame = detect_frame(&raw.positions_in_input, &raw.triangles, &options).ok()?;
     let positions: Vec<glam::Vec3> = raw.positions_in_input.iter().map(|&p| frame.to_rig(p)).collect();
     let repaired = repair(&positions, &raw.triangles);
     let height_m = repaired.mesh.bounds_in_model().map_or(0.0, |(lo, hi)| hi.y - lo.y);

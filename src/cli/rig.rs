@@ -95,6 +95,10 @@ pub fn rig(path: &Path, opts: &RigCliOptions, progress_out: &mut dyn Write) -> R
         "  skeleton: height {:.3} m, {} spheres, {} graph edges, {} search steps, penalty {:.2}, confidence {:.2}",
         e.height_m, e.spheres, e.graph_edges, e.expansions, e.penalty, e.confidence
     );
+    let unsure: Vec<String> = e.least_sure().iter().map(|(j, s)| format!("{} {s:.2}", j.name())).collect();
+    if !unsure.is_empty() {
+        let _ = writeln!(out, "  least sure of: {}", unsure.join(", "));
+    }
     let timing_text: Vec<String> = timings.iter().map(|(s, t)| format!("{} {:.3} s", s.name(), t)).collect();
     let _ = writeln!(out, "  time: read {read_s:.3} s, {}, total {total_s:.3} s", timing_text.join(", "));
     if let Some(file) = &opts.out_glb {
@@ -173,6 +177,7 @@ pub fn report_json(
         "embedding": {
             "spheres": e.spheres, "graph_edges": e.graph_edges, "search_expansions": e.expansions,
             "penalty": round(e.penalty), "confidence": round(e.confidence), "height_m": round(e.height_m),
+            "least_sure": e.least_sure().iter().map(|(j, s)| serde_json::json!({ "joint": j.name(), "sureness": round(*s) })).collect::<Vec<_>>(),
         },
         "proportions": {
             "height_m": round(p.height_m), "hip_height": round(p.hip_height), "thigh": round(p.thigh),

@@ -16,7 +16,7 @@ use crate::body::lbs::{VertexInfluences, skin};
 use crate::body::mesh::TriMesh;
 use crate::body::rig::{aim_bind_pose, pose_palette};
 use crate::pose::fk::{Pose, world_rot_pos};
-use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, Skeleton};
+use crate::pose::skeleton::{JOINT_COUNT, JointId, Proportions, ProportionsError, Skeleton};
 
 /// The fewest welded vertices a body can have: a trunk, a head, two arms and two legs, each a
 /// closed solid of at least four corners. Real humanoid meshes have hundreds (the coarsest in the
@@ -167,7 +167,7 @@ pub fn rig_mesh(
         y_up_by_format: options.frame.y_up_by_format || raw.format == Some(super::import::MeshFormat::Gltf),
         ..options.frame
     };
-    let frame = detect_frame(&raw.positions_in_input, &frame_options)?;
+    let frame = detect_frame(&raw.positions_in_input, &raw.triangles, &frame_options)?;
     let positions: Vec<Vec3> = raw.positions_in_input.iter().map(|&p| frame.to_rig(p)).collect();
     progress(Stage::Frame, true);
     progress(Stage::Repair, false);
@@ -183,6 +183,14 @@ pub fn rig_mesh(
             "only {} usable faces are left after dropping degenerate and duplicate ones; a body has at least {MIN_BODY_TRIANGLES}",
             repaired.mesh.triangles.len()
         )));
+    }
+    if let Some((lo, hi)) = repaired.mesh.bounds_in_model() {
+        let (tall, across) = (hi.y - lo.y, (hi.x - lo.x).max(hi.z - lo.z));
+        if tall < 0.5 * across {
+            let found =
+                format!("in this frame it is {tall:.2} m tall and {across:.2} m across: it lies rather than stands");
+            return Err(with_frame_hint(RigError::Unriggable(found), &frame));
+        }
     }
     progress(Stage::Repair, true);
     progress(Stage::Voxelise, false);
@@ -203,8 +211,8 @@ pub fn rig_mesh(
     }
     progress(Stage::Voxelise, true);
     progress(Stage::Embed, false);
-    let embedding = embed_skeleton(&body)?;
-    let proportions = proportions_of(&embedding)?;
+    let embedding = embed_skeleton(&body).map_err(|e| with_frame_hint(e, &frame))?;
+    let proportions = proportions_of(&embedding).map_err(|e| with_frame_hint(e, &frame))?;
     let skeleton = Skeleton::new(&proportions);
     let bind_pose = bind_pose_of(&skeleton, &embedding);
     let pos_at_bind = world_rot_pos(&skeleton, &bind_pose).1;
@@ -246,6 +254,21 @@ pub fn rig_mesh(
         model_from_joint_at_bind,
         joint_from_model_at_bind,
     })
+}
+
+/// An embedding failure, with the frame it was tried in and the flags that choose another.
+fn with_frame_hint(error: RigError, frame: &InputFrame) -> RigError {
+    match error {
+        RigError::Unriggable(message) => RigError::Unriggable(format!(
+            "{message}. The body was taken as standing with up {} and facing {} ({}); if it lies, stands on its \
+             head or faces elsewhere, give the file's axes with --up AXIS and --forward AXIS (x, y, z, -x, -y, -z); \
+             a body whose arms or legs touch the trunk or each other rigs once they are apart (an A- or T-pose)",
+            frame.up.name(),
+            frame.forward.name(),
+            frame.reasons.join(", ")
+        )),
+        other => other,
+    }
 }
 
 /// Joint transforms at bind and their inverses (as [`super::rig_mesh`] computes them).
@@ -301,12 +324,30 @@ pub fn proportions_of(e: &Embedding) -> Result<Proportions, RigError> {
         thigh,
         shank: hip_height - thigh - ankle_height,
         ball_forward: ball_forward.max(0.02),
-        ball_height: (0.5 * (y(BallL) + y(BallR)) / h).max(0.005),
+        // Below the ankle however low the ankle was found.
+        ball_height: (0.5 * (y(BallL) + y(BallR)) / h).min(0.6 * ankle_height).max(0.005),
         toes: toes.max(0.01),
         heel_back: heel_back.max(0.01),
     };
-    p.check().map_err(|err| RigError::Unriggable(format!("the embedded skeleton is not plausible: {err}")))?;
+    p.check().map_err(|err| RigError::Unriggable(implausible(&err)))?;
     Ok(p)
+}
+
+/// What is wrong with the skeleton found, for someone bringing a mesh (not editing proportions).
+fn implausible(err: &ProportionsError) -> String {
+    match err {
+        ProportionsError::BadHeight(h) => {
+            format!("the body measures {h} m tall in the unit chosen; give its height with --height-m")
+        }
+        ProportionsError::BadRatio(name) => format!(
+            "the skeleton found in it has no usable `{name}`: the two legs or arms were found on top of each \
+             other, as in a body lying on its side, or fused into one (legs in a robe, arms against the sides)"
+        ),
+        ProportionsError::Inconsistent(what) => format!(
+            "the joints found in it are out of order ({what}): the limbs may be fused with the trunk (arms \
+             against the sides, legs in a robe), or the body is not standing in the frame taken"
+        ),
+    }
 }
 
 /// The bind pose: every limb and spine bone aimed at the embedded joint it leads to.
@@ -315,6 +356,7 @@ fn bind_pose_of(skeleton: &Skeleton, e: &Embedding) -> Pose {
     let j = |id: JointId| e.joints_in_rig[id.index()];
     let aims = [
         (Spine, Chest, j(Chest)),
+        (Chest, Neck, j(Neck)),
         (Neck, Head, j(Head)),
         (ClavicleL, ShoulderL, j(ShoulderL)),
         (ShoulderL, ElbowL, j(ElbowL)),

@@ -47,6 +47,7 @@ mod purity;
 mod reading;
 mod rig;
 mod rig_mesh;
+mod rig_orient;
 mod robustness;
 mod robustness_pipeline;
 mod symbols;

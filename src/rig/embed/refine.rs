@@ -158,6 +158,10 @@ pub(super) struct Leg {
     pub(super) ball: Vec3,
     pub(super) toe_tip: Vec3,
     pub(super) heel: Vec3,
+    /// The crotch was found where the legs' sections part (else a fixed fraction).
+    pub(super) crotch_found: bool,
+    /// The ankle was found where the section grows into the foot (else a fixed fraction).
+    pub(super) ankle_found: bool,
 }
 
 pub(super) struct Arm {
@@ -165,6 +169,10 @@ pub(super) struct Arm {
     pub(super) elbow: Vec3,
     pub(super) wrist: Vec3,
     pub(super) fingertip: Vec3,
+    /// The armpit was found where the section jumps (else a fixed fraction of the arm).
+    pub(super) armpit_found: bool,
+    /// A hand wider than its wrist was found (else the wrist is a fixed distance from the end).
+    pub(super) hand_found: bool,
 }
 
 pub(super) struct Trunk {
@@ -197,6 +205,7 @@ impl Refiner<'_> {
         let top = path.first().map_or(f.y_at(0.5), |p| p.y);
         // Crotch: scanning down, the first height where the legs' sections part.
         let mut crotch_y = f.y_at(0.45);
+        let mut crotch_found = false;
         let mut y = top;
         while y > f.y_at(0.15) {
             let here = point_at_height(path, y);
@@ -204,6 +213,7 @@ impl Refiner<'_> {
             let s = self.horizontal(here, Some(there));
             if s.count > 0 && !s.reached_probe {
                 crotch_y = y;
+                crotch_found = true;
                 break;
             }
             y -= cell;
@@ -220,12 +230,14 @@ impl Refiner<'_> {
         let mut ankle_y = f.y_at(0.05);
         let mut y = f.floor_y + cell;
         let mut seen_foot = false;
+        let mut ankle_found = false;
         while y < f.y_at(0.15) {
             let c = centre_at(self, y);
             let s = self.horizontal(c, None);
             seen_foot |= s.count as f32 > 1.5 * shin as f32;
             if seen_foot && s.count > 0 && (s.count as f32) < 1.25 * shin as f32 {
                 ankle_y = y;
+                ankle_found = true;
                 break;
             }
             y += cell;
@@ -245,7 +257,7 @@ impl Refiner<'_> {
         // The foot: inside voxels below the ankle reached from the toe end of the path.
         let foot_start = path.last().copied().unwrap_or(ankle);
         let (toe_tip, heel, ball) = self.foot(foot_start, ankle_y);
-        Leg { hip, knee, ankle, ball, toe_tip, heel }
+        Leg { hip, knee, ankle, ball, toe_tip, heel, crotch_found, ankle_found }
     }
 
     /// Toe tip (front-most), heel (back-most) and ball of the foot region below `ankle_y`.
@@ -316,24 +328,30 @@ impl Refiner<'_> {
         // A hand is a palm wider than the wrist behind it; an arm that only tapers to its end
         // (a mannequin without hands) has its wrist at that end.
         let palm_count = area(palm_s);
-        let wrist_s = match narrowest {
-            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => *s,
-            Some(_) => HANDLESS_WRIST * h,
-            None => 0.1 * h,
+        let (wrist_s, hand_found) = match narrowest {
+            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => (*s, true),
+            Some(_) => (HANDLESS_WRIST * h, false),
+            None => (0.1 * h, false),
         };
         // Typical forearm section: the median over the next 0.12 h.
         let mut forearm: Vec<usize> =
             areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s)).map(|a| a.1.count).collect();
         forearm.sort_unstable();
         let typical = forearm.get(forearm.len() / 2).copied().unwrap_or(1).max(1);
-        let armpit_s = areas
+        // The armpit: the section jumps (to the trunk's side) — 3 times the forearm's and 1.8 times
+        // the section 4 % of the height before it, so a thick upper arm or sleeve is not taken for
+        // it; failing that, the first section 3 times the forearm's.
+        let from_s = (wrist_s + 0.12 * h).max(0.45 * arm.length());
+        let past_forearm = |sec: &Section| sec.count as f32 > 3.0 * typical as f32;
+        let jump = areas
             .iter()
-            .filter(|(s, sec)| {
-                *s > (wrist_s + 0.12 * h).max(0.45 * arm.length()) && sec.count as f32 > 3.0 * typical as f32
-            })
+            .filter(|(s, sec)| *s > from_s && past_forearm(sec) && sec.count as f32 > 1.8 * area(*s - 0.04 * h) as f32)
             .map(|a| a.0)
-            .next()
-            .unwrap_or(0.8 * arm.length());
+            .next();
+        let armpit_s =
+            jump.or_else(|| areas.iter().filter(|(s, sec)| *s > from_s && past_forearm(sec)).map(|a| a.0).next());
+        let armpit_found = armpit_s.is_some();
+        let armpit_s = armpit_s.unwrap_or(0.8 * arm.length());
         let arm_radius = (typical as f32 * cell * cell / std::f32::consts::PI).sqrt();
         let centroid = |me: &mut Self, s: f32| {
             let sec = me.sections.section(arm.at(s), arm.direction(s, window), radius, None);
@@ -351,7 +369,7 @@ impl Refiner<'_> {
         let wrist = centroid(self, wrist_s);
         let shoulder_s = armpit_s + 0.5 * arm_radius;
         let elbow = centroid(self, wrist_s + 0.48 * (shoulder_s - wrist_s));
-        Arm { shoulder, elbow, wrist, fingertip }
+        Arm { shoulder, elbow, wrist, fingertip, armpit_found, hand_found }
     }
 
     /// The inside voxel connected to `from` (within `radius`) farthest along `dir`.
@@ -404,7 +422,10 @@ impl Refiner<'_> {
             let p = point_at_height(head_path, y);
             Vec3::new(p.x, y, p.z)
         };
-        let neck = centre(self, at(neck_y));
+        // Left–right and front–back from the neck's base: a section at the narrowest height can
+        // take in the chin and jaw, which would put the joint in front of the neck.
+        let base = centre(self, at((neck_y - 0.03 * h).max(shoulder_mid.y)));
+        let neck = Vec3::new(base.x, neck_y, base.z);
         let head = centre(self, at(head_y));
         let lerp_y = |t: f32| pelvis.y + t * (neck.y - pelvis.y);
         let spine_at = pelvis.lerp(neck, 0.19);

@@ -6,6 +6,10 @@ use glam::{Mat3, Vec3};
 
 use super::RigError;
 
+mod silhouette;
+
+pub use silhouette::Silhouette;
+
 /// A signed coordinate axis of the input file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Axis {
@@ -124,12 +128,20 @@ impl InputFrame {
     }
 }
 
-/// Finds the frame of `positions_in_input`: up is Y when it is one of the two largest extents,
-/// else Z (the smallest extent is the body's depth), turned over when the top slab is wider than the
-/// bottom one (a head above two feet); left–right is the wider horizontal extent; forward is
-/// where the toes point (the bottom slab's centre against the shins'). Units: metres when the
-/// height is 0.3–3, centimetres for 30–300, millimetres for 300–3000, else scaled to 1.75 m.
-pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Result<InputFrame, RigError> {
+/// Finds the frame of the mesh (`positions_in_input`, `triangles` indexing them). Up: one of the
+/// two largest extents (the smallest is the body's depth): the longest when it is clearly longer,
+/// else the one across which the outline is not mirror-symmetric (a T-pose's arm span matches its
+/// height; its left–right axis is the symmetric one); a glTF's +Y when it is one of them. Up
+/// points away from the end whose outline has a gap in the middle (between the legs), or when
+/// neither end has one, away from the end that spreads far wider (two feet against a head).
+/// Left–right is the other of the two, forward where the toes point (the bottom slab's centre
+/// against the shins'). Units: metres when the height is 0.3–3, inches for 40–100, centimetres for
+/// 30–300, millimetres for 300–3000, else scaled to 1.75 m.
+pub fn detect_frame(
+    positions_in_input: &[Vec3],
+    triangles: &[[u32; 3]],
+    options: &FrameOptions,
+) -> Result<InputFrame, RigError> {
     let (lo, hi) = bounds(positions_in_input).ok_or_else(|| RigError::Absurd("no vertices".into()))?;
     let extent = hi - lo;
     let diagonal = extent.length();
@@ -138,27 +150,16 @@ pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Resu
     }
     let e = extent.to_array();
     let mut reasons = Vec::new();
+    let mut width_axis = None;
     let up = match options.up {
         Some(up) => {
             reasons.push(format!("up {} (given)", up.name()));
             up
         }
         None => {
-            let mut order = [0usize, 1, 2];
-            order.sort_by(|&a, &b| e[b].total_cmp(&e[a]).then(a.cmp(&b)));
-            let (first, second) = (order[0], order[1]);
-            // The smallest extent is the depth, never up; of the other two, Y is the usual up
-            // axis, then Z (a T-pose can be wider than it is tall).
-            let index = if first == 1 || second == 1 {
-                1
-            } else if first == 2 || second == 2 {
-                2
-            } else {
-                0
-            };
-            let positive = (options.y_up_by_format && index == 1) || !top_is_wider(positions_in_input, index, lo, hi);
-            let up = Axis::from_index(index, positive);
-            reasons.push(format!("up {} (from the extents and the feet)", up.name()));
+            let (up, width, reason) = detect_up(positions_in_input, triangles, e, options);
+            width_axis = Some(width);
+            reasons.push(reason);
             up
         }
     };
@@ -174,8 +175,14 @@ pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Resu
         None => {
             let others: Vec<usize> = (0..3).filter(|&i| i != up_index).collect();
             let (a, b) = (others[0], others[1]);
-            // The wider horizontal extent is left–right (shoulders, arms); the other is forward.
-            let depth = if e[a] >= e[b] { b } else { a };
+            // Left–right is the axis the up detection found symmetric, else the wider horizontal
+            // extent (shoulders, arms); the other is forward.
+            let depth = match width_axis {
+                Some(w) if w == a => b,
+                Some(w) if w == b => a,
+                _ if e[a] >= e[b] => b,
+                _ => a,
+            };
             let positive = toes_point_positive(positions_in_input, up, depth, lo, hi);
             let f = Axis::from_index(depth, positive);
             reasons.push(format!("forward {} (where the toes point)", f.name()));
@@ -198,6 +205,8 @@ pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Resu
         None => {
             let (scale, unit) = if (0.3..=3.0).contains(&height_units) {
                 (1.0, "metres")
+            } else if (40.0..=100.0).contains(&height_units) {
+                (0.0254, "inches (give --height-m when it is another unit)")
             } else if (30.0..=300.0).contains(&height_units) {
                 (0.01, "centimetres")
             } else if (300.0..=3000.0).contains(&height_units) {
@@ -218,6 +227,66 @@ pub fn detect_frame(positions_in_input: &[Vec3], options: &FrameOptions) -> Resu
     Ok(frame)
 }
 
+/// The up axis, the left–right axis and the reason (see [`detect_frame`]).
+fn detect_up(points: &[Vec3], triangles: &[[u32; 3]], e: [f32; 3], options: &FrameOptions) -> (Axis, usize, String) {
+    // Candidates: the two largest extents, or the two axes besides a given forward.
+    let mut order: Vec<usize> = (0..3).filter(|&i| options.forward.is_none_or(|f| f.index() != i)).collect();
+    order.sort_by(|&a, &b| e[b].total_cmp(&e[a]).then(a.cmp(&b)));
+    let (first, second) = (order[0], order[1]);
+    let outline = Silhouette::build(points, triangles, [first, second]);
+    let (index, how) = if options.y_up_by_format && (first == 1 || second == 1) {
+        (1, "the format's up axis".to_owned())
+    } else if e[first] > 1.35 * e[second] {
+        (first, "the longest extent".to_owned())
+    } else if let Some(outline) = &outline {
+        // The outline is mirror-symmetric across its left–right axis, not across its up axis.
+        let (m_first, m_second) = (outline.mirror_overlap(0), outline.mirror_overlap(1));
+        let index = if m_first < m_second { first } else { second };
+        (
+            index,
+            format!(
+                "the outline is symmetric left–right ({:.2} against {:.2})",
+                m_first.max(m_second),
+                m_first.min(m_second)
+            ),
+        )
+    } else {
+        (first, "the longest extent".to_owned())
+    };
+    let width = first + second - index;
+    let (positive, end) = up_sign(points, outline.as_ref(), index, options.y_up_by_format && index == 1);
+    let up = Axis::from_index(index, positive);
+    (up, width, format!("up {} ({how}; {end})", up.name()))
+}
+
+/// Whether up points to the high end of `index`, and why: the legs' gap is at the other end, or
+/// failing that the feet spread wider than the head.
+fn up_sign(points: &[Vec3], outline: Option<&Silhouette>, index: usize, by_format: bool) -> (bool, &'static str) {
+    if by_format {
+        return (true, "as the format says");
+    }
+    if let Some(outline) = outline {
+        let k = if outline.axes[0] == index { 0 } else { 1 };
+        let gap_low = outline.middle_gap(k, 0.06, 0.14, false);
+        let gap_high = outline.middle_gap(k, 0.06, 0.14, true);
+        if gap_low > 0.5 && gap_high < 0.25 {
+            return (true, "the legs part at the low end");
+        }
+        if gap_high > 0.5 && gap_low < 0.25 {
+            return (false, "the legs part at the high end");
+        }
+    }
+    if let Some((lo, hi)) = bounds(points) {
+        let h = hi[index] - lo[index];
+        let low = slab_spread(points, index, lo[index], lo[index] + 0.05 * h);
+        let high = slab_spread(points, index, hi[index] - 0.05 * h, hi[index]);
+        if high > 1.5 * low {
+            return (false, "the high end spreads wider, like feet");
+        }
+    }
+    (true, "the low end spreads like feet")
+}
+
 /// Axis-aligned bounds, `None` when empty.
 pub fn bounds(points: &[Vec3]) -> Option<(Vec3, Vec3)> {
     let first = *points.first()?;
@@ -233,15 +302,6 @@ fn slab_spread(points: &[Vec3], axis: usize, from: f32, to: f32) -> f32 {
     let mean = slab.iter().sum::<Vec3>() / slab.len() as f32;
     let var = slab.iter().map(|p| (*p - mean).length_squared() - (p[axis] - mean[axis]).powi(2)).sum::<f32>();
     (var / slab.len() as f32).sqrt()
-}
-
-/// True when the top 5 % of `axis` spreads far wider (2.5×) than the bottom 5 % (the mesh is
-/// upside down: the two feet stand apart, the head is one cap, even a large one).
-fn top_is_wider(points: &[Vec3], axis: usize, lo: Vec3, hi: Vec3) -> bool {
-    let h = hi[axis] - lo[axis];
-    let bottom = slab_spread(points, axis, lo[axis], lo[axis] + 0.05 * h);
-    let top = slab_spread(points, axis, hi[axis] - 0.05 * h, hi[axis]);
-    top > 2.5 * bottom
 }
 
 /// True when the feet extend towards +`depth`: the mean of the bottom slab (feet with toes)
@@ -281,13 +341,13 @@ mod tests {
         assert_eq!(Axis::parse("-y").unwrap(), Axis::NegY);
         assert!(Axis::parse("w").is_err());
         let points = [Vec3::new(0.0, 0.0, 0.0), Vec3::new(40.0, 20.0, 170.0)];
-        let frame = detect_frame(&points, &FrameOptions { up: Some(Axis::PosZ), ..Default::default() }).unwrap();
+        let frame = detect_frame(&points, &[], &FrameOptions { up: Some(Axis::PosZ), ..Default::default() }).unwrap();
         assert!((frame.metres_per_unit - 0.01).abs() < 1e-6, "{frame:?}");
         let p = Vec3::new(3.0, 4.0, 5.0);
         assert!(frame.to_input(frame.to_rig(p)).distance(p) < 1e-4);
         assert!((frame.to_rig(Vec3::new(20.0, 10.0, 170.0)).y - 1.7).abs() < 1e-5);
-        assert!(detect_frame(&[Vec3::ONE, Vec3::ONE], &FrameOptions::default()).is_err());
+        assert!(detect_frame(&[Vec3::ONE, Vec3::ONE], &[], &FrameOptions::default()).is_err());
         let bad = FrameOptions { up: Some(Axis::PosY), forward: Some(Axis::NegY), ..Default::default() };
-        assert!(detect_frame(&points, &bad).is_err());
+        assert!(detect_frame(&points, &[], &bad).is_err());
     }
 }
