@@ -12,20 +12,9 @@ use labanplay::pose::JointId;
 use labanplay::rig::import::{RawMesh, read_mesh};
 use labanplay::rig::{RigOptions, rig_mesh};
 
-const LIMBS: [(JointId, [&str; 3]); 12] = [
-    (JointId::ShoulderL, ["mixamorig:LeftArm", "UpperArm.L", "upperarm_l"]),
-    (JointId::ShoulderR, ["mixamorig:RightArm", "UpperArm.R", "upperarm_r"]),
-    (JointId::ElbowL, ["mixamorig:LeftForeArm", "ForeArm.L", "lowerarm_l"]),
-    (JointId::ElbowR, ["mixamorig:RightForeArm", "ForeArm.R", "lowerarm_r"]),
-    (JointId::WristL, ["mixamorig:LeftHand", "Hand.L", "hand_l"]),
-    (JointId::WristR, ["mixamorig:RightHand", "Hand.R", "hand_r"]),
-    (JointId::HipL, ["mixamorig:LeftUpLeg", "Hip.L", "thigh_l"]),
-    (JointId::HipR, ["mixamorig:RightUpLeg", "Hip.R", "thigh_r"]),
-    (JointId::KneeL, ["mixamorig:LeftLeg", "Shin.L", "calf_l"]),
-    (JointId::KneeR, ["mixamorig:RightLeg", "Shin.R", "calf_r"]),
-    (JointId::AnkleL, ["mixamorig:LeftFoot", "Foot.L", "foot_l"]),
-    (JointId::AnkleR, ["mixamorig:RightFoot", "Foot.R", "foot_r"]),
-];
+#[path = "../support/rig_reference.rs"]
+mod rig_reference;
+use rig_reference::LIMBS;
 
 const MESHES: [(&str, &str); 9] = [
     ("makehuman-hm08-apose.obj", "makehuman-hm08-apose.skeleton.json"),

@@ -12,6 +12,10 @@ use labanplay::pose::JointId;
 use labanplay::rig::import::read_mesh;
 use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
 
+#[path = "../../benches/support/rig_reference.rs"]
+mod rig_reference;
+use rig_reference::LIMBS;
+
 fn meshes_dir(test: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"));
     if dir.is_dir() {
@@ -21,23 +25,6 @@ fn meshes_dir(test: &str) -> Option<PathBuf> {
         None
     }
 }
-
-/// The limb joints held to the bound, with their names in each reference naming scheme
-/// (Mixamo, bevy-ik-skin, Unreal mannequin).
-const LIMBS: [(JointId, [&str; 3]); 12] = [
-    (JointId::ShoulderL, ["mixamorig:LeftArm", "UpperArm.L", "upperarm_l"]),
-    (JointId::ShoulderR, ["mixamorig:RightArm", "UpperArm.R", "upperarm_r"]),
-    (JointId::ElbowL, ["mixamorig:LeftForeArm", "ForeArm.L", "lowerarm_l"]),
-    (JointId::ElbowR, ["mixamorig:RightForeArm", "ForeArm.R", "lowerarm_r"]),
-    (JointId::WristL, ["mixamorig:LeftHand", "Hand.L", "hand_l"]),
-    (JointId::WristR, ["mixamorig:RightHand", "Hand.R", "hand_r"]),
-    (JointId::HipL, ["mixamorig:LeftUpLeg", "Hip.L", "thigh_l"]),
-    (JointId::HipR, ["mixamorig:RightUpLeg", "Hip.R", "thigh_r"]),
-    (JointId::KneeL, ["mixamorig:LeftLeg", "Shin.L", "calf_l"]),
-    (JointId::KneeR, ["mixamorig:RightLeg", "Shin.R", "calf_r"]),
-    (JointId::AnkleL, ["mixamorig:LeftFoot", "Foot.L", "foot_l"]),
-    (JointId::AnkleR, ["mixamorig:RightFoot", "Foot.R", "foot_r"]),
-];
 
 /// (file, reference skeleton file, realistic body held to the 2.5 % mean bound)
 const MESHES: [(&str, Option<&str>, bool); 10] = [
