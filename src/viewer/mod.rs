@@ -8,6 +8,7 @@ pub mod edit_ui;
 pub mod gpu_frame;
 pub mod metronome;
 pub mod music;
+pub mod plan_ui;
 pub mod rehearsal;
 pub mod staff_ui;
 pub mod ui;
