@@ -356,6 +356,10 @@ const SWIVEL_COST: f32 = 1e-3;
 /// How far past its limits an exact wrist answer may lie and still count as reaching, radians.
 const EXACT_SLACK_RAD: f32 = 1e-5;
 
+/// How far past the wrist's limits an exact answer may lie and still be taken, clamped, when no
+/// swivel reaches the goal (about 11°).
+const NEAR_REACH_RAD: f32 = 0.2;
+
 /// The least swivel step worth searching, radians.
 const MIN_SWIVEL_STEP_RAD: f32 = 1e-4;
 
@@ -427,6 +431,51 @@ impl HandSearch<'_> {
         None
     }
 
+    /// Just out of reach: the allowed swivel (steps of `step` on each side, `first` side first, refined) whose exact
+    /// wrist answer lies least past the wrist's limits, at most [`NEAR_REACH_RAD`] past, the
+    /// smaller swivel winning ties, and that answer. As a goal slips out of reach this answer
+    /// starts where the smallest reaching swivel left off, so the hand does not jump.
+    fn least_violating_swivel(&self, first: f32, step: f32) -> Option<(f32, Quat)> {
+        let score = |swivel: f32| -> f32 {
+            if swivel != 0.0 && !self.arm.swivel_allowed(self.skeleton, swivel) {
+                return f32::INFINITY;
+            }
+            self.exact_any(swivel)
+                .map(|q| self.limits.violation_rad(q) + SWIVEL_COST * swivel * swivel)
+                .unwrap_or(f32::INFINITY)
+        };
+        let mut best = (0.0f32, score(0.0));
+        if step > MIN_SWIVEL_STEP_RAD {
+            for k in 1..=SWIVEL_STEPS {
+                for sign in [first, -first] {
+                    let swivel = sign * step * k as f32;
+                    let c = score(swivel);
+                    if c < best.1 - TIE_COST * 1e-2 {
+                        best = (swivel, c);
+                    }
+                }
+            }
+        }
+        if !best.1.is_finite() {
+            return None;
+        }
+        // Golden-section search within a step either side of the best sample.
+        let (mut lo, mut hi) = (best.0 - step, best.0 + step);
+        let ratio = 0.5 * (5.0f32.sqrt() - 1.0);
+        for _ in 0..SWIVEL_BISECT_STEPS * 2 {
+            let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+            if score(a) <= score(b) {
+                hi = b;
+            } else {
+                lo = a;
+            }
+        }
+        let mid = 0.5 * (lo + hi);
+        let swivel = if score(mid) < best.1 { mid } else { best.0 };
+        let q = self.exact_any(swivel)?;
+        (self.limits.violation_rad(q) <= NEAR_REACH_RAD).then_some((swivel, q))
+    }
+
     /// Out of reach: on each side, the allowed swivel whose clamped exact answer, coarsely
     /// refined, is closest (the clamped answer alone is a poor guide to the refined one); both
     /// refined in full.
@@ -474,7 +523,8 @@ impl HandSearch<'_> {
 }
 
 /// (swivel, wrist local rotation, clamped) for one goal: no swivel when the wrist alone reaches
-/// the goal; else the smallest swivel that lets it; else the closest allowed answer (the two
+/// the goal; else the smallest swivel that lets it; else, just out of reach, the swivel whose
+/// exact answer lies least past the wrist's limits, clamped; else the closest allowed answer (the two
 /// sides' answers blended where they are about equally good, so it turns continuously as they
 /// trade places). Both searches try the side that hands the wrist's twist beyond its range over
 /// to the arm first (for a palm turned nearly over, the side that supinates: [`twist_excess`]),
@@ -497,6 +547,9 @@ fn solve_hand(
     let step = arm.max_swivel_rad / SWIVEL_STEPS as f32;
     if let Some((swivel, q)) = search.smallest_reaching_swivel(first, step) {
         return (swivel, q, false);
+    }
+    if let Some((swivel, q)) = search.least_violating_swivel(first, step) {
+        return (swivel, limits.clamp(q), true);
     }
     // The first side's answer unless the other side's is better, and then turning to it
     // continuously as it gets better (the two sides' answers are far apart: a hard pick between
