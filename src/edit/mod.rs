@@ -14,9 +14,11 @@ pub mod ops;
 pub mod signs;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_signs;
 
 pub use blank::blank_score;
 pub use editor::{Editor, NotEditable};
 pub use grid::{GRID_BEATS, PageGrid, snap_beats, step_column};
 pub use ops::{Copied, Edit, EditError};
-pub use signs::Sign;
+pub use signs::{PreSign, Sign};

@@ -4,8 +4,8 @@
 //! measures.
 
 use super::grid::{GRID_BEATS, PageGrid, snap_beats, step_column};
-use super::signs::{Sign, redraw_for_side, sign_symbols, sign_width};
-use crate::read::{Document, Level, PageSymbol, SymbolKind};
+use super::signs::{Sign, SignPlace, redraw_for_side, sign_symbols};
+use crate::read::{Document, Level, PageSymbol, SymbolKind, VolumeSign};
 
 /// A symbol copied for pasting: where it stood relative to its staff's centre and to the
 /// earliest copied start.
@@ -56,7 +56,8 @@ pub enum Edit {
         /// Change of duration, beats.
         d_beats: f64,
     },
-    /// Gives a direction sign another direction and level (or a turn sign another sense).
+    /// Gives a direction sign another direction and level (a turn sign another sense, a front
+    /// sign another facing).
     Change {
         /// Symbol index.
         index: usize,
@@ -164,20 +165,47 @@ fn insert(
     let mid = grid.column_mid_x(staff, column).ok_or(EditError::NoStaff(staff))?;
     let start = snap_beats(start_beats);
     let end = start + snap_beats(duration_beats).max(GRID_BEATS);
-    let gap = grid_gap(grid, start);
-    let w = sign_width(grid.column_pitch(staff));
-    let y = grid.y_of_beats(start) + gap;
-    let h = grid.y_of_beats(end) - y;
-    // A sign written over one in the same column at the same start replaces it.
+    let y_start = grid.y_of_beats(start) + grid_gap(grid, start);
+    let place = SignPlace {
+        x_mid: mid,
+        pitch: grid.column_pitch(staff),
+        y_start,
+        y_end: grid.y_of_beats(end),
+        units_per_beat: grid.units_per_beat(start),
+        left_side: column < 0,
+    };
+    let symbols = sign_symbols(sign, &place);
+    if symbols.is_empty() {
+        return Err(EditError::Mismatch(format!("{sign:?} is not a sign the editor writes")));
+    }
+    // A sign written over one of its kind in the same column at the same place replaces it
+    // (a direction, turn or path over a direction or turn sign starting there).
+    let movement = matches!(sign, Sign::Direction { .. } | Sign::Turn { .. } | Sign::Path { .. });
+    let starts: Vec<(&SymbolKind, f64)> = symbols.iter().map(|n| (&n.kind, snap_beats(grid.beats_of_y(n.y)))).collect();
     doc.symbols.retain(|s| {
-        let same_place = grid.staff_at_x(s.x_mid()) == Some(staff)
-            && grid.column_at_x(staff, s.x_mid()) == Some(column)
-            && snap_beats(grid.beats_of_y(s.y)) == start;
-        !(same_place && matches!(s.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_)))
+        let in_column = grid.staff_at_x(s.x_mid()) == Some(staff) && grid.column_at_x(staff, s.x_mid()) == Some(column);
+        let s_start = snap_beats(grid.beats_of_y(s.y));
+        let replaced = if movement {
+            s_start == start && matches!(s.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_))
+        } else {
+            starts.iter().any(|(kind, t)| same_family(kind, &s.kind) && *t == s_start)
+        };
+        !(in_column && replaced)
     });
     let first = doc.symbols.len();
-    doc.symbols.extend(sign_symbols(sign, mid - 0.5 * w, y, w, h, column < 0));
+    doc.symbols.extend(symbols);
     Ok((first..doc.symbols.len()).collect())
+}
+
+/// Signs of one family replace each other at one place: pre-signs, flexion signs, hooks, front
+/// signs, holds.
+fn same_family(a: &SymbolKind, b: &SymbolKind) -> bool {
+    let hold = SymbolKind::Volume(VolumeSign::Hold);
+    match (*a == hold, *b == hold) {
+        (true, true) => true,
+        (false, false) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        _ => false,
+    }
 }
 
 fn move_symbols(
@@ -241,6 +269,10 @@ fn change(doc: &mut Document, index: usize, sign: Sign) -> Result<Vec<usize>, Ed
                 if clockwise { (crate::read::TurnSign::Right, 2) } else { (crate::read::TurnSign::Left, 1) };
             symbol.kind = SymbolKind::Turn(turn);
             symbol.code = format!("Rotn {item}");
+        }
+        (SymbolKind::Front(_), Sign::Front { eighths }) => {
+            symbol.kind = SymbolKind::Front(eighths % 8);
+            symbol.code = format!("Face {}", eighths % 8 + 1);
         }
         (kind, _) => return Err(EditError::Mismatch(format!("{kind:?} cannot become {sign:?}"))),
     }

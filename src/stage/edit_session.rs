@@ -4,8 +4,9 @@
 //! recompiles its motion before the next frame is drawn.
 
 use crate::diag::Span;
+use crate::edit::signs::PreSign;
 use crate::edit::{Edit, EditError, Editor, GRID_BEATS, NotEditable, Sign, snap_beats, step_column};
-use crate::read::{Direction, Document, Level, SymbolKind};
+use crate::read::{Direction, Document, Level, SymbolKind, VolumeSign};
 use crate::stage::player::{Player, ScoreSource};
 
 /// Where the next sign goes: a staff and a signed column (never 0).
@@ -28,6 +29,16 @@ pub enum EditCommand {
     Turn(bool),
     /// Write a hold sign.
     Hold,
+    /// Write a body-part pre-sign under the selected sign (or at the caret and cursor).
+    PreSign(PreSign),
+    /// Write a flexion sign (bent, stretched, …) under the selected sign (or at the caret).
+    Volume(VolumeSign),
+    /// Write the whole-foot hook under the selected sign (or at the caret).
+    Hook,
+    /// Write a front sign facing the audience at the caret (digits then turn it).
+    Front,
+    /// Write a straight path forward at the caret (digits then give its direction).
+    Path,
     /// Put the caret in column `magnitude` (1 support, 2 leg, 3 arm …) on its side.
     Column(u32),
     /// Move the selection (or the caret) this many columns right.
@@ -137,6 +148,36 @@ impl EditSession {
         }
     }
 
+    /// The selected front sign's index, when one is selected.
+    fn selected_front(&self) -> Option<usize> {
+        let &index = self.editor.selection().first()?;
+        matches!(self.editor.document().symbols.get(index)?.kind, SymbolKind::Front(_)).then_some(index)
+    }
+
+    /// Writes `sign` under the selected symbol (its staff, column and start; a selected sign
+    /// written under another stands for that one), else at the caret and the cursor line.
+    fn insert_under_selection(&self, player: &Player, sign: Sign) -> Edit {
+        let grid = self.editor.grid();
+        let place = self.editor.selection().first().and_then(|&i| {
+            let symbol = self.editor.document().symbols.get(i)?;
+            let staff = grid.staff_at_x(symbol.x_mid())?;
+            let below_another = match symbol.kind {
+                SymbolKind::BodyPart(_) | SymbolKind::Misc(_) => true,
+                SymbolKind::Volume(v) => crate::edit::signs::volume_item(v).is_some(),
+                _ => false,
+            };
+            // Pre-signs, flexion signs and hooks stand half a beat below the sign they belong to.
+            let start = grid.beats_of_y(symbol.y) + if below_another { 0.5 } else { 0.0 };
+            Some((staff, grid.column_at_x(staff, symbol.x_mid())?, snap_beats(start)))
+        });
+        match place {
+            Some((staff, column, start_beats)) => {
+                Edit::Insert { staff, column, start_beats, duration_beats: GRID_BEATS, sign }
+            }
+            None => self.insert_at_cursor(player, sign),
+        }
+    }
+
     fn insert_at_cursor(&self, player: &Player, sign: Sign) -> Edit {
         let start_beats = snap_beats(player.playback.t_beats());
         Edit::Insert { staff: self.caret.staff, column: self.caret.column, start_beats, duration_beats: 1.0, sign }
@@ -148,9 +189,12 @@ impl EditSession {
         let t_beats = player.playback.t_beats();
         let measure = self.editor.grid().measure_index_at(t_beats).unwrap_or(0);
         match command {
-            EditCommand::Direction(direction) => Some(match self.selected_direction() {
-                Some((index, _, level)) => Edit::Change { index, sign: Sign::Direction { direction, level } },
-                None => self.insert_at_cursor(player, Sign::Direction { direction, level: self.level }),
+            EditCommand::Direction(direction) => Some(match (self.selected_direction(), self.selected_front()) {
+                (Some((index, _, level)), _) => Edit::Change { index, sign: Sign::Direction { direction, level } },
+                (None, Some(index)) => {
+                    Edit::Change { index, sign: Sign::Front { eighths: facing_eighths(direction)? } }
+                }
+                (None, None) => self.insert_at_cursor(player, Sign::Direction { direction, level: self.level }),
             }),
             EditCommand::Level(level) => {
                 self.level = level;
@@ -159,6 +203,11 @@ impl EditSession {
             }
             EditCommand::Turn(clockwise) => Some(self.insert_at_cursor(player, Sign::Turn { clockwise })),
             EditCommand::Hold => Some(self.insert_at_cursor(player, Sign::Hold)),
+            EditCommand::PreSign(pre) => Some(self.insert_under_selection(player, Sign::PreSign(pre))),
+            EditCommand::Volume(volume) => Some(self.insert_under_selection(player, Sign::Volume(volume))),
+            EditCommand::Hook => Some(self.insert_under_selection(player, Sign::Hook)),
+            EditCommand::Front => Some(self.insert_at_cursor(player, Sign::Front { eighths: 0 })),
+            EditCommand::Path => Some(self.insert_at_cursor(player, Sign::Path { direction: Direction::Forward })),
             EditCommand::Column(magnitude) => {
                 let side = if self.caret.column < 0 { -1 } else { 1 };
                 self.caret.column = side * magnitude.max(1) as i32;
@@ -203,7 +252,9 @@ impl EditSession {
             EditCommand::Redo => self.editor.redo().map(Ok),
             EditCommand::Paste => Some(self.editor.paste(self.caret.staff, t_beats)),
             other => self.edit_for(other, player).map(|edit| {
-                if let Edit::Insert { start_beats, duration_beats, .. } = edit {
+                if let Edit::Insert { start_beats, duration_beats, sign, .. } = edit
+                    && moves_on(sign)
+                {
                     advance_to = Some(start_beats + duration_beats);
                 }
                 self.editor.apply(&edit)
@@ -226,6 +277,28 @@ impl EditSession {
             None => false,
         }
     }
+}
+
+/// Whether writing `sign` moves the cursor line to its end (signs that take time do; those
+/// written under another sign, and front signs, do not).
+fn moves_on(sign: Sign) -> bool {
+    matches!(sign, Sign::Direction { .. } | Sign::Turn { .. } | Sign::Hold | Sign::Path { .. })
+}
+
+/// The front sign's eighths of a turn clockwise from the audience for a keypad direction (8 the
+/// audience, 6 the right, …); none for place.
+pub fn facing_eighths(direction: Direction) -> Option<u8> {
+    Some(match direction {
+        Direction::Forward => 0,
+        Direction::RightForward => 1,
+        Direction::Right => 2,
+        Direction::RightBackward => 3,
+        Direction::Backward => 4,
+        Direction::LeftBackward => 5,
+        Direction::Left => 6,
+        Direction::LeftForward => 7,
+        Direction::Place => return None,
+    })
 }
 
 /// The quarter-beat step of the arrow keys, beats.
