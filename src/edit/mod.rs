@@ -18,7 +18,7 @@ mod tests;
 mod tests_signs;
 
 pub use blank::blank_score;
-pub use editor::{Editor, NotEditable};
+pub use editor::{Editor, NotEditable, SymbolPlace};
 pub use grid::{GRID_BEATS, PageGrid, snap_beats, step_column};
 pub use ops::{Copied, Edit, EditError};
 pub use signs::{PreSign, Sign};

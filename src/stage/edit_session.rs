@@ -133,6 +133,19 @@ impl EditSession {
         self.status = index.and_then(|i| self.editor.describe(i));
     }
 
+    /// Goes to the symbol a warning at `span` is about: selects it, puts the caret in its staff
+    /// and column and the cursor line at its start (the staff scrolls there). False when no
+    /// symbol was read or written at `span`.
+    pub fn go_to_span(&mut self, span: &Span, player: &mut Player) -> bool {
+        let Some(place) = self.editor.place_of_span(span) else { return false };
+        self.editor.select(vec![place.index]);
+        self.caret = Caret { staff: place.staff, column: place.column };
+        player.playback.pause();
+        player.playback.seek(snap_beats(place.start_beats));
+        self.status = self.editor.describe(place.index);
+        true
+    }
+
     /// The selected symbol in words, when one is selected.
     pub fn describe_selection(&self) -> Option<String> {
         self.editor.selection().first().and_then(|&i| self.editor.describe(i))
@@ -332,5 +345,26 @@ mod tests {
         assert_eq!(arm_entries(&player), before);
         assert!(!session.editor().is_dirty());
         assert_eq!(player.playback.t_beats(), 10.0, "the cursor went to the new sign's end and stays");
+    }
+
+    #[test]
+    fn a_warning_leads_to_its_symbol_and_the_staff_scrolls_there() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        // A hook with no sign above it in the right arm column: composing warns at its place.
+        player.playback.seek(11.0);
+        assert!(session.command(EditCommand::Hook, &mut player));
+        let hook = session.editor().selection()[0];
+        let item = player.warnings().iter().find(|w| w.text.contains("could modify")).cloned().unwrap();
+        session.command(EditCommand::Deselect, &mut player);
+        session.caret = Caret { staff: 0, column: -1 };
+        player.playback.seek(0.0);
+        assert!(session.go_to_span(&item.span, &mut player));
+        assert_eq!(session.editor().selection(), &[hook]);
+        assert_eq!(session.caret, Caret { staff: 0, column: 3 });
+        assert_eq!(player.playback.t_beats(), 10.5, "the hook stands half a beat below the beat it was written at");
+        assert_eq!(session.status.as_deref(), Some("right arm, whole-foot hook"));
+        assert!(!session.go_to_span(&Span::at(9999, 1), &mut player), "no symbol there");
     }
 }
