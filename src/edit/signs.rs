@@ -176,7 +176,8 @@ pub fn sign_symbols(sign: Sign, place: &SignPlace) -> Vec<PageSymbol> {
     let w = sign_width(place.pitch);
     let (x, y, h) = (place.x_mid - 0.5 * w, place.y_start, place.y_end - place.y_start);
     let side = if place.left_side { Side::Left } else { Side::Right };
-    // Half a beat high, ending at the start of the symbol it belongs to (LED: 12 × 12 or 24).
+    // Flexion signs and hooks: half a beat high, ending at the start of the symbol they belong to
+    // (LED: 12 × 12 under a 24-unit beat).
     let half_beat = 0.5 * place.units_per_beat;
     let below = |width: f32, height: f32| [place.x_mid - 0.5 * width, y - height, width, height];
     match sign {
@@ -194,15 +195,15 @@ pub fn sign_symbols(sign: Sign, place: &SignPlace) -> Vec<PageSymbol> {
             ]
         }
         Sign::Hold => {
-            let side = w * 1.2;
-            let at = [x + 0.5 * w - 0.5 * side, y, side, side];
+            let square = w * 1.2;
+            let at = [x + 0.5 * w - 0.5 * square, y, square, square];
             vec![symbol(SymbolKind::Volume(VolumeSign::Hold), "Volm 7".into(), at, Level::Blank)]
         }
         Sign::PreSign(pre) => {
             let (group, item) = pre.code(side);
-            let at = below(place.pitch, 2.0 * half_beat);
-            // Drawn half over the symbol it names, as LED places it (12 × 24 under a 24-unit beat).
-            let at = [at[0], at[1] + half_beat, at[2], at[3]];
+            // A beat high, half over the symbol it names, as LED places it (12 × 24 under a
+            // 24-unit beat).
+            let at = [place.x_mid - 0.5 * place.pitch, y - half_beat, place.pitch, 2.0 * half_beat];
             vec![symbol(SymbolKind::BodyPart(pre.part(side)), format!("{group} {item}"), at, Level::Blank)]
         }
         Sign::Volume(volume) => match volume_item(volume) {
@@ -218,8 +219,8 @@ pub fn sign_symbols(sign: Sign, place: &SignPlace) -> Vec<PageSymbol> {
         }
         Sign::Front { eighths } => {
             let item = i32::from(eighths % 8) + 1;
-            let side = 1.5 * place.pitch;
-            let at = [place.x_mid - 0.5 * side, y, side, side];
+            let square = 1.5 * place.pitch;
+            let at = [place.x_mid - 0.5 * square, y, square, square];
             vec![symbol(SymbolKind::Front(eighths % 8), format!("Face {item}"), at, Level::Blank)]
         }
         Sign::Path { direction } => {
