@@ -5,7 +5,7 @@
 
 use super::grid::{GRID_BEATS, PageGrid, snap_beats, step_column};
 use super::signs::{Sign, SignPlace, redraw_for_side, sign_symbols};
-use crate::read::{Document, Level, PageSymbol, SymbolKind, VolumeSign};
+use crate::read::{Document, Level, PageSymbol, PathSign, SymbolKind, VolumeSign};
 
 /// A symbol copied for pasting: where it stood relative to its staff's centre and to the
 /// earliest copied start.
@@ -248,10 +248,27 @@ fn stretch(doc: &mut Document, grid: &PageGrid, indices: &[usize], d_beats: f64)
         }
         let start = snap_beats(grid.beats_of_y(symbol.y));
         let end = snap_beats(grid.beats_of_y(symbol.y_top()) + d_beats).max(start + GRID_BEATS);
+        let (old_top, x_range) = (symbol.y_top(), (symbol.x, symbol.x + symbol.w));
         symbol.h = grid.y_of_beats(end) - symbol.y;
         symbol.lbn_step = None;
+        let new_top = symbol.y_top();
+        if matches!(symbol.kind, SymbolKind::Direction { .. }) {
+            move_path_head(doc, old_top, new_top, x_range);
+        }
     }
     Ok(indices.to_vec())
+}
+
+/// A straight path's ⊤ (`Ways 2`) standing on a direction sign's top (within LED's rounding)
+/// follows that top from `old_top` to `new_top`, so a stretched path stays one path.
+fn move_path_head(doc: &mut Document, old_top: f32, new_top: f32, (x0, x1): (f32, f32)) {
+    const ROUNDING_UNITS: f32 = 1.5;
+    for head in &mut doc.symbols {
+        let on_top = (head.y - old_top).abs() <= ROUNDING_UNITS && head.x < x1 && head.x + head.w > x0;
+        if on_top && head.kind == SymbolKind::Path(PathSign::Other(2)) {
+            head.y += new_top - old_top;
+        }
+    }
 }
 
 fn change(doc: &mut Document, index: usize, sign: Sign) -> Result<Vec<usize>, EditError> {

@@ -173,4 +173,10 @@ fn front_signs_are_checked_against_the_turns_and_a_path_sign_makes_a_path() {
     assert!(path.start_beats < 1.0 && path.start_beats + path.duration_beats > 3.0, "{path:?}");
     let a = animate(&score);
     assert!(!a.interpretation.skipped.iter().any(|d| d.message.contains("path")), "{:?}", a.interpretation.skipped);
+    // Stretching the path's direction takes its ⊤ along: one path, a beat longer.
+    editor.apply(&Edit::Stretch { indices: selected, d_beats: 1.0 }).unwrap();
+    let score = through_lbn(&editor);
+    let longer = &score.staves[0].channel(ChannelKind::Path).unwrap().entries;
+    assert_eq!(longer.len(), 1, "{longer:?}");
+    assert!((longer[0].duration_beats - path.duration_beats - 1.0).abs() < 0.05, "{:?} after {path:?}", longer[0]);
 }
