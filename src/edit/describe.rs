@@ -94,6 +94,7 @@ pub fn describe(symbol: &PageSymbol, grid: &PageGrid, convention: ColumnConventi
         SymbolKind::Volume(v) => return format!("{part}, {}", format!("{v:?}").to_lowercase()),
         SymbolKind::BodyPart(body) => return format!("{part}, {} pre-sign", body_part_words(*body)),
         SymbolKind::Misc(8 | 9) => return format!("{part}, whole-foot hook"),
+        SymbolKind::Misc(1) => return "contact bow".to_owned(),
         SymbolKind::Front(eighths) => {
             return format!("front sign: facing {}", front_words(*eighths));
         }

@@ -73,6 +73,15 @@ pub enum Edit {
         /// Where the earliest copied symbol starts, beats.
         start_beats: f64,
     },
+    /// Joins the right hand of dancer `staff` to the left hand of dancer `staff + 1` from
+    /// `start_beats` (a contact bow with a hand sign at each end, outside the staves' arm
+    /// columns), held to the end of the score.
+    JoinHands {
+        /// The left staff of the two.
+        staff: usize,
+        /// When the hands join, beats (snapped to the grid).
+        start_beats: f64,
+    },
     /// Inserts an empty measure, as long as measure `measure` (0-based), before it.
     InsertMeasure {
         /// Index of the measure the new one goes before.
@@ -128,6 +137,7 @@ pub fn apply(doc: &mut Document, grid: &PageGrid, edit: &Edit) -> Result<Vec<usi
         Edit::Stretch { indices, d_beats } => stretch(doc, grid, indices, *d_beats),
         Edit::Change { index, sign } => change(doc, *index, *sign),
         Edit::Paste { copied, staff, start_beats } => paste(doc, grid, copied, *staff, *start_beats),
+        Edit::JoinHands { staff, start_beats } => join_hands(doc, grid, *staff, *start_beats),
         Edit::InsertMeasure { measure } => super::measures::insert_measure(doc, grid, *measure),
         Edit::DeleteMeasure { measure } => super::measures::delete_measure(doc, grid, *measure),
     }
@@ -194,6 +204,29 @@ fn insert(
     });
     let first = doc.symbols.len();
     doc.symbols.extend(symbols);
+    Ok((first..doc.symbols.len()).collect())
+}
+
+/// The outermost arm column (LED), where a contact's hand signs stand.
+const HAND_CONTACT_COLUMN: i32 = 5;
+
+fn join_hands(doc: &mut Document, grid: &PageGrid, staff: usize, start_beats: f64) -> Result<Vec<usize>, EditError> {
+    let right_mid = grid.column_mid_x(staff, HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff))?;
+    let left_mid = grid.column_mid_x(staff + 1, -HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff + 1))?;
+    if left_mid <= right_mid {
+        return Err(EditError::Mismatch(format!("staves {} and {} overlap: no room for a bow", staff + 1, staff + 2)));
+    }
+    let start = snap_beats(start_beats);
+    let y_start = grid.y_of_beats(start) + grid_gap(grid, start);
+    let pitch = grid.column_pitch(staff).min(grid.column_pitch(staff + 1));
+    let first = doc.symbols.len();
+    doc.symbols.extend(super::signs::hands_bow_symbols(
+        right_mid,
+        left_mid,
+        y_start,
+        pitch,
+        grid.units_per_beat(start),
+    ));
     Ok((first..doc.symbols.len()).collect())
 }
 

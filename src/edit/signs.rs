@@ -242,3 +242,27 @@ pub fn sign_symbols(sign: Sign, place: &SignPlace) -> Vec<PageSymbol> {
         }
     }
 }
+
+/// A contact bow joining two hands (LED `Misc 1` with a hand sign at each end, `Limb 9` the
+/// right hand at `right_hand_mid`, `Limb 4` the left hand at `left_hand_mid`, page x, the right
+/// hand's to the left): the part signs half a beat high from `y_start`, the bow between their
+/// inner edges from the same start.
+pub fn hands_bow_symbols(
+    right_hand_mid: f32,
+    left_hand_mid: f32,
+    y_start: f32,
+    pitch: f32,
+    units_per_beat: f32,
+) -> Vec<PageSymbol> {
+    let h = 0.5 * units_per_beat;
+    let right = [right_hand_mid - 0.5 * pitch, y_start, pitch, h];
+    let left = [left_hand_mid - 0.5 * pitch, y_start, pitch, h];
+    // LED's bow: 8 units high under a 24-unit beat.
+    let bow_h = h / 1.5;
+    let bow = [right[0] + pitch, y_start, (left[0] - right[0] - pitch).max(1.0), bow_h];
+    vec![
+        symbol(SymbolKind::Misc(1), "Misc 1".into(), bow, Level::Blank),
+        symbol(SymbolKind::BodyPart(BodyPart::Hand(Side::Right)), "Limb 9".into(), right, Level::Blank),
+        symbol(SymbolKind::BodyPart(BodyPart::Hand(Side::Left)), "Limb 4".into(), left, Level::Blank),
+    ]
+}

@@ -180,3 +180,35 @@ fn front_signs_are_checked_against_the_turns_and_a_path_sign_makes_a_path() {
     assert_eq!(longer.len(), 1, "{longer:?}");
     assert!((longer[0].duration_beats - path.duration_beats - 1.0).abs() < 0.05, "{:?} after {path:?}", longer[0]);
 }
+
+#[test]
+fn a_bow_joins_the_hands_of_two_dancers() {
+    let mut editor = Editor::new(crate::read::read(crate::demo::DUET_LBN, Some("lbn")).unwrap()).unwrap().0;
+    // Right hand of dancer 1 and left hand of dancer 2, `t_secs` into the score.
+    let apart = |score: &Score, t_secs: f64| {
+        let a = animate(score);
+        let mut poses = Vec::new();
+        a.sample(t_secs, &mut poses);
+        let hand = |dancer: usize, j: JointId| {
+            let mut world = [Mat4::IDENTITY; JOINT_COUNT];
+            local_to_world(&a.skeleton, &poses[dancer], &mut world).unwrap();
+            world[j.index()].w_axis.truncate()
+        };
+        (hand(0, JointId::HandR) - hand(1, JointId::HandL)).length()
+    };
+    let score = through_lbn(&editor);
+    assert!(score.contacts.is_empty());
+    let t_secs = 2.0 * 60.0 / score.tempo.bpm;
+    let before = apart(&score, t_secs);
+    // From beat 0: the dancers stand at holding distance from the start.
+    editor.apply(&Edit::JoinHands { staff: 0, start_beats: 0.0 }).unwrap();
+    assert_eq!(editor.apply(&Edit::JoinHands { staff: 1, start_beats: 0.0 }), Err(EditError::NoStaff(2)));
+    let score = through_lbn(&editor);
+    assert_eq!(score.contacts.len(), 1, "{:?}", score.warnings);
+    let contact = &score.contacts[0];
+    let ends: Vec<(usize, BodyPart)> = contact.ends.iter().map(|e| (e.staff, e.part)).collect();
+    assert_eq!(ends, [(0, BodyPart::Hand(Side::Right)), (1, BodyPart::Hand(Side::Left))]);
+    assert!(contact.start_beats.abs() < 0.1 && !contact.released, "{contact:?}");
+    let joined = apart(&score, t_secs);
+    assert!(joined < 0.15 && joined < before - 0.1, "the hands meet: {joined} m apart, {before} m before");
+}

@@ -39,6 +39,9 @@ pub enum EditCommand {
     Front,
     /// Write a straight path forward at the caret (digits then give its direction).
     Path,
+    /// Join the right hand of the caret's dancer to the left hand of the next one at the cursor
+    /// (a contact bow).
+    JoinHands,
     /// Put the caret in column `magnitude` (1 support, 2 leg, 3 arm …) on its side.
     Column(u32),
     /// Move the selection (or the caret) this many columns right.
@@ -221,6 +224,9 @@ impl EditSession {
             EditCommand::Hook => Some(self.insert_under_selection(player, Sign::Hook)),
             EditCommand::Front => Some(self.insert_at_cursor(player, Sign::Front { eighths: 0 })),
             EditCommand::Path => Some(self.insert_at_cursor(player, Sign::Path { direction: Direction::Forward })),
+            EditCommand::JoinHands => {
+                Some(Edit::JoinHands { staff: self.caret.staff, start_beats: snap_beats(player.playback.t_beats()) })
+            }
             EditCommand::Column(magnitude) => {
                 let side = if self.caret.column < 0 { -1 } else { 1 };
                 self.caret.column = side * magnitude.max(1) as i32;
@@ -366,5 +372,23 @@ mod tests {
         assert_eq!(player.playback.t_beats(), 10.5, "the hook stands half a beat below the beat it was written at");
         assert_eq!(session.status.as_deref(), Some("right arm, whole-foot hook"));
         assert!(!session.go_to_span(&Span::at(9999, 1), &mut player), "no symbol there");
+    }
+
+    #[test]
+    fn join_hands_bows_the_caret_dancer_to_the_next_and_undo_parts_them() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("Duet"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        let contacts = |p: &Player| p.score().unwrap().contacts.len();
+        assert_eq!(contacts(&player), 0);
+        player.playback.seek(0.0);
+        assert!(session.command(EditCommand::JoinHands, &mut player));
+        assert_eq!(contacts(&player), 1);
+        assert_eq!(session.status.as_deref(), Some("contact bow"));
+        assert!(session.command(EditCommand::Undo, &mut player));
+        assert_eq!(contacts(&player), 0);
+        session.caret.staff = 1;
+        assert!(!session.command(EditCommand::JoinHands, &mut player), "no dancer right of the last");
+        assert_eq!(session.status.as_deref(), Some("there is no staff 2"));
     }
 }

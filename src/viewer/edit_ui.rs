@@ -11,7 +11,7 @@ use crate::viewer::ui::UiAction;
 use egui::{Key, Modifiers};
 
 /// The editing keys, as shown in the help: (keys, what they do).
-pub const KEY_TABLE: [(&str, &str); 23] = [
+pub const KEY_TABLE: [(&str, &str); 24] = [
     ("E", "edit mode on/off"),
     ("1–9 (as a numeric keypad)", "direction: 8 forward, 2 backward, 4 left, 6 right, 7 9 1 3 diagonals, 5 place"),
     ("L / M / H", "level low, middle, high (for the next sign and the selected one)"),
@@ -27,6 +27,7 @@ pub const KEY_TABLE: [(&str, &str); 23] = [
     ("J", "whole-foot hook under the selected step or leg gesture (or at the caret)"),
     ("F, then 1–9", "front sign at the caret facing the audience; a digit turns the selected one (6: right)"),
     ("P, then 1–9", "straight path at the caret (⊥ direction ⊤); a digit gives its direction"),
+    ("Shift+J", "contact bow: the caret's dancer's right hand holds the next dancer's left from the cursor"),
     ("Delete / Backspace", "delete the selection"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
     ("Ctrl+C / Ctrl+V", "copy the selection / paste it at the caret's staff and the cursor"),
@@ -81,7 +82,8 @@ pub fn command_of(key: Key, modifiers: Modifiers) -> Option<EditCommand> {
         (Key::B, _, false) => EditCommand::Volume(VolumeSign::Bent),
         (Key::B, _, true) => EditCommand::Volume(VolumeSign::Stretched),
         (Key::N, _, _) => EditCommand::Volume(VolumeSign::Straight),
-        (Key::J, _, _) => EditCommand::Hook,
+        (Key::J, _, true) => EditCommand::JoinHands,
+        (Key::J, _, false) => EditCommand::Hook,
         (Key::P, _, _) => EditCommand::Path,
         (Key::S, _, _) => EditCommand::Column(1),
         (Key::G, _, _) => EditCommand::Column(2),
