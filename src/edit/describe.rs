@@ -1,7 +1,7 @@
 //! A page symbol in words, for tooltips and the status line: "right arm, forward high, 2 beats".
 
 use super::grid::PageGrid;
-use crate::read::{Direction, Level, PageSymbol, Side, SymbolKind, TurnSign, VolumeSign};
+use crate::read::{BodyPart, Direction, Level, PageSymbol, PathSign, Side, SymbolKind, TurnSign, VolumeSign};
 use crate::score::staves::{ColumnConvention, Zone, zone_of};
 
 /// The words for a direction.
@@ -42,6 +42,33 @@ pub fn column_words(column: i32, convention: ColumnConvention) -> String {
     }
 }
 
+/// A body part in words ("right upper arm").
+pub fn body_part_words(part: BodyPart) -> String {
+    let side = |s: Side| if s == Side::Left { "left" } else { "right" };
+    match part {
+        BodyPart::Shoulder(s) => format!("{} shoulder", side(s)),
+        BodyPart::Elbow(s) => format!("{} upper arm", side(s)),
+        BodyPart::Wrist(s) => format!("{} lower arm", side(s)),
+        BodyPart::Hand(s) => format!("{} hand", side(s)),
+        BodyPart::Hip(s) => format!("{} hip", side(s)),
+        BodyPart::Knee(s) => format!("{} knee", side(s)),
+        BodyPart::Ankle(s) => format!("{} ankle", side(s)),
+        BodyPart::Foot(s) => format!("{} foot", side(s)),
+        BodyPart::Toe(s) => format!("{} toes", side(s)),
+        BodyPart::Arm(s) => format!("{} arm", side(s)),
+        BodyPart::Leg(s) => format!("{} leg", side(s)),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// A front sign's facing in words: "the audience", "90° clockwise from the audience", ….
+pub fn front_words(eighths: u8) -> String {
+    match eighths % 8 {
+        0 => "the audience".to_owned(),
+        k => format!("{}° clockwise from the audience", u32::from(k) * 45),
+    }
+}
+
 /// Beats in words: "1 beat", "2 beats", "1.5 beats".
 pub fn beats_words(beats: f64) -> String {
     let rounded = (beats * 100.0).round() / 100.0;
@@ -65,6 +92,14 @@ pub fn describe(symbol: &PageSymbol, grid: &PageGrid, convention: ColumnConventi
         SymbolKind::Turn(_) => "rotation sign".to_owned(),
         SymbolKind::Volume(VolumeSign::Hold) => return format!("{part}, hold"),
         SymbolKind::Volume(v) => return format!("{part}, {}", format!("{v:?}").to_lowercase()),
+        SymbolKind::BodyPart(body) => return format!("{part}, {} pre-sign", body_part_words(*body)),
+        SymbolKind::Misc(8 | 9) => return format!("{part}, whole-foot hook"),
+        SymbolKind::Misc(1) => return "contact bow".to_owned(),
+        SymbolKind::Front(eighths) => {
+            return format!("front sign: facing {}", front_words(*eighths));
+        }
+        SymbolKind::Path(PathSign::Other(1)) => return format!("{part}, path sign (foot)"),
+        SymbolKind::Path(PathSign::Other(2)) => return format!("{part}, path sign (head)"),
         SymbolKind::Pin { orientation, black } => {
             return format!("{} pin, pointing {}", if *black { "black" } else { "white" }, orientation);
         }

@@ -21,6 +21,20 @@ struct Snapshot {
     selection: Vec<usize>,
 }
 
+/// Where a symbol stands on the staff: what the editor selects and the staff panel scrolls to
+/// (its start on the cursor line) when a warning about it is clicked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SymbolPlace {
+    /// Index of the symbol in the document.
+    pub index: usize,
+    /// Staff index.
+    pub staff: usize,
+    /// Signed column.
+    pub column: i32,
+    /// Its start, beats (the staff's scroll position: the cursor line's time).
+    pub start_beats: f64,
+}
+
 /// A page score being edited.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Editor {
@@ -175,6 +189,17 @@ impl Editor {
     /// The symbol a composed entry came from (by its source position).
     pub fn symbol_of_span(&self, span: &Span) -> Option<usize> {
         self.doc.symbols.iter().position(|s| s.span == *span)
+    }
+
+    /// Where the symbol read at `span` stands (a warning's source position): `None` when no
+    /// symbol of the document was read or written there, or it stands off the staves.
+    pub fn place_of_span(&self, span: &Span) -> Option<SymbolPlace> {
+        let index = self.symbol_of_span(span)?;
+        let symbol = self.doc.symbols.get(index)?;
+        let staff = self.grid.staff_at_x(symbol.x_mid())?;
+        let column = self.grid.column_at_x(staff, symbol.x_mid())?;
+        let start_beats = self.grid.beats_of_y(symbol.y).max(0.0);
+        start_beats.is_finite().then_some(SymbolPlace { index, staff, column, start_beats })
     }
 
     /// The symbol at `index` in words.

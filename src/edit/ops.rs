@@ -4,8 +4,8 @@
 //! measures.
 
 use super::grid::{GRID_BEATS, PageGrid, snap_beats, step_column};
-use super::signs::{Sign, redraw_for_side, sign_symbols, sign_width};
-use crate::read::{Document, Level, PageSymbol, SymbolKind};
+use super::signs::{Sign, SignPlace, redraw_for_side, sign_symbols};
+use crate::read::{Document, Level, PageSymbol, PathSign, SymbolKind, VolumeSign};
 
 /// A symbol copied for pasting: where it stood relative to its staff's centre and to the
 /// earliest copied start.
@@ -56,7 +56,8 @@ pub enum Edit {
         /// Change of duration, beats.
         d_beats: f64,
     },
-    /// Gives a direction sign another direction and level (or a turn sign another sense).
+    /// Gives a direction sign another direction and level (a turn sign another sense, a front
+    /// sign another facing).
     Change {
         /// Symbol index.
         index: usize,
@@ -70,6 +71,15 @@ pub enum Edit {
         /// Target staff.
         staff: usize,
         /// Where the earliest copied symbol starts, beats.
+        start_beats: f64,
+    },
+    /// Joins the right hand of dancer `staff` to the left hand of dancer `staff + 1` from
+    /// `start_beats` (a contact bow with a hand sign at each end, outside the staves' arm
+    /// columns), held to the end of the score.
+    JoinHands {
+        /// The left staff of the two.
+        staff: usize,
+        /// When the hands join, beats (snapped to the grid).
         start_beats: f64,
     },
     /// Inserts an empty measure, as long as measure `measure` (0-based), before it.
@@ -127,6 +137,7 @@ pub fn apply(doc: &mut Document, grid: &PageGrid, edit: &Edit) -> Result<Vec<usi
         Edit::Stretch { indices, d_beats } => stretch(doc, grid, indices, *d_beats),
         Edit::Change { index, sign } => change(doc, *index, *sign),
         Edit::Paste { copied, staff, start_beats } => paste(doc, grid, copied, *staff, *start_beats),
+        Edit::JoinHands { staff, start_beats } => join_hands(doc, grid, *staff, *start_beats),
         Edit::InsertMeasure { measure } => super::measures::insert_measure(doc, grid, *measure),
         Edit::DeleteMeasure { measure } => super::measures::delete_measure(doc, grid, *measure),
     }
@@ -164,20 +175,70 @@ fn insert(
     let mid = grid.column_mid_x(staff, column).ok_or(EditError::NoStaff(staff))?;
     let start = snap_beats(start_beats);
     let end = start + snap_beats(duration_beats).max(GRID_BEATS);
-    let gap = grid_gap(grid, start);
-    let w = sign_width(grid.column_pitch(staff));
-    let y = grid.y_of_beats(start) + gap;
-    let h = grid.y_of_beats(end) - y;
-    // A sign written over one in the same column at the same start replaces it.
+    let y_start = grid.y_of_beats(start) + grid_gap(grid, start);
+    let place = SignPlace {
+        x_mid: mid,
+        pitch: grid.column_pitch(staff),
+        y_start,
+        y_end: grid.y_of_beats(end),
+        units_per_beat: grid.units_per_beat(start),
+        left_side: column < 0,
+    };
+    let symbols = sign_symbols(sign, &place);
+    if symbols.is_empty() {
+        return Err(EditError::Mismatch(format!("{sign:?} is not a sign the editor writes")));
+    }
+    // A sign written over one of its kind in the same column at the same place replaces it
+    // (a direction, turn or path over a direction or turn sign starting there).
+    let movement = matches!(sign, Sign::Direction { .. } | Sign::Turn { .. } | Sign::Path { .. });
+    let starts: Vec<(&SymbolKind, f64)> = symbols.iter().map(|n| (&n.kind, snap_beats(grid.beats_of_y(n.y)))).collect();
     doc.symbols.retain(|s| {
-        let same_place = grid.staff_at_x(s.x_mid()) == Some(staff)
-            && grid.column_at_x(staff, s.x_mid()) == Some(column)
-            && snap_beats(grid.beats_of_y(s.y)) == start;
-        !(same_place && matches!(s.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_)))
+        let in_column = grid.staff_at_x(s.x_mid()) == Some(staff) && grid.column_at_x(staff, s.x_mid()) == Some(column);
+        let s_start = snap_beats(grid.beats_of_y(s.y));
+        let replaced = if movement {
+            s_start == start && matches!(s.kind, SymbolKind::Direction { .. } | SymbolKind::Turn(_))
+        } else {
+            starts.iter().any(|(kind, t)| same_family(kind, &s.kind) && *t == s_start)
+        };
+        !(in_column && replaced)
     });
     let first = doc.symbols.len();
-    doc.symbols.extend(sign_symbols(sign, mid - 0.5 * w, y, w, h, column < 0));
+    doc.symbols.extend(symbols);
     Ok((first..doc.symbols.len()).collect())
+}
+
+/// The outermost arm column (LED), where a contact's hand signs stand.
+const HAND_CONTACT_COLUMN: i32 = 5;
+
+fn join_hands(doc: &mut Document, grid: &PageGrid, staff: usize, start_beats: f64) -> Result<Vec<usize>, EditError> {
+    let right_mid = grid.column_mid_x(staff, HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff))?;
+    let left_mid = grid.column_mid_x(staff + 1, -HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff + 1))?;
+    if left_mid <= right_mid {
+        return Err(EditError::Mismatch(format!("staves {} and {} overlap: no room for a bow", staff + 1, staff + 2)));
+    }
+    let start = snap_beats(start_beats);
+    let y_start = grid.y_of_beats(start) + grid_gap(grid, start);
+    let pitch = grid.column_pitch(staff).min(grid.column_pitch(staff + 1));
+    let first = doc.symbols.len();
+    doc.symbols.extend(super::signs::hands_bow_symbols(
+        right_mid,
+        left_mid,
+        y_start,
+        pitch,
+        grid.units_per_beat(start),
+    ));
+    Ok((first..doc.symbols.len()).collect())
+}
+
+/// Signs of one family replace each other at one place: pre-signs, flexion signs, hooks, front
+/// signs, holds.
+fn same_family(a: &SymbolKind, b: &SymbolKind) -> bool {
+    let hold = SymbolKind::Volume(VolumeSign::Hold);
+    match (*a == hold, *b == hold) {
+        (true, true) => true,
+        (false, false) => std::mem::discriminant(a) == std::mem::discriminant(b),
+        _ => false,
+    }
 }
 
 fn move_symbols(
@@ -220,10 +281,27 @@ fn stretch(doc: &mut Document, grid: &PageGrid, indices: &[usize], d_beats: f64)
         }
         let start = snap_beats(grid.beats_of_y(symbol.y));
         let end = snap_beats(grid.beats_of_y(symbol.y_top()) + d_beats).max(start + GRID_BEATS);
+        let (old_top, x_range) = (symbol.y_top(), (symbol.x, symbol.x + symbol.w));
         symbol.h = grid.y_of_beats(end) - symbol.y;
         symbol.lbn_step = None;
+        let new_top = symbol.y_top();
+        if matches!(symbol.kind, SymbolKind::Direction { .. }) {
+            move_path_head(doc, old_top, new_top, x_range);
+        }
     }
     Ok(indices.to_vec())
+}
+
+/// A straight path's ⊤ (`Ways 2`) standing on a direction sign's top (within LED's rounding)
+/// follows that top from `old_top` to `new_top`, so a stretched path stays one path.
+fn move_path_head(doc: &mut Document, old_top: f32, new_top: f32, (x0, x1): (f32, f32)) {
+    const ROUNDING_UNITS: f32 = 1.5;
+    for head in &mut doc.symbols {
+        let on_top = (head.y - old_top).abs() <= ROUNDING_UNITS && head.x < x1 && head.x + head.w > x0;
+        if on_top && head.kind == SymbolKind::Path(PathSign::Other(2)) {
+            head.y += new_top - old_top;
+        }
+    }
 }
 
 fn change(doc: &mut Document, index: usize, sign: Sign) -> Result<Vec<usize>, EditError> {
@@ -241,6 +319,10 @@ fn change(doc: &mut Document, index: usize, sign: Sign) -> Result<Vec<usize>, Ed
                 if clockwise { (crate::read::TurnSign::Right, 2) } else { (crate::read::TurnSign::Left, 1) };
             symbol.kind = SymbolKind::Turn(turn);
             symbol.code = format!("Rotn {item}");
+        }
+        (SymbolKind::Front(_), Sign::Front { eighths }) => {
+            symbol.kind = SymbolKind::Front(eighths % 8);
+            symbol.code = format!("Face {}", eighths % 8 + 1);
         }
         (kind, _) => return Err(EditError::Mismatch(format!("{kind:?} cannot become {sign:?}"))),
     }

@@ -4,8 +4,9 @@
 //! recompiles its motion before the next frame is drawn.
 
 use crate::diag::Span;
+use crate::edit::signs::PreSign;
 use crate::edit::{Edit, EditError, Editor, GRID_BEATS, NotEditable, Sign, snap_beats, step_column};
-use crate::read::{Direction, Document, Level, SymbolKind};
+use crate::read::{Direction, Document, Level, SymbolKind, VolumeSign};
 use crate::stage::player::{Player, ScoreSource};
 
 /// Where the next sign goes: a staff and a signed column (never 0).
@@ -28,6 +29,19 @@ pub enum EditCommand {
     Turn(bool),
     /// Write a hold sign.
     Hold,
+    /// Write a body-part pre-sign under the selected sign (or at the caret and cursor).
+    PreSign(PreSign),
+    /// Write a flexion sign (bent, stretched, …) under the selected sign (or at the caret).
+    Volume(VolumeSign),
+    /// Write the whole-foot hook under the selected sign (or at the caret).
+    Hook,
+    /// Write a front sign facing the audience at the caret (digits then turn it).
+    Front,
+    /// Write a straight path forward at the caret (digits then give its direction).
+    Path,
+    /// Join the right hand of the caret's dancer to the left hand of the next one at the cursor
+    /// (a contact bow).
+    JoinHands,
     /// Put the caret in column `magnitude` (1 support, 2 leg, 3 arm …) on its side.
     Column(u32),
     /// Move the selection (or the caret) this many columns right.
@@ -122,6 +136,19 @@ impl EditSession {
         self.status = index.and_then(|i| self.editor.describe(i));
     }
 
+    /// Goes to the symbol a warning at `span` is about: selects it, puts the caret in its staff
+    /// and column and the cursor line at its start (the staff scrolls there). False when no
+    /// symbol was read or written at `span`.
+    pub fn go_to_span(&mut self, span: &Span, player: &mut Player) -> bool {
+        let Some(place) = self.editor.place_of_span(span) else { return false };
+        self.editor.select(vec![place.index]);
+        self.caret = Caret { staff: place.staff, column: place.column };
+        player.playback.pause();
+        player.playback.seek(snap_beats(place.start_beats));
+        self.status = self.editor.describe(place.index);
+        true
+    }
+
     /// The selected symbol in words, when one is selected.
     pub fn describe_selection(&self) -> Option<String> {
         self.editor.selection().first().and_then(|&i| self.editor.describe(i))
@@ -137,6 +164,36 @@ impl EditSession {
         }
     }
 
+    /// The selected front sign's index, when one is selected.
+    fn selected_front(&self) -> Option<usize> {
+        let &index = self.editor.selection().first()?;
+        matches!(self.editor.document().symbols.get(index)?.kind, SymbolKind::Front(_)).then_some(index)
+    }
+
+    /// Writes `sign` under the selected symbol (its staff, column and start; a selected sign
+    /// written under another stands for that one), else at the caret and the cursor line.
+    fn insert_under_selection(&self, player: &Player, sign: Sign) -> Edit {
+        let grid = self.editor.grid();
+        let place = self.editor.selection().first().and_then(|&i| {
+            let symbol = self.editor.document().symbols.get(i)?;
+            let staff = grid.staff_at_x(symbol.x_mid())?;
+            let below_another = match symbol.kind {
+                SymbolKind::BodyPart(_) | SymbolKind::Misc(_) => true,
+                SymbolKind::Volume(v) => crate::edit::signs::volume_item(v).is_some(),
+                _ => false,
+            };
+            // Pre-signs, flexion signs and hooks stand half a beat below the sign they belong to.
+            let start = grid.beats_of_y(symbol.y) + if below_another { 0.5 } else { 0.0 };
+            Some((staff, grid.column_at_x(staff, symbol.x_mid())?, snap_beats(start)))
+        });
+        match place {
+            Some((staff, column, start_beats)) => {
+                Edit::Insert { staff, column, start_beats, duration_beats: GRID_BEATS, sign }
+            }
+            None => self.insert_at_cursor(player, sign),
+        }
+    }
+
     fn insert_at_cursor(&self, player: &Player, sign: Sign) -> Edit {
         let start_beats = snap_beats(player.playback.t_beats());
         Edit::Insert { staff: self.caret.staff, column: self.caret.column, start_beats, duration_beats: 1.0, sign }
@@ -148,9 +205,12 @@ impl EditSession {
         let t_beats = player.playback.t_beats();
         let measure = self.editor.grid().measure_index_at(t_beats).unwrap_or(0);
         match command {
-            EditCommand::Direction(direction) => Some(match self.selected_direction() {
-                Some((index, _, level)) => Edit::Change { index, sign: Sign::Direction { direction, level } },
-                None => self.insert_at_cursor(player, Sign::Direction { direction, level: self.level }),
+            EditCommand::Direction(direction) => Some(match (self.selected_direction(), self.selected_front()) {
+                (Some((index, _, level)), _) => Edit::Change { index, sign: Sign::Direction { direction, level } },
+                (None, Some(index)) => {
+                    Edit::Change { index, sign: Sign::Front { eighths: facing_eighths(direction)? } }
+                }
+                (None, None) => self.insert_at_cursor(player, Sign::Direction { direction, level: self.level }),
             }),
             EditCommand::Level(level) => {
                 self.level = level;
@@ -159,6 +219,14 @@ impl EditSession {
             }
             EditCommand::Turn(clockwise) => Some(self.insert_at_cursor(player, Sign::Turn { clockwise })),
             EditCommand::Hold => Some(self.insert_at_cursor(player, Sign::Hold)),
+            EditCommand::PreSign(pre) => Some(self.insert_under_selection(player, Sign::PreSign(pre))),
+            EditCommand::Volume(volume) => Some(self.insert_under_selection(player, Sign::Volume(volume))),
+            EditCommand::Hook => Some(self.insert_under_selection(player, Sign::Hook)),
+            EditCommand::Front => Some(self.insert_at_cursor(player, Sign::Front { eighths: 0 })),
+            EditCommand::Path => Some(self.insert_at_cursor(player, Sign::Path { direction: Direction::Forward })),
+            EditCommand::JoinHands => {
+                Some(Edit::JoinHands { staff: self.caret.staff, start_beats: snap_beats(player.playback.t_beats()) })
+            }
             EditCommand::Column(magnitude) => {
                 let side = if self.caret.column < 0 { -1 } else { 1 };
                 self.caret.column = side * magnitude.max(1) as i32;
@@ -203,7 +271,9 @@ impl EditSession {
             EditCommand::Redo => self.editor.redo().map(Ok),
             EditCommand::Paste => Some(self.editor.paste(self.caret.staff, t_beats)),
             other => self.edit_for(other, player).map(|edit| {
-                if let Edit::Insert { start_beats, duration_beats, .. } = edit {
+                if let Edit::Insert { start_beats, duration_beats, sign, .. } = edit
+                    && moves_on(sign)
+                {
                     advance_to = Some(start_beats + duration_beats);
                 }
                 self.editor.apply(&edit)
@@ -226,6 +296,28 @@ impl EditSession {
             None => false,
         }
     }
+}
+
+/// Whether writing `sign` moves the cursor line to its end (signs that take time do; those
+/// written under another sign, and front signs, do not).
+fn moves_on(sign: Sign) -> bool {
+    matches!(sign, Sign::Direction { .. } | Sign::Turn { .. } | Sign::Hold | Sign::Path { .. })
+}
+
+/// The front sign's eighths of a turn clockwise from the audience for a keypad direction (8 the
+/// audience, 6 the right, …); none for place.
+pub fn facing_eighths(direction: Direction) -> Option<u8> {
+    Some(match direction {
+        Direction::Forward => 0,
+        Direction::RightForward => 1,
+        Direction::Right => 2,
+        Direction::RightBackward => 3,
+        Direction::Backward => 4,
+        Direction::LeftBackward => 5,
+        Direction::Left => 6,
+        Direction::LeftForward => 7,
+        Direction::Place => return None,
+    })
 }
 
 /// The quarter-beat step of the arrow keys, beats.
@@ -259,5 +351,44 @@ mod tests {
         assert_eq!(arm_entries(&player), before);
         assert!(!session.editor().is_dirty());
         assert_eq!(player.playback.t_beats(), 10.0, "the cursor went to the new sign's end and stays");
+    }
+
+    #[test]
+    fn a_warning_leads_to_its_symbol_and_the_staff_scrolls_there() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        // A hook with no sign above it in the right arm column: composing warns at its place.
+        player.playback.seek(11.0);
+        assert!(session.command(EditCommand::Hook, &mut player));
+        let hook = session.editor().selection()[0];
+        let item = player.warnings().iter().find(|w| w.text.contains("could modify")).cloned().unwrap();
+        session.command(EditCommand::Deselect, &mut player);
+        session.caret = Caret { staff: 0, column: -1 };
+        player.playback.seek(0.0);
+        assert!(session.go_to_span(&item.span, &mut player));
+        assert_eq!(session.editor().selection(), &[hook]);
+        assert_eq!(session.caret, Caret { staff: 0, column: 3 });
+        assert_eq!(player.playback.t_beats(), 10.5, "the hook stands half a beat below the beat it was written at");
+        assert_eq!(session.status.as_deref(), Some("right arm, whole-foot hook"));
+        assert!(!session.go_to_span(&Span::at(9999, 1), &mut player), "no symbol there");
+    }
+
+    #[test]
+    fn join_hands_bows_the_caret_dancer_to_the_next_and_undo_parts_them() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("Duet"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        let contacts = |p: &Player| p.score().unwrap().contacts.len();
+        assert_eq!(contacts(&player), 0);
+        player.playback.seek(0.0);
+        assert!(session.command(EditCommand::JoinHands, &mut player));
+        assert_eq!(contacts(&player), 1);
+        assert_eq!(session.status.as_deref(), Some("contact bow"));
+        assert!(session.command(EditCommand::Undo, &mut player));
+        assert_eq!(contacts(&player), 0);
+        session.caret.staff = 1;
+        assert!(!session.command(EditCommand::JoinHands, &mut player), "no dancer right of the last");
+        assert_eq!(session.status.as_deref(), Some("there is no staff 2"));
     }
 }

@@ -159,6 +159,8 @@ pub struct WarningItem {
     pub t_beats: Option<f64>,
     /// True for the motion engine's skipped symbols, false for reading/composing warnings.
     pub from_motion: bool,
+    /// The warning's source position (the symbol it is about).
+    pub span: Span,
 }
 
 /// The player's state.
@@ -502,9 +504,14 @@ pub fn warning_items(score: Option<&Score>, skipped: &[Diagnostic]) -> Vec<Warni
         text: format!("{}:{}: {}", d.span.line, d.span.col, d.message),
         t_beats: lookup(&d.span),
         from_motion: false,
+        span: d.span,
     });
-    let motion_items =
-        skipped.iter().map(|d| WarningItem { text: d.message.clone(), t_beats: lookup(&d.span), from_motion: true });
+    let motion_items = skipped.iter().map(|d| WarningItem {
+        text: d.message.clone(),
+        t_beats: lookup(&d.span),
+        from_motion: true,
+        span: d.span,
+    });
     score_items.chain(motion_items).collect()
 }
 

@@ -336,7 +336,10 @@ fn entry_glyph(kind: ChannelKind, entry: &Entry) -> (GlyphKind, SpanX, Vec<Attac
                     _ => {}
                 }
             }
-            Modifier::Hook { .. } => {}
+            // A foot hook: a small "J" at the sign's foot, on the outer side.
+            Modifier::Hook { .. } => {
+                attached.push(Attached { kind: GlyphKind::Text("J".into()), place: AttachPlace::BottomOuter })
+            }
         }
     }
     (glyph, span, attached)

@@ -2,7 +2,8 @@
 //! shown in Help ▸ Editing keys), selecting a symbol by clicking it, and the editor's status
 //! line. Edits go through [`EditSession`], which recompiles the dancer before the next frame.
 
-use crate::read::{Direction, Level};
+use crate::edit::signs::PreSign;
+use crate::read::{Direction, Level, VolumeSign};
 use crate::stage::edit_session::{ARROW_STEP_BEATS, EditCommand, EditSession};
 use crate::stage::player::Player;
 use crate::stage::staff_layout::EntryRef;
@@ -10,7 +11,7 @@ use crate::viewer::ui::UiAction;
 use egui::{Key, Modifiers};
 
 /// The editing keys, as shown in the help: (keys, what they do).
-pub const KEY_TABLE: [(&str, &str); 17] = [
+pub const KEY_TABLE: [(&str, &str); 24] = [
     ("E", "edit mode on/off"),
     ("1–9 (as a numeric keypad)", "direction: 8 forward, 2 backward, 4 left, 6 right, 7 9 1 3 diagonals, 5 place"),
     ("L / M / H", "level low, middle, high (for the next sign and the selected one)"),
@@ -20,6 +21,13 @@ pub const KEY_TABLE: [(&str, &str); 17] = [
     ("+ / −", "lengthen / shorten the selection by a quarter beat"),
     ("R / Shift+R", "quarter turn right / left at the caret"),
     ("O", "hold sign at the caret"),
+    ("U / W / Shift+H", "upper arm / lower arm / hand pre-sign under the selected sign (or at the caret)"),
+    ("I / K / Shift+F / C", "hip / knee / foot / chest pre-sign under the selected sign (or at the caret)"),
+    ("B / Shift+B / N", "bent / stretched / straight sign under the selected sign (or at the caret)"),
+    ("J", "whole-foot hook under the selected step or leg gesture (or at the caret)"),
+    ("F, then 1–9", "front sign at the caret facing the audience; a digit turns the selected one (6: right)"),
+    ("P, then 1–9", "straight path at the caret (⊥ direction ⊤); a digit gives its direction"),
+    ("Shift+J", "contact bow: the caret's dancer's right hand holds the next dancer's left from the cursor"),
     ("Delete / Backspace", "delete the selection"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
     ("Ctrl+C / Ctrl+V", "copy the selection / paste it at the caret's staff and the cursor"),
@@ -62,7 +70,21 @@ pub fn command_of(key: Key, modifiers: Modifiers) -> Option<EditCommand> {
         (_, true, _) => return None,
         (Key::L, _, _) => EditCommand::Level(Level::Low),
         (Key::M, _, _) => EditCommand::Level(Level::Middle),
+        (Key::H, _, true) => EditCommand::PreSign(PreSign::Hand),
         (Key::H, _, _) => EditCommand::Level(Level::High),
+        (Key::U, _, _) => EditCommand::PreSign(PreSign::UpperArm),
+        (Key::W, _, _) => EditCommand::PreSign(PreSign::LowerArm),
+        (Key::I, _, _) => EditCommand::PreSign(PreSign::Hip),
+        (Key::K, _, _) => EditCommand::PreSign(PreSign::Knee),
+        (Key::F, _, true) => EditCommand::PreSign(PreSign::Foot),
+        (Key::F, _, false) => EditCommand::Front,
+        (Key::C, _, _) => EditCommand::PreSign(PreSign::Chest),
+        (Key::B, _, false) => EditCommand::Volume(VolumeSign::Bent),
+        (Key::B, _, true) => EditCommand::Volume(VolumeSign::Stretched),
+        (Key::N, _, _) => EditCommand::Volume(VolumeSign::Straight),
+        (Key::J, _, true) => EditCommand::JoinHands,
+        (Key::J, _, false) => EditCommand::Hook,
+        (Key::P, _, _) => EditCommand::Path,
         (Key::S, _, _) => EditCommand::Column(1),
         (Key::G, _, _) => EditCommand::Column(2),
         (Key::A, _, _) => EditCommand::Column(3),

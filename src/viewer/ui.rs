@@ -552,7 +552,7 @@ fn controls(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player, out: &m
     ui.separator();
     video_panel(ui, state, out);
     ui.separator();
-    warnings(ui, player);
+    warnings(ui, player, &mut state.edit);
 }
 
 fn video_panel(ui: &mut egui::Ui, state: &UiState, out: &mut UiOutput) {
@@ -644,29 +644,34 @@ fn loop_panel(ui: &mut egui::Ui, state: &mut UiState, player: &mut Player) {
     });
 }
 
-fn warnings(ui: &mut egui::Ui, player: &mut Player) {
+/// The warnings list; a click on one goes to its symbol: in edit mode it selects the symbol and
+/// the staff scrolls to it, otherwise the cursor goes to its time.
+fn warnings(ui: &mut egui::Ui, player: &mut Player, edit: &mut crate::viewer::edit_ui::EditPanel) {
     let count = player.warnings().len();
-    let mut seek = None;
+    let mut clicked = None;
+    let session = edit.session.as_ref().filter(|_| edit.active);
     egui::CollapsingHeader::new(format!("Warnings ({count})")).default_open(count > 0).show(ui, |ui| {
         if count == 0 {
             ui.label("Everything in the score was interpreted.");
         }
-        for item in player.warnings() {
+        for (i, item) in player.warnings().iter().enumerate() {
             let prefix = if item.from_motion { "motion" } else { "score" };
             let text = format!("[{prefix}] {}", item.text);
-            match item.t_beats {
-                Some(t) => {
-                    if ui.selectable_label(false, text).on_hover_text("Click to go there").clicked() {
-                        seek = Some(t);
-                    }
+            let has_symbol = session.is_some_and(|s| s.editor().place_of_span(&item.span).is_some());
+            if item.t_beats.is_some() || has_symbol {
+                let hint = if has_symbol { "Click to select its symbol" } else { "Click to go there" };
+                if ui.selectable_label(false, text).on_hover_text(hint).clicked() {
+                    clicked = Some(i);
                 }
-                None => {
-                    ui.label(text);
-                }
+            } else {
+                ui.label(text);
             }
         }
     });
-    if let Some(t) = seek {
+    let Some(item) = clicked.and_then(|i| player.warnings().get(i).cloned()) else { return };
+    let selected =
+        edit.session.as_mut().filter(|_| edit.active).is_some_and(|session| session.go_to_span(&item.span, player));
+    if !selected && let Some(t) = item.t_beats {
         player.playback.pause();
         player.playback.seek(t);
     }

@@ -100,3 +100,36 @@ fn ctrl_s_saves_and_ctrl_shift_s_saves_as_in_edit_mode_or_not_and_s_alone_does_n
     assert!(out.actions.is_empty(), "S alone is the support column: {:?}", out.actions);
     assert_eq!((column, state.edit.session.as_ref().unwrap().caret.column), (3, 1));
 }
+
+#[test]
+fn b_bends_the_arm_just_written_u_names_its_upper_arm_and_f_then_6_turns_a_front_sign() {
+    let model = mannequin(&labanplay::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(labanplay::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    let ctx = egui::Context::default();
+    pass(&ctx, &mut state, &mut player, Vec::new());
+    player.playback.seek(10.0);
+    pass(&ctx, &mut state, &mut player, vec![key(Key::E, Modifiers::NONE)]);
+    pass(&ctx, &mut state, &mut player, vec![key(Key::M, Modifiers::NONE), key(Key::Num8, Modifiers::NONE)]);
+    player.playback.seek(10.9);
+    let reach = right_arm(&mut player).length();
+    pass(&ctx, &mut state, &mut player, vec![key(Key::B, Modifiers::NONE)]);
+    let session = state.edit.session.as_ref().unwrap();
+    assert_eq!(session.status.as_deref(), Some("right arm, bent"));
+    player.playback.seek(10.9);
+    let bent = right_arm(&mut player).length();
+    assert!(bent < reach - 0.1, "B bends the arm just written: {reach} → {bent}");
+    // U with the bent sign selected writes under the same arm sign.
+    pass(&ctx, &mut state, &mut player, vec![key(Key::U, Modifiers::NONE)]);
+    let session = state.edit.session.as_ref().unwrap();
+    assert_eq!(session.status.as_deref(), Some("right arm, right upper arm pre-sign"));
+    let doc = session.editor().document();
+    let (pre, volume) = (
+        doc.symbols.iter().find(|s| s.code == "Limb 7").unwrap(),
+        doc.symbols.iter().find(|s| s.code == "Volm 3").unwrap(),
+    );
+    assert!(pre.y < volume.y_top() && pre.y_top() > volume.y_top(), "both under the arm sign's start");
+    pass(&ctx, &mut state, &mut player, vec![key(Key::F, Modifiers::NONE), key(Key::Num6, Modifiers::NONE)]);
+    let session = state.edit.session.as_ref().unwrap();
+    assert_eq!(session.status.as_deref(), Some("front sign: facing 90° clockwise from the audience"));
+}

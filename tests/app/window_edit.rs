@@ -1,7 +1,7 @@
 //! The editor in the real window under Xvfb: E starts edit mode, Home goes to beat 0, H and 6
-//! write a right arm gesture "side high"; the title marks the unsaved edit (`*`) and Ctrl+Z takes
-//! it back (the mark goes), Ctrl+Y makes it again and Ctrl+S saves it (the mark goes; the file
-//! read back has the sign). Screenshot of the editor with `import` (kept with `KEEP_SCREENSHOT`).
+//! write a right arm gesture "side high", B a bent sign and U an upper-arm pre-sign under it; the
+//! title marks the unsaved edits (`*`) and three Ctrl+Z take them back (the mark goes), three
+//! Ctrl+Y make them again and Ctrl+S saves them (the mark goes; the file read back has the signs). Screenshot of the editor with `import` (kept with `KEEP_SCREENSHOT`).
 //! Skips without Xvfb, xdotool or import, unless `CI` is set.
 #![cfg(feature = "viewer")]
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
@@ -45,7 +45,7 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
     let window = window_of(&display, player, &mut children);
     let title = || xdotool(&display, &["getwindowname", &window]);
     xdotool(&display, &["windowfocus", "--sync", &window]);
-    for key in ["e", "Home", "h", "6"] {
+    for key in ["e", "Home", "h", "6", "b", "u"] {
         xdotool(&display, &["key", "--window", &window, key]);
         std::thread::sleep(Duration::from_millis(600));
     }
@@ -54,7 +54,10 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
     let shot = dir.join("editor.png");
     let _ = Command::new("import").args(["-window", "root"]).arg(&shot).env("DISPLAY", &display).status();
     assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000), "no screenshot at {}", shot.display());
-    xdotool(&display, &["key", "--window", &window, "ctrl+z"]);
+    for _ in 0..3 {
+        xdotool(&display, &["key", "--window", &window, "ctrl+z"]);
+        std::thread::sleep(Duration::from_millis(400));
+    }
     assert!(wait_for(30, || !title().contains("— * ")), "undo left the mark: {}", title());
     let side_high_arms = |path: &Path| {
         let doc = labanplay::read::load(path).unwrap().document;
@@ -68,11 +71,16 @@ fn keys_in_the_window_edit_the_score_and_the_title_marks_it_until_undone() {
         doc.symbols.iter().filter(side_high).count()
     };
     let before = side_high_arms(&score);
-    xdotool(&display, &["key", "--window", &window, "ctrl+y"]);
+    for _ in 0..3 {
+        xdotool(&display, &["key", "--window", &window, "ctrl+y"]);
+        std::thread::sleep(Duration::from_millis(400));
+    }
     assert!(wait_for(30, || title().contains("— * ")), "redo: no mark: {}", title());
     xdotool(&display, &["key", "--window", &window, "ctrl+s"]);
     assert!(wait_for(30, || !title().contains("— * ")), "saving left the mark: {}", title());
     assert_eq!(side_high_arms(&score), before + 1, "the saved file has the sign");
+    let saved = std::fs::read_to_string(&score).unwrap();
+    assert!(saved.contains("Volm   3") && saved.contains("Limb   7"), "the bent sign and the pre-sign saved:\n{saved}");
     drop(children);
     if std::env::var_os("KEEP_SCREENSHOT").is_some() {
         eprintln!("kept the screenshot {}", shot.display());
