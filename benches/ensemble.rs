@@ -77,7 +77,7 @@ fn bench_step(c: &mut Criterion) {
                 sim.step();
             }
             group.bench_function(BenchmarkId::new(name, plan.performers.len()), |b| {
-                // By reference: dropping the clone (its recorded frames) is not timed.
+                // By reference: dropping the clone is not timed.
                 b.iter_batched_ref(|| sim.clone(), |s| s.step(), BatchSize::LargeInput)
             });
         }
