@@ -166,7 +166,7 @@ mod tests {
         let points: Vec<DVec2> = (0..2_000)
             .map(|f| {
                 let t = f as f64 * 0.01;
-                DVec2::new(t * 1.3 + 0.03 * (t * 7.0).sin(), (t * 0.4).sin() * 3.0 + 0.004 * (f % 3) as f64)
+                DVec2::new(t * 1.3 + 0.03 * (t * 7.0).sin(), (t * 0.4).sin() * 3.0 + 0.001 * (f % 3) as f64)
             })
             .collect();
         let track = track_of(&points);
