@@ -13,7 +13,8 @@ use labanplay::ensemble::{Simulation, assign, read_plan};
 use labanplay::pose::skeleton::Proportions;
 use std::hint::black_box;
 
-/// A plan of `n` performers in two square blocks that swap sides (the densest crossing).
+/// A plan of `n` performers in two square blocks that swap sides across the middle of the stage
+/// (the densest crossing).
 fn swap_plan(n: usize) -> String {
     let side = ((n / 2) as f64).sqrt().ceil() as usize;
     let rows = side;
@@ -28,14 +29,14 @@ depth_m = {stage}
 [[formation]]
 name = "left"
 shape = "block"
-centre = [{l}, 0]
+centre = [{l}, {y}]
 rows = {rows}
 columns = {cols}
 spacing_m = 1.2
 [[formation]]
 name = "right"
 shape = "block"
-centre = [{r}, 0]
+centre = [{r}, {y}]
 rows = {rows}
 columns = {cols}
 spacing_m = 1.2
@@ -59,6 +60,7 @@ beats = {beats}
         stage = 4.0 * w,
         l = -w * 0.75,
         r = w * 0.75,
+        y = 2.0 * w,
         beats = (w * 1.5 / 0.6).ceil()
     )
 }

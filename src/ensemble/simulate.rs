@@ -187,14 +187,22 @@ impl<'p> Simulation<'p> {
         let last_end = self.plan.behaviours.iter().map(Behaviour::end_beats).fold(0.0, f64::max);
         let end_frame = (last_end / self.dt_beats).ceil() as usize + 1;
         let overtime = (OVERTIME_BEATS / self.dt_beats).ceil() as usize;
-        while self.frame < end_frame || (self.anyone_moving() && self.frame < end_frame + overtime) {
-            self.step();
-        }
+        // All steps on one of the pool's threads: their shared work is handed over only once.
+        rayon::scope(|_| {
+            while self.frame < end_frame || (self.anyone_moving() && self.frame < end_frame + overtime) {
+                self.step();
+            }
+        });
         self.recorder.finish(self.moves, self.detours)
     }
 
-    /// One predict → correct → act step.
+    /// One predict → correct → act step, on one of the pool's threads (its shared work is not
+    /// handed over from outside the pool at every phase).
     pub fn step(&mut self) {
+        rayon::scope(|_| self.step_here());
+    }
+
+    fn step_here(&mut self) {
         let t = self.t_beats();
         let t_next = t + self.dt_beats;
         self.start_due_events(t);
