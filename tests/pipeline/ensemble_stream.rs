@@ -126,8 +126,8 @@ fn scan(plan: &Plan, frames: &[Vec<DVec2>], motion: &Motion) -> (Vec<LongStep>, 
     let mut open: std::collections::BTreeMap<(usize, usize), (usize, usize)> = Default::default();
     for f in 0..frames.len() - 1 {
         for (k, o) in plan.obstacles.iter().enumerate() {
-            for i in 0..frames[f].len() {
-                let d = segment_obstacle_distance(frames[f][i], frames[f + 1][i], &o.shape);
+            for (i, (a, b)) in frames[f].iter().zip(&frames[f + 1]).enumerate() {
+                let d = segment_obstacle_distance(*a, *b, &o.shape);
                 if d >= r {
                     continue;
                 }

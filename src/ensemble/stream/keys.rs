@@ -29,9 +29,18 @@ impl Key {
 }
 
 /// A performer's path: keys by frame, the first at frame 0, the last at the last frame.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Track {
     keys: Vec<Key>,
+}
+
+impl Clone for Track {
+    /// A copy with the same room to grow, so a cloned simulation steps as fast as the original.
+    fn clone(&self) -> Self {
+        let mut keys = Vec::with_capacity(self.keys.capacity());
+        keys.extend_from_slice(&self.keys);
+        Self { keys }
+    }
 }
 
 impl Track {
