@@ -1,15 +1,16 @@
-//! Exact conflict finding over a simulated motion: between two frames every performer moves in a
-//! straight line, so the closest approach of each pair (and of each performer to each obstacle) is
-//! solved in closed form, not sampled. Also late arrivals, steps too long for the tempo, and
-//! what [`super::targets`] finds: spots and paths off the floor, and events whose spots crowd.
+//! Exact conflicts of a simulated motion: between two frames every performer moves in a straight
+//! line, so the closest approach of each pair (and of each performer to each obstacle) is solved
+//! in closed form, not sampled. The simulation finds them step by step ([`super::stream`]), with
+//! steps too long for the tempo and paths off the floor; here they are gathered with late
+//! arrivals and events whose spots crowd ([`super::targets`]) into one [`Report`].
 //!
-//! Pairs come from the grid; segments are checked against circles and boxes exactly. A step is too
-//! long when it exceeds half the body height walking, or 0.9 of it running, at the tempo; steps
-//! are counted against the move that was the performer's then, with that move's gait.
+//! Segments are checked against circles and boxes exactly. A step is too long when it exceeds half
+//! the body height walking, or 0.9 of it running, at the tempo; steps are counted against the move
+//! that was the performer's then, with that move's gait.
 
-use super::grid::Grid;
-use super::plan::{Body, ObstacleShape, Plan};
+use super::plan::{ObstacleShape, Plan};
 use super::simulate::Motion;
+use super::stream::pairs::PairWatch;
 use super::targets::{self, CrowdedSpots, OffFloor};
 use glam::DVec2;
 
@@ -159,44 +160,11 @@ impl Report {
 pub const CONTACT_TOLERANCE_M: f64 = 1e-6;
 
 /// Every pair closer than `2 × radius` between consecutive frames, exactly; each episode (a run
-/// of consecutive steps) reported once at its closest moment.
+/// of consecutive steps) reported once at its closest moment (as the simulation finds them).
 pub fn pair_conflicts(frames: &[Vec<DVec2>], radius_m: f64, dt_beats: f64) -> Vec<PairConflict> {
     let reach = 2.0 * radius_m - CONTACT_TOLERANCE_M;
-    // (a, b) → (last step seen, index in out)
-    let mut open: std::collections::BTreeMap<(usize, usize), (usize, usize)> = Default::default();
-    let mut out: Vec<PairConflict> = Vec::new();
-    for f in 0..frames.len().saturating_sub(1) {
-        let (p0, p1) = (&frames[f], &frames[f + 1]);
-        let max_move = p0.iter().zip(p1).map(|(a, b)| a.distance(*b)).fold(0.0f64, f64::max);
-        let grid = Grid::build(p0, (2.0 * radius_m + 2.0 * max_move).max(1e-3));
-        for i in 0..p0.len() {
-            grid.for_each_near(p0[i], |j| {
-                if j <= i {
-                    return;
-                }
-                let (d, s) = closest_approach(p0[i], p1[i], p0[j], p1[j]);
-                if d < reach {
-                    let at = (f as f64 + s) * dt_beats;
-                    match open.get_mut(&(i, j)) {
-                        Some((last, k)) if *last + 1 >= f => {
-                            *last = f;
-                            if d < out[*k].distance_m {
-                                out[*k].distance_m = d;
-                                out[*k].at_beats = at;
-                            }
-                        }
-                        _ => {
-                            open.insert((i, j), (f, out.len()));
-                            out.push(PairConflict { a: i, b: j, distance_m: d, at_beats: at });
-                        }
-                    }
-                }
-            });
-        }
-        // Single-frame motions (one frame only) have no steps; nothing to do.
-    }
-    if frames.len() == 1 {
-        let p = &frames[0];
+    if let [p] = frames {
+        let mut out = Vec::new();
         for i in 0..p.len() {
             for j in i + 1..p.len() {
                 let d = p[i].distance(p[j]);
@@ -205,76 +173,13 @@ pub fn pair_conflicts(frames: &[Vec<DVec2>], radius_m: f64, dt_beats: f64) -> Ve
                 }
             }
         }
+        return out;
     }
-    out.sort_by(|x, y| x.at_beats.total_cmp(&y.at_beats).then((x.a, x.b).cmp(&(y.a, y.b))));
-    out
-}
-
-/// Performers whose body enters an obstacle, exactly per step; one report per performer and
-/// obstacle episode.
-pub fn obstacle_conflicts(plan: &Plan, motion: &Motion) -> Vec<ObstacleConflict> {
-    let r = plan.body.radius_m - CONTACT_TOLERANCE_M;
-    let mut out: Vec<ObstacleConflict> = Vec::new();
-    let mut last: std::collections::BTreeMap<(usize, usize), (usize, usize)> = Default::default();
-    for f in 0..motion.frames.len().saturating_sub(1) {
-        let (p0, p1) = (&motion.frames[f], &motion.frames[f + 1]);
-        for (k, o) in plan.obstacles.iter().enumerate() {
-            let (c, rad) = o.shape.bounding_circle();
-            for i in 0..p0.len() {
-                if segment_point_distance(p0[i], p1[i], c) > rad + r {
-                    continue;
-                }
-                let d = segment_obstacle_distance(p0[i], p1[i], &o.shape);
-                if d < r {
-                    match last.get_mut(&(i, k)) {
-                        Some((seen, idx)) if *seen + 1 >= f => {
-                            *seen = f;
-                            out[*idx].distance_m = out[*idx].distance_m.min(d);
-                        }
-                        _ => {
-                            last.insert((i, k), (f, out.len()));
-                            out.push(ObstacleConflict {
-                                performer: i,
-                                obstacle: k,
-                                distance_m: d,
-                                at_beats: f as f64 * motion.dt_beats,
-                            });
-                        }
-                    }
-                }
-            }
-        }
+    let mut watch = PairWatch::new(radius_m, dt_beats);
+    for (f, w) in frames.windows(2).enumerate() {
+        watch.step(f, &w[0], &w[1]);
     }
-    out
-}
-
-/// Steps longer than the body can take: positions at every step time of the gait (every beat
-/// walking, every half beat running) during each move, from its start to its end
-/// ([`targets::move_ends`]: the arrival, else the performer's next move).
-pub fn long_steps(plan: &Plan, motion: &Motion, body: &Body) -> Vec<LongStep> {
-    let mut out = Vec::new();
-    for (m, &end) in motion.moves.iter().zip(&targets::move_ends(motion)) {
-        let per_beat = Body::steps_per_beat(m.gait);
-        let max_m = body.max_step_m(m.gait);
-        let step_beats = 1.0 / per_beat;
-        let mut t = m.start_beats;
-        while t < end - 1e-9 {
-            let t1 = (t + step_beats).min(end);
-            let len = motion.position_at(m.performer, t1).distance(motion.position_at(m.performer, t));
-            if len > max_m * (1.0 + 1e-9) {
-                out.push(LongStep {
-                    performer: m.performer,
-                    behaviour: m.behaviour,
-                    at_beats: t,
-                    length_m: len,
-                    max_m,
-                });
-            }
-            t = t1;
-        }
-    }
-    let _ = plan;
-    out
+    watch.finish()
 }
 
 /// Late arrivals from the motion's move records, except the moves of the events in `excused`
@@ -291,21 +196,23 @@ pub fn late_arrivals(motion: &Motion, excused: &[usize]) -> Vec<LateArrival> {
             behaviour: m.behaviour,
             due_beats: m.due_beats,
             arrived_beats: m.arrived_beats,
-            short_m: motion.position_at(m.performer, m.due_beats).distance(m.target),
+            short_m: m.short_m,
         })
         .collect()
 }
 
-/// The whole check. The moves of an event whose spots crowd are not also reported late.
+/// The whole check: what the simulation found, late arrivals and crowded events. The moves of
+/// an event whose spots crowd are not also reported late.
 pub fn check(plan: &Plan, motion: &Motion) -> Report {
     let crowded = targets::crowded_spots(plan, motion);
     let excused: Vec<usize> = crowded.iter().map(|c| c.behaviour).collect();
+    let found = &motion.findings;
     Report {
-        pairs: pair_conflicts(&motion.frames, plan.body.radius_m, motion.dt_beats),
-        obstacles: obstacle_conflicts(plan, motion),
+        pairs: found.pairs.clone(),
+        obstacles: found.obstacles.clone(),
         late: late_arrivals(motion, &excused),
-        long_steps: long_steps(plan, motion, &plan.body),
-        off_floor: targets::off_floor(plan, motion, &targets::move_ends(motion)),
+        long_steps: found.long_steps.clone(),
+        off_floor: found.off_floor.clone(),
         crowded,
     }
 }

@@ -25,6 +25,12 @@ pub struct Grid {
     order: Vec<u32>,
 }
 
+/// `v.floor() as i64` without a call to the C library's `floor`.
+fn floor_i64(v: f64) -> i64 {
+    let t = v as i64;
+    if (t as f64) > v { t.saturating_sub(1) } else { t }
+}
+
 impl Grid {
     /// Buckets `points` into cells of `cell_m` metres, or larger ones (see [`Grid::cell_m`]) when
     /// the points spread over more than [`MAX_CELLS_PER_POINT`] cells per point.
@@ -72,7 +78,7 @@ impl Grid {
 
     fn cell_xy(&self, p: DVec2) -> (i64, i64) {
         let q = (p - self.origin) / self.cell_m;
-        (q.x.floor() as i64, q.y.floor() as i64)
+        (floor_i64(q.x), floor_i64(q.y))
     }
 
     fn cell_index(&self, p: DVec2) -> usize {
@@ -111,6 +117,14 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floor_i64_is_the_floor() {
+        for v in [-2.5, -2.0, -0.1, -0.0, 0.0, 0.3, 1.0, 7.9, 1e300, -1e300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]
+        {
+            assert_eq!(floor_i64(v), v.floor() as i64, "{v}");
+        }
+    }
 
     #[test]
     fn points_a_million_metres_apart_get_larger_cells_not_a_huge_grid() {

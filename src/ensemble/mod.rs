@@ -1,6 +1,6 @@
 //! Ensembles: plan files (stage, obstacles, formations from pictures or shapes, groups, a
 //! timeline of events), picture → lattice, assignment, and the predict–correct–act simulation
-//! with exact conflict checks. Pure: no GPU, window, UI or audio code, and no file opened here:
+//! with exact conflict checks found while it steps. Pure: no GPU, window, UI or audio code, and no file opened here:
 //! a plan's scores, pictures and music come through the [`crate::read::Sources`] it is given.
 
 pub mod assign;
@@ -18,6 +18,7 @@ pub mod shapes;
 pub mod sheets;
 pub mod simulate;
 pub mod steer;
+pub mod stream;
 pub mod targets;
 
 pub use plan::{Plan, PlanError, PlanFile, read_plan, read_plan_file};

@@ -24,7 +24,11 @@ use super::path::{Path, performer_controls};
 use super::plan::{Avoidance, Behaviour, Gait, Method, ObstacleShape, PathKind, Plan, Reference};
 use super::route::Router;
 use super::steer::{self, Detour};
+use super::stream::Recorder;
 use glam::DVec2;
+use rayon::prelude::*;
+
+pub use super::stream::Motion;
 
 /// One performer's move in one behaviour event.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,45 +48,8 @@ pub struct MoveRecord {
     pub arrived_beats: Option<f64>,
     /// Walk or run.
     pub gait: Gait,
-}
-
-/// The recorded result: positions at every step and the moves.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Motion {
-    /// Beats per step.
-    pub dt_beats: f64,
-    /// `frames[f][i]`: performer `i` at beat `f × dt_beats`.
-    pub frames: Vec<Vec<DVec2>>,
-    /// Every move, by start.
-    pub moves: Vec<MoveRecord>,
-    /// Detours taken: clockwise-left and counter-clockwise-right steps.
-    pub detours: [u64; 2],
-}
-
-impl Motion {
-    /// The last recorded beat.
-    pub fn end_beats(&self) -> f64 {
-        (self.frames.len().saturating_sub(1)) as f64 * self.dt_beats
-    }
-
-    /// Performer `i` at `t_beats`, linear between steps (the motion is piecewise linear).
-    pub fn position_at(&self, i: usize, t_beats: f64) -> DVec2 {
-        let f = (t_beats / self.dt_beats).clamp(0.0, self.frames.len().saturating_sub(1) as f64);
-        let k = (f.floor() as usize).min(self.frames.len().saturating_sub(2));
-        if self.frames.len() < 2 {
-            return self.frames[0][i];
-        }
-        self.frames[k][i].lerp(self.frames[k + 1][i], f - k as f64)
-    }
-
-    /// Velocity (m per beat) of performer `i` over the step containing `t_beats`.
-    pub fn velocity_at(&self, i: usize, t_beats: f64) -> DVec2 {
-        if self.frames.len() < 2 {
-            return DVec2::ZERO;
-        }
-        let k = ((t_beats / self.dt_beats).floor().max(0.0) as usize).min(self.frames.len() - 2);
-        (self.frames[k + 1][i] - self.frames[k][i]) / self.dt_beats
-    }
+    /// How far from its spot the performer is at the due beat, metres.
+    pub short_m: f64,
 }
 
 /// A performer stops walking and holds its spot within this distance of it.
@@ -100,6 +67,8 @@ const OVERTIME_BEATS: f64 = 32.0;
 const FEELER_MARGIN_M: f64 = 0.1;
 /// Fraction of a move spent speeding up (and slowing down) at each end.
 const RAMP: f64 = 0.15;
+/// Performers per chunk of work shared among threads.
+const CHUNK: usize = 512;
 
 #[derive(Clone, Debug)]
 struct Active {
@@ -131,14 +100,15 @@ pub struct Simulation<'p> {
     order: Vec<usize>,
     shapes: Vec<ObstacleShape>,
     router: Router,
-    motion: Motion,
+    moves: Vec<MoveRecord>,
+    detours: [u64; 2],
+    recorder: Recorder,
     // Scratch buffers reused by every step.
     desired: Vec<DVec2>,
     proposed: Vec<DVec2>,
     detour: Vec<Option<Detour>>,
     lag: Vec<f64>,
     polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
-    orca: orca::Scratch,
     near: Vec<usize>,
     act_order: Vec<usize>,
     act_done: Vec<bool>,
@@ -176,14 +146,15 @@ impl<'p> Simulation<'p> {
             order,
             shapes,
             router,
-            motion: Motion { dt_beats, frames: vec![pos.clone()], moves: Vec::new(), detours: [0; 2] },
+            moves: Vec::new(),
+            detours: [0; 2],
+            recorder: Recorder::new(plan, &pos, dt_beats),
             pos,
             desired: vec![DVec2::ZERO; n],
             proposed: vec![DVec2::ZERO; n],
             detour: vec![None; n],
             lag: vec![0.0; n],
             polygons: orca::obstacle_polygons(&plan.obstacles),
-            orca: orca::Scratch::default(),
             near: Vec::new(),
             act_order: Vec::new(),
             act_done: Vec::new(),
@@ -216,24 +187,32 @@ impl<'p> Simulation<'p> {
         let last_end = self.plan.behaviours.iter().map(Behaviour::end_beats).fold(0.0, f64::max);
         let end_frame = (last_end / self.dt_beats).ceil() as usize + 1;
         let overtime = (OVERTIME_BEATS / self.dt_beats).ceil() as usize;
-        while self.frame < end_frame || (self.anyone_moving() && self.frame < end_frame + overtime) {
-            self.step();
-        }
-        self.motion
+        // All steps on one of the pool's threads: their shared work is handed over only once.
+        rayon::scope(|_| {
+            while self.frame < end_frame || (self.anyone_moving() && self.frame < end_frame + overtime) {
+                self.step();
+            }
+        });
+        self.recorder.finish(self.moves, self.detours)
     }
 
-    /// One predict → correct → act step.
+    /// One predict → correct → act step, on one of the pool's threads (its shared work is not
+    /// handed over from outside the pool at every phase).
     pub fn step(&mut self) {
+        rayon::scope(|_| self.step_here());
+    }
+
+    fn step_here(&mut self) {
         let t = self.t_beats();
         let t_next = t + self.dt_beats;
         self.start_due_events(t);
         self.predict(t_next);
         let grid = Grid::build(&self.pos, self.cell_m);
         self.correct(&grid);
-        self.act(&grid);
+        self.act();
         self.arrive(t_next);
         self.frame += 1;
-        self.motion.frames.push(self.pos.clone());
+        self.recorder.frame(&self.pos, &self.plan.obstacles, &mut self.moves);
     }
 
     fn start_due_events(&mut self, t: f64) {
@@ -266,8 +245,8 @@ impl<'p> Simulation<'p> {
             let route = self.router.route(path.points());
             let routed = route.is_some();
             let path = route.map_or(path, Path::polyline);
-            let record = self.motion.moves.len();
-            self.motion.moves.push(MoveRecord {
+            let record = self.moves.len();
+            self.moves.push(MoveRecord {
                 performer: i,
                 behaviour: b,
                 start_beats: ev.start_beats,
@@ -275,7 +254,9 @@ impl<'p> Simulation<'p> {
                 target: targets[k],
                 arrived_beats: None,
                 gait: ev.gait,
+                short_m: 0.0,
             });
+            self.recorder.move_started(record, &self.moves);
             self.active[i] = Some(Active {
                 record,
                 path,
@@ -292,26 +273,29 @@ impl<'p> Simulation<'p> {
     /// Predict: each moving performer's desired velocity towards its schedule point (the speed
     /// follows the remaining distance over the remaining time).
     fn predict(&mut self, t_next: f64) {
-        for i in 0..self.pos.len() {
-            self.desired[i] = DVec2::ZERO;
-            self.lag[i] = 0.0;
-            let Some(a) = &self.active[i] else { continue };
-            let span = (a.t1_beats - a.t0_beats).max(1e-9);
-            let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
-            let u = ramp_profile(tau);
-            let mut carrot = a.path.at_fraction(u);
-            if let Some(p) = a.attract {
-                carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
-            }
-            if tau >= 1.0 {
-                carrot = a.target;
-            }
-            if a.routed && !self.router.clear(self.pos[i], carrot) {
-                carrot = Self::corner_in_sight(&self.router, &a.path, self.pos[i], u);
-            }
-            self.desired[i] = steer::seek(self.pos[i], carrot, self.dt_secs, a.max_speed);
-            self.lag[i] = self.pos[i].distance(carrot);
-        }
+        let (pos, active, router, dt_secs) = (&self.pos, &self.active, &self.router, self.dt_secs);
+        self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(
+            |(i, (desired, lag))| {
+                *desired = DVec2::ZERO;
+                *lag = 0.0;
+                let Some(a) = &active[i] else { return };
+                let span = (a.t1_beats - a.t0_beats).max(1e-9);
+                let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
+                let u = ramp_profile(tau);
+                let mut carrot = a.path.at_fraction(u);
+                if let Some(p) = a.attract {
+                    carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
+                }
+                if tau >= 1.0 {
+                    carrot = a.target;
+                }
+                if a.routed && !router.clear(pos[i], carrot) {
+                    carrot = Self::corner_in_sight(router, &a.path, pos[i], u);
+                }
+                *desired = steer::seek(pos[i], carrot, dt_secs, a.max_speed);
+                *lag = pos[i].distance(carrot);
+            },
+        );
     }
 
     /// The farthest corner of a route, up to the schedule's point at fraction `u`, that `p`
@@ -321,132 +305,50 @@ impl<'p> Simulation<'p> {
         corners.iter().rev().copied().find(|c| router.clear(p, *c)).unwrap_or(corners[0])
     }
 
-    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA.
+    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA. Each
+    /// performer reads the others' state at the start of the step, so they are shared among
+    /// threads.
     fn correct(&mut self, grid: &Grid) {
+        let near = Neighbourhood {
+            plan: self.plan,
+            grid,
+            pos: &self.pos,
+            vel: &self.vel,
+            active: &self.active,
+            group_of: &self.group_of,
+            desired: &self.desired,
+            shapes: &self.shapes,
+            polygons: &self.polygons,
+            cell_m: self.cell_m,
+            dt_secs: self.dt_secs,
+        };
+        let out = self.proposed.par_iter_mut().zip(self.detour.par_iter_mut()).enumerate().with_min_len(CHUNK);
         if self.plan.steering.method == Avoidance::Orca {
-            self.correct_orca(grid);
-            return;
-        }
-        let plan = self.plan;
-        let r = plan.body.radius_m;
-        let reach = 2.0 * r + 0.15;
-        let sep_range = 2.0 * r + 0.5;
-        let w = plan.steering;
-        let mut same_v: Vec<DVec2> = Vec::new();
-        let mut same_p: Vec<DVec2> = Vec::new();
-        for i in 0..self.pos.len() {
-            self.detour[i] = None;
-            let Some(a) = &self.active[i] else {
-                self.proposed[i] = self.pos[i];
-                continue;
-            };
-            let max_speed = a.max_speed;
-            let p = self.pos[i];
-            let want = self.desired[i];
-            let speed = want.length();
-            same_v.clear();
-            same_p.clear();
-            let mut sep = DVec2::ZERO;
-            let mut first_threat: Option<(f64, usize)> = None;
-            grid.for_each_near(p, |j| {
-                if j == i {
-                    return;
-                }
-                let q = self.pos[j];
-                let d = q - p;
-                let dist = d.length();
-                if dist < sep_range {
-                    sep += steer::separation(p, std::iter::once(q));
-                }
-                if self.group_of[j] == self.group_of[i] && self.active[j].is_some() && dist < self.cell_m {
-                    same_v.push(self.vel[j]);
-                    same_p.push(q);
-                }
-                if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS)
-                    && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
-                {
-                    first_threat = Some((tc, j));
-                }
-            });
-            let mut v = want;
-            v += sep * (w.separation * r * speed.max(0.2));
-            v += steer::alignment(self.vel[i], &same_v) * w.alignment;
-            v += steer::cohesion(p, &same_p) * (w.cohesion / HORIZON_SECS);
-            if let Some((tc, j)) = first_threat
-                && speed > 1e-6
-            {
-                let kind = Detour::classify(want, self.pos[j] - p);
-                self.detour[i] = Some(kind);
-                v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
-            }
-            if !a.routed {
-                let heading = if speed > 1e-6 { want } else { self.vel[i] };
-                let feeler = heading.length() * HORIZON_SECS + r;
-                v += steer::avoid_obstacles(p, heading, feeler, &self.shapes, r + FEELER_MARGIN_M)
-                    * (w.avoidance * max_speed);
-            }
-            let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
-            let v_new = steer::truncate(self.vel[i] + dv, max_speed);
-            self.proposed[i] = p + v_new * self.dt_secs;
-        }
-    }
-
-    /// Correct with ORCA: the neighbours in the 3×3 cells and the obstacles' polygons bound the
-    /// velocity nearest the schedule's; a turn to the left counts as a clockwise-left detour.
-    fn correct_orca(&mut self, grid: &Grid) {
-        let r = self.plan.body.radius_m;
-        for i in 0..self.pos.len() {
-            self.detour[i] = None;
-            let Some(a) = &self.active[i] else {
-                self.proposed[i] = self.pos[i];
-                continue;
-            };
-            let p = self.pos[i];
-            let want = self.desired[i];
-            let mut near = std::mem::take(&mut self.near);
-            near.clear();
-            grid.for_each_near(p, |j| {
-                if j != i {
-                    near.push(j);
-                }
-            });
-            let neighbours = near.iter().map(|&j| orca::Neighbour {
-                position: self.pos[j],
-                velocity: self.vel[j],
-                moving: self.active[j].is_some(),
-            });
-            let v = orca::avoiding_velocity(
-                p,
-                self.vel[i],
-                want,
-                a.max_speed,
-                r,
-                neighbours,
-                &self.polygons,
-                self.dt_secs,
-                &mut self.orca,
+            out.for_each_init(
+                || (orca::Scratch::default(), Vec::new()),
+                |(scratch, list), (i, (proposed, detour))| (*proposed, *detour) = near.orca(i, scratch, list),
             );
-            let turn = want.perp_dot(v);
-            if want.length_squared() > 1e-12 && turn.abs() > 1e-6 * want.length() * v.length() {
-                self.detour[i] = Some(if turn > 0.0 { Detour::ClockwiseLeft } else { Detour::CounterClockwiseRight });
-            }
-            self.proposed[i] = p + v * self.dt_secs;
-            self.near = near;
+        } else {
+            out.for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(same_v, same_p), (i, (proposed, detour))| (*proposed, *detour) = near.steer(i, same_v, same_p),
+            );
         }
     }
 
     /// Act: performers take their moves in order of how far behind schedule they are; each
     /// move is checked exactly against the neighbours' moves already taken and the others'
     /// current places, and shortened or turned (towards the detour side) until it is clear.
-    /// Standing still is always clear, so no two bodies ever overlap.
-    fn act(&mut self, grid: &Grid) {
+    /// Standing still is always clear, so no two bodies ever overlap. Neighbours come from a
+    /// grid whose cells are the contact distance plus the two longest moves.
+    fn act(&mut self) {
         let n = self.pos.len();
         let min_d = 2.0 * self.plan.body.radius_m;
         let r = self.plan.body.radius_m;
         let mut order = std::mem::take(&mut self.act_order);
         order.clear();
         order.extend((0..n).filter(|&i| self.active[i].is_some()));
-        order.sort_by(|a, b| self.lag[*b].total_cmp(&self.lag[*a]).then(a.cmp(b)));
+        order.par_sort_unstable_by(|a, b| self.lag[*b].total_cmp(&self.lag[*a]).then(a.cmp(b)));
         let mut done = std::mem::take(&mut self.act_done);
         done.clear();
         done.resize(n, false);
@@ -457,6 +359,7 @@ impl<'p> Simulation<'p> {
         // plus both longest moves cannot come closer, so each mover gathers its few near
         // neighbours once for all its candidates.
         let longest_m = order.iter().map(|&i| self.proposed[i].distance(self.pos[i])).fold(0.0, f64::max);
+        let grid = Grid::build(&self.pos, min_d + 2.0 * longest_m + 1e-6);
         let mut near = std::mem::take(&mut self.near);
         // The candidate turns, the same for every mover (both detour sides).
         let turns =
@@ -525,7 +428,7 @@ impl<'p> Simulation<'p> {
                 self.detour[i] = Some(side);
             }
             if let Some(d) = self.detour[i] {
-                self.motion.detours[if d == Detour::ClockwiseLeft { 0 } else { 1 }] += 1;
+                self.detours[if d == Detour::ClockwiseLeft { 0 } else { 1 }] += 1;
             }
         }
         for ((v, f), p) in self.vel.iter_mut().zip(&fin).zip(&self.pos) {
@@ -547,7 +450,7 @@ impl<'p> Simulation<'p> {
                 continue;
             }
             let left_m = self.pos[i].distance(a.target);
-            let record = &mut self.motion.moves[a.record];
+            let record = &mut self.moves[a.record];
             if left_m <= ARRIVAL_TOLERANCE_M && record.arrived_beats.is_none() {
                 record.arrived_beats = Some(t_next);
             }
@@ -556,6 +459,120 @@ impl<'p> Simulation<'p> {
                 self.vel[i] = DVec2::ZERO;
             }
         }
+    }
+}
+
+/// What the correct phase reads: everyone's state at the start of the step.
+struct Neighbourhood<'a> {
+    plan: &'a Plan,
+    grid: &'a Grid,
+    pos: &'a [DVec2],
+    vel: &'a [DVec2],
+    active: &'a [Option<Active>],
+    group_of: &'a [usize],
+    desired: &'a [DVec2],
+    shapes: &'a [ObstacleShape],
+    polygons: &'a [(DVec2, f64, Vec<DVec2>)],
+    cell_m: f64,
+    dt_secs: f64,
+}
+
+impl Neighbourhood<'_> {
+    /// Performer `i`'s next position and detour by Reynolds steering (`same_v`, `same_p`:
+    /// scratch for its group's neighbours).
+    fn steer(&self, i: usize, same_v: &mut Vec<DVec2>, same_p: &mut Vec<DVec2>) -> (DVec2, Option<Detour>) {
+        let Some(a) = &self.active[i] else { return (self.pos[i], None) };
+        let plan = self.plan;
+        let r = plan.body.radius_m;
+        let reach = 2.0 * r + 0.15;
+        let sep_range = 2.0 * r + 0.5;
+        let w = plan.steering;
+        let max_speed = a.max_speed;
+        let p = self.pos[i];
+        let want = self.desired[i];
+        let speed = want.length();
+        same_v.clear();
+        same_p.clear();
+        let mut sep = DVec2::ZERO;
+        let mut first_threat: Option<(f64, usize)> = None;
+        self.grid.for_each_near(p, |j| {
+            if j == i {
+                return;
+            }
+            let q = self.pos[j];
+            let d = q - p;
+            let dist = d.length();
+            if dist < sep_range {
+                sep += steer::separation(p, std::iter::once(q));
+            }
+            if self.group_of[j] == self.group_of[i] && self.active[j].is_some() && dist < self.cell_m {
+                same_v.push(self.vel[j]);
+                same_p.push(q);
+            }
+            if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS)
+                && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
+            {
+                first_threat = Some((tc, j));
+            }
+        });
+        let mut v = want;
+        v += sep * (w.separation * r * speed.max(0.2));
+        v += steer::alignment(self.vel[i], same_v) * w.alignment;
+        v += steer::cohesion(p, same_p) * (w.cohesion / HORIZON_SECS);
+        let mut detour = None;
+        if let Some((tc, j)) = first_threat
+            && speed > 1e-6
+        {
+            let kind = Detour::classify(want, self.pos[j] - p);
+            detour = Some(kind);
+            v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
+        }
+        if !a.routed {
+            let heading = if speed > 1e-6 { want } else { self.vel[i] };
+            let feeler = heading.length() * HORIZON_SECS + r;
+            v += steer::avoid_obstacles(p, heading, feeler, self.shapes, r + FEELER_MARGIN_M)
+                * (w.avoidance * max_speed);
+        }
+        let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
+        let v_new = steer::truncate(self.vel[i] + dv, max_speed);
+        (p + v_new * self.dt_secs, detour)
+    }
+
+    /// Performer `i`'s next position and detour by ORCA: the neighbours in the 3×3 cells and the
+    /// obstacles' polygons bound the velocity nearest the schedule's; a turn to the left counts
+    /// as a clockwise-left detour.
+    fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<usize>) -> (DVec2, Option<Detour>) {
+        let Some(a) = &self.active[i] else { return (self.pos[i], None) };
+        let p = self.pos[i];
+        let want = self.desired[i];
+        near.clear();
+        self.grid.for_each_near(p, |j| {
+            if j != i {
+                near.push(j);
+            }
+        });
+        let neighbours = near.iter().map(|&j| orca::Neighbour {
+            position: self.pos[j],
+            velocity: self.vel[j],
+            moving: self.active[j].is_some(),
+        });
+        let v = orca::avoiding_velocity(
+            p,
+            self.vel[i],
+            want,
+            a.max_speed,
+            self.plan.body.radius_m,
+            neighbours,
+            self.polygons,
+            self.dt_secs,
+            scratch,
+        );
+        let turn = want.perp_dot(v);
+        let mut detour = None;
+        if want.length_squared() > 1e-12 && turn.abs() > 1e-6 * want.length() * v.length() {
+            detour = Some(if turn > 0.0 { Detour::ClockwiseLeft } else { Detour::CounterClockwiseRight });
+        }
+        (p + v * self.dt_secs, detour)
     }
 }
 

@@ -1,9 +1,8 @@
-//! What each simulated move asks of its performer, checked: when the move stops being the
-//! performer's (its arrival, else the start of its next move, else the end of the motion),
-//! whether its target and its path stay on the floor (the stage and its wings), and whether an
-//! event's targets leave room for every body (a `keep` that shrinks, a `merge` into a tight line).
+//! What each simulated move asks of its performer: when the move stops being the performer's (its
+//! arrival, else the start of its next move, else the end of the motion), what of it lies off
+//! the floor (found while stepping, [`super::stream::moves`]), and whether an event's targets
+//! leave room for every body (a `keep` that shrinks, a `merge` into a tight line).
 
-use super::floor::Floor;
 use super::grid::Grid;
 use super::plan::Plan;
 use super::simulate::{Motion, MoveRecord};
@@ -46,43 +45,6 @@ pub struct OffFloor {
     pub outside_m: f64,
     /// Spot or path.
     pub kind: OffFloorKind,
-}
-
-/// Every move whose spot lies off the floor, and every other move whose performer walks off it
-/// (the farthest point out, once per move). `ends` from [`move_ends`].
-pub fn off_floor(plan: &Plan, motion: &Motion, ends: &[f64]) -> Vec<OffFloor> {
-    let floor: Floor = plan.floor();
-    let mut out = Vec::new();
-    for (m, &end) in motion.moves.iter().zip(ends) {
-        if floor.excludes(m.target) {
-            out.push(OffFloor {
-                performer: m.performer,
-                behaviour: m.behaviour,
-                point: m.target,
-                at_beats: m.due_beats,
-                outside_m: floor.outside_m(m.target),
-                kind: OffFloorKind::Spot,
-            });
-            continue;
-        }
-        let first = (m.start_beats / motion.dt_beats).floor().max(0.0) as usize;
-        let last = ((end / motion.dt_beats).ceil() as usize).min(motion.frames.len().saturating_sub(1));
-        let farthest = (first..=last)
-            .map(|f| (f, motion.frames[f][m.performer]))
-            .filter(|(_, p)| floor.excludes(*p))
-            .max_by(|a, b| floor.outside_m(a.1).total_cmp(&floor.outside_m(b.1)).then(b.0.cmp(&a.0)));
-        if let Some((f, p)) = farthest {
-            out.push(OffFloor {
-                performer: m.performer,
-                behaviour: m.behaviour,
-                point: p,
-                at_beats: f as f64 * motion.dt_beats,
-                outside_m: floor.outside_m(p),
-                kind: OffFloorKind::Path,
-            });
-        }
-    }
-    out
 }
 
 /// An event whose targets put two performers closer than their bodies allow.
@@ -143,6 +105,7 @@ mod tests {
             target: DVec2::ZERO,
             arrived_beats,
             gait: Gait::Walk,
+            short_m: 0.0,
         }
     }
 
@@ -150,9 +113,12 @@ mod tests {
     fn a_move_that_never_arrives_ends_where_the_next_one_starts() {
         let motion = Motion {
             dt_beats: 0.5,
-            frames: vec![vec![DVec2::ZERO; 2]; 41],
+            steps: 40,
+            tracks: vec![Default::default(); 2],
+            last: vec![DVec2::ZERO; 2],
             moves: vec![record(0, 0.0, None), record(1, 0.0, Some(3.0)), record(0, 8.0, None), record(1, 8.0, None)],
             detours: [0; 2],
+            findings: Default::default(),
         };
         assert_eq!(move_ends(&motion), vec![8.0, 3.0, 20.0, 20.0]);
     }

@@ -92,13 +92,12 @@ pub fn open_plan(path: &Path, model: &DancerModel) -> Result<Crowd, PlanOpenErro
 pub fn plan_bounds(crowd: &Crowd) -> FloorBounds {
     let half = 0.5 * crowd.plan.stage_m.as_vec2();
     let mut bounds = FloorBounds { min_xz: [-half.x, -half.y], max_xz: [half.x, half.y] };
-    for frame in &crowd.motion.frames {
-        for p in frame {
-            let w = world_from_stage(crowd.plan.stage_m, *p);
-            if w.is_finite() {
-                bounds.min_xz = [bounds.min_xz[0].min(w.x), bounds.min_xz[1].min(w.z)];
-                bounds.max_xz = [bounds.max_xz[0].max(w.x), bounds.max_xz[1].max(w.z)];
-            }
+    let keys = crowd.motion.tracks.iter().flat_map(|t| t.keys().iter().map(|k| k.position.as_dvec2()));
+    for p in keys.chain(crowd.motion.last.iter().copied()) {
+        let w = world_from_stage(crowd.plan.stage_m, p);
+        if w.is_finite() {
+            bounds.min_xz = [bounds.min_xz[0].min(w.x), bounds.min_xz[1].min(w.z)];
+            bounds.max_xz = [bounds.max_xz[0].max(w.x), bounds.max_xz[1].max(w.z)];
         }
     }
     bounds

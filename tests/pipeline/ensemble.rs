@@ -110,7 +110,7 @@ fn a_minimal_plan_reads_and_simulates_cleanly() {
     let report = conflicts::check(&plan, &motion);
     assert!(report.is_clean(), "{report:?}");
     // Everyone ends on a spot of the circle, each spot taken once.
-    let last = motion.frames.last().unwrap();
+    let last = &motion.last;
     let spots = &plan.formations[1].spots;
     let mut taken: Vec<usize> = last
         .iter()
@@ -343,7 +343,7 @@ fn stadium_plan_is_clean() {
     assert!(plan.performers.len() >= 2000);
     // Everyone ends in the parade block, each spot taken once.
     let spots = &plan.formations.iter().find(|f| f.name == "parade").unwrap().spots;
-    let last = motion.frames.last().unwrap();
+    let last = &motion.last;
     let grid = labanplay::ensemble::grid::Grid::build(spots, 1.0);
     let mut taken = vec![false; spots.len()];
     for p in last {
@@ -370,8 +370,8 @@ fn demo_with(name: &str, method: ensemble::plan::Avoidance) -> (ensemble::Plan, 
 /// were on time).
 fn travel_and_lateness(motion: &ensemble::Motion) -> (f64, f64) {
     let mut length = 0.0;
-    for w in motion.frames.windows(2) {
-        length += w[0].iter().zip(&w[1]).map(|(a, b)| a.distance(*b)).sum::<f64>();
+    for track in &motion.tracks {
+        length += track.keys().windows(2).map(|w| w[0].position.distance(w[1].position) as f64).sum::<f64>();
     }
     let late = motion
         .moves
@@ -397,7 +397,7 @@ fn orca_is_an_avoidance_method_a_plan_can_choose() {
     let (plan, motion, report) = demo_with("eight.plan.toml", ensemble::plan::Avoidance::Orca);
     assert_clean("eight (orca)", &plan, &motion, &report);
     let (_, steering, _) = demo("eight.plan.toml");
-    assert_ne!(motion.frames, steering.frames, "ORCA and steering move differently");
+    assert_ne!(motion.tracks, steering.tracks, "ORCA and steering move differently");
 }
 
 /// Prints ORCA against the steering on the bundled plans: conflicts, late arrivals, long
@@ -412,7 +412,7 @@ fn orca_versus_steering_on_the_bundled_plans() {
             let (plan, motion, report) = demo_with(name, method);
             let secs = t0.elapsed().as_secs_f64();
             let (length, late) = travel_and_lateness(&motion);
-            let steps = motion.frames.len() - 1;
+            let steps = motion.steps;
             println!(
                 "COMPARE {name} {method:?}: {} performers, {} pairs, {} obstacle, {} late, {} long steps, \
                  path {length:.1} m, latest {late:.3} beats, detours {:?}, {steps} steps in {secs:.2} s \
@@ -538,7 +538,7 @@ beats = 8
     let report = conflicts::check(&plan, &motion);
     assert_clean("merge", &plan, &motion, &report);
     // The final line alternates a, b, a, b, … from left to right.
-    let last = motion.frames.last().unwrap();
+    let last = &motion.last;
     let mut order: Vec<usize> = (0..13).collect();
     order.sort_by(|x, y| last[*x].x.total_cmp(&last[*y].x));
     let groups: Vec<usize> = order.iter().map(|&i| plan.performers[i].group).collect();
@@ -589,13 +589,21 @@ fn a_performer_who_cannot_arrive_in_time_is_reported_at_its_event() {
 #[test]
 fn a_step_longer_than_a_body_takes_at_the_tempo_is_reported() {
     let plan = read_text(MINIMAL).unwrap();
-    let mut motion = ensemble::simulate(&plan);
-    // Teleport performer 1 by two metres within one beat of its move.
+    let motion = ensemble::simulate(&plan);
+    assert!(motion.findings.long_steps.is_empty(), "{:?}", motion.findings.long_steps);
+    // The same frames, with performer 1 teleported by two metres within one beat of its move.
+    let mut sim = ensemble::Simulation::new(&plan);
+    let mut frames = vec![sim.positions().to_vec()];
+    while frames.len() <= motion.steps {
+        sim.step();
+        frames.push(sim.positions().to_vec());
+    }
     let k = (2.0 / motion.dt_beats) as usize;
-    for frame in &mut motion.frames[k..] {
+    for frame in &mut frames[k..] {
         frame[0].x += 2.0;
     }
-    let long = conflicts::long_steps(&plan, &motion, &plan.body);
+    let replayed = ensemble::Motion::from_frames(&plan, motion.dt_beats, &frames, motion.moves.clone());
+    let long = &replayed.findings.long_steps;
     assert!(!long.is_empty() && long.iter().all(|l| l.performer == 0), "{long:?}");
     assert!(long[0].length_m > long[0].max_m);
 }
@@ -647,14 +655,15 @@ fn motion_digest() {
     for name in ["eight.plan.toml", "two-hundred.plan.toml", "stadium.plan.toml"] {
         let (_, motion, report) = demo(name);
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for p in motion.frames.iter().flatten() {
+        let keys = motion.tracks.iter().flat_map(|t| t.keys().iter().map(|k| k.position.as_dvec2()));
+        for p in keys.chain(motion.last.iter().copied()) {
             for v in [p.x.to_bits(), p.y.to_bits()] {
                 h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
             }
         }
         println!(
-            "{name}: {} frames, detours {:?}, {} pairs {} late, digest {h:016x}",
-            motion.frames.len(),
+            "{name}: {} steps, detours {:?}, {} pairs {} late, digest {h:016x}",
+            motion.steps,
             motion.detours,
             report.pairs.len(),
             report.late.len()

@@ -65,7 +65,7 @@ fn performers_walk_round_a_wall_across_their_paths() {
     assert!(report.is_clean(), "{}", lines.join("\n"));
     // Every one of them went round an end of the wall (its half-length is 4.5 m).
     for i in 0..24 {
-        let widest = motion.frames.iter().map(|f| f[i].x.abs()).fold(0.0, f64::max);
+        let widest = motion.tracks[i].keys().iter().map(|k| f64::from(k.position.x.abs())).fold(0.0, f64::max);
         assert!(widest > 4.5, "performer {} never passed an end of the wall ({widest:.2} m)", i + 1);
     }
     // ORCA correcting follows the same routes: everyone arrives (a few beats later), no one
@@ -79,11 +79,12 @@ fn performers_walk_round_a_wall_across_their_paths() {
 #[test]
 fn a_path_clear_of_the_set_pieces_is_not_rerouted() {
     // The wall moved aside: the straight paths miss it and stay straight.
-    let (_, motion, report, lines) = run(&WALL.replace("centre = [0, 5]", "centre = [10, 5]"));
+    let (plan, motion, report, lines) = run(&WALL.replace("centre = [0, 5]", "centre = [10, 5]"));
     assert!(report.is_clean(), "{}", lines.join("\n"));
     for i in 0..24 {
-        let start_x = motion.frames[0][i].x;
-        let drift = motion.frames.iter().map(|f| (f[i].x - start_x).abs()).fold(0.0, f64::max);
+        let start_x = plan.performers[i].start.x;
+        let keys = motion.tracks[i].keys();
+        let drift = keys.iter().map(|k| (f64::from(k.position.x) - start_x).abs()).fold(0.0, f64::max);
         assert!(drift < 0.3, "performer {} strays {drift:.2} m sideways", i + 1);
     }
 }

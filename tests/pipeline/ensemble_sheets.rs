@@ -82,7 +82,7 @@ fn each_performer_gets_its_spot_at_every_set_and_the_counts_to_move() {
         let shift = rows[3].spot - rows[2].spot;
         assert!((shift - glam::DVec2::new(0.5, 0.0)).length() <= ensemble::simulate::ARRIVE_M, "{shift}");
         // Where the simulation left the performer is its last spot.
-        assert!(motion.frames.last().unwrap()[i].distance(rows[3].spot) <= ensemble::simulate::ARRIVE_M);
+        assert!(motion.last[i].distance(rows[3].spot) <= ensemble::simulate::ARRIVE_M);
     }
     // `a` #1 into the ring in 8 counts, holding while `b c` moves; `b c` #1 holds, then moves.
     let a1 = sheets::csv(&plan, &sheets::sheet(&plan, &sets, 0, &moves[0]));

@@ -17,6 +17,7 @@ mod ensemble_checks;
 mod ensemble_pictures;
 mod ensemble_routes;
 mod ensemble_sheets;
+mod ensemble_stream;
 mod export_bvh;
 mod export_real;
 mod fuzz_fixtures;

@@ -1,0 +1,142 @@
+//! Pair and obstacle conflicts found step by step: between two frames every performer moves in
+//! a straight line, so each pair's closest approach (and each performer's to each set piece) is
+//! solved in closed form. A run of consecutive steps in conflict is one episode, reported once at
+//! its closest moment. The performers are shared out among threads in fixed chunks and their
+//! findings merged in performer order, so any number of threads finds the same.
+
+use crate::ensemble::conflicts::{
+    CONTACT_TOLERANCE_M, ObstacleConflict, PairConflict, closest_approach, segment_obstacle_distance,
+    segment_point_distance,
+};
+use crate::ensemble::grid::Grid;
+use crate::ensemble::plan::Obstacle;
+use glam::DVec2;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Performers per chunk of work.
+const CHUNK: usize = 512;
+
+/// Pairs closer than their bodies allow, step by step.
+#[derive(Clone, Debug)]
+pub struct PairWatch {
+    radius_m: f64,
+    dt_beats: f64,
+    /// (a, b) → (last step seen in conflict, index in `found`).
+    open: BTreeMap<(usize, usize), (usize, usize)>,
+    found: Vec<PairConflict>,
+}
+
+impl PairWatch {
+    /// Watches bodies of `radius_m`, steps of `dt_beats`.
+    pub fn new(radius_m: f64, dt_beats: f64) -> Self {
+        Self { radius_m, dt_beats, open: BTreeMap::new(), found: Vec::new() }
+    }
+
+    /// Step `step`: everyone from `p0` to `p1`. Neighbours come from a grid over `p0` whose
+    /// cells are the contact distance plus twice the longest move.
+    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2]) {
+        let reach = 2.0 * self.radius_m - CONTACT_TOLERANCE_M;
+        let max_move = p0.iter().zip(p1).map(|(a, b)| a.distance(*b)).fold(0.0f64, f64::max);
+        let grid = Grid::build(p0, (2.0 * self.radius_m + 2.0 * max_move).max(1e-3));
+        let chunks: Vec<Vec<(usize, usize, f64, f64)>> = (0..p0.len().div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut hits = Vec::new();
+                for i in c * CHUNK..((c + 1) * CHUNK).min(p0.len()) {
+                    grid.for_each_near(p0[i], |j| {
+                        if j > i {
+                            let (d, s) = closest_approach(p0[i], p1[i], p0[j], p1[j]);
+                            if d < reach {
+                                hits.push((i, j, d, s));
+                            }
+                        }
+                    });
+                }
+                hits
+            })
+            .collect();
+        for (i, j, d, s) in chunks.into_iter().flatten() {
+            let at = (step as f64 + s) * self.dt_beats;
+            match self.open.get_mut(&(i, j)) {
+                Some((last, k)) if *last + 1 >= step => {
+                    *last = step;
+                    let c = &mut self.found[*k];
+                    if d < c.distance_m {
+                        c.distance_m = d;
+                        c.at_beats = at;
+                    }
+                }
+                _ => {
+                    self.open.insert((i, j), (step, self.found.len()));
+                    self.found.push(PairConflict { a: i, b: j, distance_m: d, at_beats: at });
+                }
+            }
+        }
+    }
+
+    /// Every episode, by when it was closest, then by pair.
+    pub fn finish(mut self) -> Vec<PairConflict> {
+        self.found.sort_by(|x, y| x.at_beats.total_cmp(&y.at_beats).then((x.a, x.b).cmp(&(y.a, y.b))));
+        self.found
+    }
+}
+
+/// Performers whose bodies enter a set piece, step by step: one report per performer and set
+/// piece episode, in the order the episodes begin (by set piece, then performer, within a step).
+#[derive(Clone, Debug)]
+pub struct ObstacleWatch {
+    radius_m: f64,
+    dt_beats: f64,
+    /// (performer, obstacle) → (last step seen inside, index in `found`).
+    open: BTreeMap<(usize, usize), (usize, usize)>,
+    found: Vec<ObstacleConflict>,
+}
+
+impl ObstacleWatch {
+    /// Watches bodies of `radius_m`, steps of `dt_beats`.
+    pub fn new(radius_m: f64, dt_beats: f64) -> Self {
+        Self { radius_m, dt_beats, open: BTreeMap::new(), found: Vec::new() }
+    }
+
+    /// Step `step`: everyone from `p0` to `p1`, against `obstacles`.
+    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2], obstacles: &[Obstacle]) {
+        let r = self.radius_m - CONTACT_TOLERANCE_M;
+        for (k, o) in obstacles.iter().enumerate() {
+            let (c, rad) = o.shape.bounding_circle();
+            let chunks: Vec<Vec<(usize, f64)>> = (0..p0.len().div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|ch| {
+                    (ch * CHUNK..((ch + 1) * CHUNK).min(p0.len()))
+                        .filter(|&i| segment_point_distance(p0[i], p1[i], c) <= rad + r)
+                        .map(|i| (i, segment_obstacle_distance(p0[i], p1[i], &o.shape)))
+                        .filter(|(_, d)| *d < r)
+                        .collect()
+                })
+                .collect();
+            for (i, d) in chunks.into_iter().flatten() {
+                match self.open.get_mut(&(i, k)) {
+                    Some((seen, idx)) if *seen + 1 >= step => {
+                        *seen = step;
+                        let c = &mut self.found[*idx];
+                        c.distance_m = c.distance_m.min(d);
+                    }
+                    _ => {
+                        self.open.insert((i, k), (step, self.found.len()));
+                        self.found.push(ObstacleConflict {
+                            performer: i,
+                            obstacle: k,
+                            distance_m: d,
+                            at_beats: step as f64 * self.dt_beats,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every episode.
+    pub fn finish(self) -> Vec<ObstacleConflict> {
+        self.found
+    }
+}
