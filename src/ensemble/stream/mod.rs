@@ -72,9 +72,14 @@ impl Motion {
     }
 
     /// Replays recorded frames (`frames[k]`: everyone at step `k`) with `moves` (by start, their
-    /// arrivals known): the keys and findings the simulation would have made of them.
+    /// arrivals known): the keys and findings the simulation would have made of them (no
+    /// frames: no steps and no performers).
     pub fn from_frames(plan: &Plan, dt_beats: f64, frames: &[Vec<DVec2>], mut moves: Vec<MoveRecord>) -> Motion {
-        let mut recorder = Recorder::new(plan, &frames[0], dt_beats);
+        let Some(first) = frames.first() else {
+            let (tracks, last, detours, findings) = (Vec::new(), Vec::new(), [0; 2], Findings::default());
+            return Motion { dt_beats, steps: 0, tracks, last, moves, detours, findings };
+        };
+        let mut recorder = Recorder::new(plan, first, dt_beats);
         let mut started = 0;
         for (k, frame) in frames.iter().enumerate().skip(1) {
             let t = (k - 1) as f64 * dt_beats;
