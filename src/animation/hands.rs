@@ -360,6 +360,10 @@ const EXACT_SLACK_RAD: f32 = 1e-5;
 /// swivel reaches the goal (about 11°).
 const NEAR_REACH_RAD: f32 = 0.2;
 
+/// Of two swivel samples whose exact answers lie about equally far past the wrist's limits (within
+/// this, radians) the first is kept.
+const VIOLATION_TIE_RAD: f32 = 1e-6;
+
 /// The least swivel step worth searching, radians.
 const MIN_SWIVEL_STEP_RAD: f32 = 1e-4;
 
@@ -450,7 +454,7 @@ impl HandSearch<'_> {
                 for sign in [first, -first] {
                     let swivel = sign * step * k as f32;
                     let c = score(swivel);
-                    if c < best.1 - TIE_COST * 1e-2 {
+                    if c < best.1 - VIOLATION_TIE_RAD {
                         best = (swivel, c);
                     }
                 }
@@ -459,15 +463,21 @@ impl HandSearch<'_> {
         if !best.1.is_finite() {
             return None;
         }
-        // Golden-section search within a step either side of the best sample.
-        let (mut lo, mut hi) = (best.0 - step, best.0 + step);
+        // Golden-section search within a step either side of the best sample (each round scores
+        // one new point; the other is the last round's).
         let ratio = 0.5 * (5.0f32.sqrt() - 1.0);
+        let (mut lo, mut hi) = (best.0 - step, best.0 + step);
+        let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        let (mut score_a, mut score_b) = (score(a), score(b));
         for _ in 0..SWIVEL_BISECT_STEPS * 2 {
-            let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
-            if score(a) <= score(b) {
-                hi = b;
+            if score_a <= score_b {
+                (hi, b, score_b) = (b, a, score_a);
+                a = hi - ratio * (hi - lo);
+                score_a = score(a);
             } else {
-                lo = a;
+                (lo, a, score_a) = (a, b, score_b);
+                b = lo + ratio * (hi - lo);
+                score_b = score(b);
             }
         }
         let mid = 0.5 * (lo + hi);
