@@ -241,3 +241,64 @@ fn every_staff_of_a_duet_fits_the_staff_panel_it_opens() {
     assert!(staves_px > STAFF_PANEL_WIDTH, "two staves are wider than one: {staves_px}");
     assert!(stage.left() >= staves_px, "the panel opens wide enough for both staves: {stage:?}, {staves_px}");
 }
+
+/// Where the text starting with `prefix` was drawn in `shapes`, if anywhere.
+fn text_rect(shapes: &[egui::epaint::ClippedShape], prefix: &str) -> Option<egui::Rect> {
+    fn find(shape: &egui::Shape, prefix: &str) -> Option<egui::Rect> {
+        match shape {
+            egui::Shape::Text(text) if text.galley.text().starts_with(prefix) => {
+                Some(text.galley.rect.translate(text.pos.to_vec2()))
+            }
+            egui::Shape::Vec(shapes) => shapes.iter().find_map(|s| find(s, prefix)),
+            _ => None,
+        }
+    }
+    shapes.iter().find_map(|clipped| find(&clipped.shape, prefix))
+}
+
+#[test]
+fn a_click_on_a_warning_in_the_panel_selects_its_symbol_on_the_staff() {
+    use crate::stage::edit_session::{Caret, EditCommand, EditSession};
+    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+    let mut session = EditSession::start(&mut player).unwrap();
+    // A hook with no step or leg gesture above it, in the right arm column: composing warns at its place.
+    player.playback.seek(11.0);
+    assert!(session.command(EditCommand::Hook, &mut player));
+    let hook = session.editor().selection()[0];
+    session.command(EditCommand::Deselect, &mut player);
+    session.caret = Caret { staff: 0, column: -1 };
+    player.playback.seek(0.0);
+    let mut state = UiState { model_names: vec!["mannequin".to_owned()], ..UiState::default() };
+    state.edit.session = Some(session);
+    state.edit.active = true;
+
+    // A window tall enough that the controls' scroll area shows the warnings at its foot.
+    let ctx = egui::Context::default();
+    let tall_pass = |state: &mut UiState, player: &mut Player, events: Vec<egui::Event>| {
+        let mut raw = offscreen_raw_input([1280, 2400], 1.0);
+        raw.events = events;
+        let mut full_output = ctx.run_ui(raw, |ui| {
+            draw(ui, state, player, None);
+        });
+        full_output.textures_delta.clear();
+        full_output.shapes
+    };
+    tall_pass(&mut state, &mut player, Vec::new());
+    let shapes = tall_pass(&mut state, &mut player, Vec::new());
+    let at = text_rect(&shapes, "[score]").expect("the warning is listed in the controls").center();
+    assert!(at.x > 1280.0 - CONTROLS_PANEL_WIDTH, "listed in the controls panel: {at:?}");
+    let press = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    tall_pass(&mut state, &mut player, vec![egui::Event::PointerMoved(at)]);
+    tall_pass(&mut state, &mut player, vec![press(true)]);
+    tall_pass(&mut state, &mut player, vec![press(false)]);
+    let session = state.edit.session.as_ref().unwrap();
+    assert_eq!(session.editor().selection(), &[hook], "the click selected the hook the warning is about");
+    assert_eq!(session.caret, Caret { staff: 0, column: 3 }, "the caret went to the hook's column");
+    assert_eq!(player.playback.t_beats(), 10.5, "the cursor went to the hook");
+}
