@@ -46,6 +46,7 @@
 //!   limit 1° further, clamped back after.
 
 pub mod capture;
+pub mod com_cache;
 pub mod com_job;
 pub mod feet;
 pub mod flight_keys;
@@ -169,6 +170,18 @@ pub const STEP_LEG_FRACTION: f32 = 0.5;
 /// height, or for short legs the height of a body with these legs, see [`STEP_LEG_FRACTION`])
 /// and `opts.leg_length_m` are taken from the proportions.
 pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -> Animation {
+    compile_reusing(score, opts, proportions, &mut com_cache::ComPathCache::with_capacity(0))
+}
+
+/// [`compile`], taking each dancer's centre-of-mass path from `cache` where an earlier compile
+/// solved the same job, and keeping the paths it solves there: the player's recompile after an
+/// edit that moves no support skips the optimiser. The result is the one of [`compile`].
+pub fn compile_reusing(
+    score: &Score,
+    opts: &MotionOptions,
+    proportions: &Proportions,
+    cache: &mut com_cache::ComPathCache,
+) -> Animation {
     let skeleton = Skeleton::new(proportions);
     let rest = Pose::rest(&skeleton);
     let (_, hip) = crate::pose::fk::joint_world(&skeleton, &rest, JointId::HipL);
@@ -187,7 +200,7 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
         .into_iter()
         .map(|plan| {
             let staff = plan.staff;
-            let (dancer, refused) = animate_plan(plan, &skeleton);
+            let (dancer, refused) = animate_plan_reusing(plan, &skeleton, cache);
             if let Some(e) = refused {
                 notes.push(format!(
                     "dancer {}: centre-of-mass optimiser refused the path ({e}); using the simple path",
@@ -215,6 +228,16 @@ pub fn compile(score: &Score, opts: &MotionOptions, proportions: &Proportions) -
 /// optimiser finds through its footprints, or the closed-form path when there are none or the
 /// optimiser refuses the job (its reason returned with it).
 pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, Option<String>) {
+    animate_plan_reusing(plan, skeleton, &mut com_cache::ComPathCache::with_capacity(0))
+}
+
+/// [`animate_plan`], the pelvis path taken from `cache` where it holds the same job (and kept
+/// there when solved).
+pub fn animate_plan_reusing(
+    plan: DancerPlan,
+    skeleton: &Skeleton,
+    cache: &mut com_cache::ComPathCache,
+) -> (DancerAnimation, Option<String>) {
     let rest = Pose::rest(skeleton);
     let standing = rest.pelvis_in_world.y;
     let geo = foot_geometry(skeleton);
@@ -237,7 +260,7 @@ pub fn animate_plan(plan: DancerPlan, skeleton: &Skeleton) -> (DancerAnimation, 
         ((PelvisPath::Simple(simple), None), swivels())
     } else {
         let job = com_job::com_job(&plan, &simple, sizes);
-        let optimised = move || match crate::motion::com::solve_com_path(&job) {
+        let optimised = move || match cache.path_of(&job, crate::motion::com::solve_com_path) {
             Ok(p) => (PelvisPath::Optimised(p), None),
             Err(e) => (PelvisPath::Simple(simple), Some(e.to_string())),
         };

@@ -354,6 +354,29 @@ mod tests {
     }
 
     #[test]
+    fn an_arm_edit_reuses_the_pelvis_path_and_dances_as_a_fresh_compile() {
+        let model = mannequin(&crate::pose::Proportions::default()).unwrap();
+        let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
+        let mut session = EditSession::start(&mut player).unwrap();
+        let reused = player.com_paths_reused();
+        player.playback.seek(9.0);
+        session.command(EditCommand::Level(Level::High), &mut player);
+        assert!(session.command(EditCommand::Direction(Direction::Forward), &mut player));
+        assert_eq!(player.com_paths_reused(), reused + 1, "an arm sign moves no support: the path was kept");
+        let fresh = crate::animation::compile(
+            player.score().unwrap(),
+            &crate::motion::rules::MotionOptions::default(),
+            &crate::pose::Proportions::default(),
+        );
+        for t_secs in [0.0, 2.5, 5.0, 7.5] {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            player.animation().sample(t_secs, &mut a);
+            fresh.sample(t_secs, &mut b);
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "at {t_secs} s");
+        }
+    }
+
+    #[test]
     fn a_warning_leads_to_its_symbol_and_the_staff_scrolls_there() {
         let model = mannequin(&crate::pose::Proportions::default()).unwrap();
         let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);

@@ -2,7 +2,8 @@
 //! motion for the chosen dancer model, the transport, the staff layout and the warnings list.
 //! The window, `labanplay render` and the tests all drive this same type.
 
-use crate::animation::{Animation, compile};
+use crate::animation::com_cache::ComPathCache;
+use crate::animation::{Animation, compile_reusing};
 use crate::diag::{Diagnostic, Span};
 use crate::mocap::{CaptureLoadError, CaptureTimeline, LoadedCapture};
 use crate::motion::rules::MotionOptions;
@@ -177,6 +178,9 @@ pub struct Player {
     poses: Vec<Pose>,
     tempo_override_bpm: Option<f64>,
     selected_dancer: usize,
+    /// Centre-of-mass paths of earlier compiles: a recompile after an edit that moves no support
+    /// takes them instead of solving again.
+    com_paths: ComPathCache,
     /// The transport (time, speed, loop).
     pub playback: Playback,
     /// What the stage shows besides the dancers.
@@ -187,7 +191,8 @@ impl Player {
     /// Opens `score` with `model`, heel-first steps unless `toe_first`; paused at the start.
     pub fn new(score: Score, source: ScoreSource, model: DancerModel, toe_first: bool) -> Player {
         let motion_options = MotionOptions { toe_first, ..MotionOptions::default() };
-        let animation = compile(&score, &motion_options, &model.proportions);
+        let mut com_paths = ComPathCache::default();
+        let animation = compile_reusing(&score, &motion_options, &model.proportions, &mut com_paths);
         let playback = Playback::new(Timeline::from_score(&score));
         let mut player = Player {
             layout: StaffLayout::new(&score),
@@ -196,6 +201,7 @@ impl Player {
             poses: Vec::new(),
             tempo_override_bpm: None,
             selected_dancer: 0,
+            com_paths,
             shown: Shown::Score(score),
             source,
             model,
@@ -232,7 +238,7 @@ impl Player {
 
     /// Replaces the score (open or reload), keeping the time position where it still exists.
     pub fn replace_score(&mut self, score: Score, source: ScoreSource) {
-        self.animation = compile(&score, &self.motion_options, &self.model.proportions);
+        self.animation = compile_reusing(&score, &self.motion_options, &self.model.proportions, &mut self.com_paths);
         self.layout = StaffLayout::new(&score);
         self.playback.set_timeline(Timeline::from_score(&score));
         self.shown = Shown::Score(score);
@@ -293,7 +299,8 @@ impl Player {
     fn recompile(&mut self) {
         match &self.shown {
             Shown::Score(score) => {
-                self.animation = compile(score, &self.motion_options, &self.model.proportions);
+                self.animation =
+                    compile_reusing(score, &self.motion_options, &self.model.proportions, &mut self.com_paths);
             }
             Shown::Capture { path: Some(path), .. } => {
                 if let Ok(capture) = crate::mocap::load(path, &Skeleton::new(&self.model.proportions)) {
@@ -410,6 +417,12 @@ impl Player {
     /// The dancer model.
     pub fn model(&self) -> &DancerModel {
         &self.model
+    }
+
+    /// How many dancers' centre-of-mass paths recompiles took from earlier compiles instead of
+    /// solving them again.
+    pub fn com_paths_reused(&self) -> usize {
+        self.com_paths.hits()
     }
 
     /// The compiled motion.
