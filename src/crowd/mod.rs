@@ -10,7 +10,8 @@
 //!
 //! - Holding a formation, a performer dances its group's staff at the plan's beat (minus
 //!   `canon_beats` × (number − 1) for a canon), turned so the staff's front faces the group's
-//!   `facing_deg` (clockwise from the audience); the staff repeats while the formation holds. A
+//!   `facing_deg` (clockwise from the audience), or the facing its last `hold` event gave it
+//!   (turned to over [`HOLD_TURN_BEATS`]); the staff repeats while the formation holds. A
 //!   travelling staff is danced in place ([`in_place`]).
 //! - In a transition it walks or runs its path ([`steps`]); over the first fifth of a step and the
 //!   half beat after the closing step the walk is blended with the score pose.
@@ -27,7 +28,7 @@ pub mod in_place;
 pub mod steps;
 
 use crate::animation::{DancerAnimation, compile, foot_geometry};
-use crate::ensemble::plan::{Body, Gait, Plan};
+use crate::ensemble::plan::{Body, Gait, Method, Plan};
 use crate::ensemble::simulate::Motion;
 use crate::motion::rules::MotionOptions;
 use crate::pose::fk::{Pose, local_to_world};
@@ -279,10 +280,31 @@ pub struct Crowd {
     walker: Walker,
     cycles: Cycles,
     foot_half_spacing_m: f32,
+    /// Per group, the facings its `hold` events turn it to: (start, degrees), by start.
+    hold_facings: Vec<Vec<(f64, f64)>>,
 }
 
 /// Beats over which a performer turns from its walk into its formation facing and score pose.
 pub const SETTLE_BEATS: f64 = 0.5;
+
+/// Beats a group takes to turn to the facing a `hold` gives it.
+pub const HOLD_TURN_BEATS: f64 = 1.0;
+
+/// Per group, the facings its `hold` events give it: (start beats, degrees), by start.
+fn hold_facings(plan: &Plan) -> Vec<Vec<(f64, f64)>> {
+    let mut out = vec![Vec::new(); plan.groups.len()];
+    for b in &plan.behaviours {
+        if let Method::Hold { facing_deg: Some(facing) } = b.method {
+            for &g in &b.groups {
+                out[g].push((b.start_beats, facing));
+            }
+        }
+    }
+    for facings in &mut out {
+        facings.sort_by(|a, b| a.0.total_cmp(&b.0));
+    }
+    out
+}
 
 impl Crowd {
     /// Compiles every group's score staff (once per score and staff) for a body of
@@ -346,7 +368,19 @@ impl Crowd {
         for l in &mut legs {
             l.sort_by(|a, b| a.start_beats.total_cmp(&b.start_beats));
         }
-        Ok(Crowd { skeleton, plan, motion, legs, dances, dance_of_group, walker, cycles, foot_half_spacing_m })
+        let hold_facings = hold_facings(&plan);
+        Ok(Crowd {
+            skeleton,
+            plan,
+            motion,
+            legs,
+            dances,
+            dance_of_group,
+            walker,
+            cycles,
+            foot_half_spacing_m,
+            hold_facings,
+        })
     }
 
     /// The end of everything, beats.
@@ -372,12 +406,27 @@ impl Crowd {
         t_beats - g.canon_beats * (p.number.saturating_sub(1)) as f64
     }
 
+    /// The facing of group `group` at `t_beats`, degrees clockwise from the audience: its own,
+    /// then from each `hold` that turns it, turned to the shorter way round over
+    /// [`HOLD_TURN_BEATS`].
+    pub fn facing_deg_at(&self, group: usize, t_beats: f64) -> f64 {
+        let mut facing = self.plan.groups[group].facing_deg;
+        for &(start_beats, to_deg) in &self.hold_facings[group] {
+            if t_beats <= start_beats {
+                break;
+            }
+            let w = ((t_beats - start_beats) / HOLD_TURN_BEATS).min(1.0);
+            let turn = (to_deg - facing + 180.0).rem_euclid(360.0) - 180.0;
+            facing += turn * f64::from(crate::motion::plan::smoothstep(w as f32));
+        }
+        facing
+    }
+
     /// Pose space → world for performer `i` dancing its score on its spot at `t_beats`.
     fn dance_root(&self, i: usize, t_beats: f64) -> Mat4 {
         let p = &self.plan.performers[i];
-        let g = &self.plan.groups[p.group];
         let dance = &self.dances[self.dance_of_group[p.group]];
-        let turn = Quat::from_rotation_y(yaw_from_facing_deg(g.facing_deg));
+        let turn = Quat::from_rotation_y(yaw_from_facing_deg(self.facing_deg_at(p.group, t_beats)));
         let spot = self.ground_at(i, t_beats);
         Mat4::from_translation(spot) * Mat4::from_quat(turn) * dance.spot_from_score(self.score_beats(i, t_beats))
     }
@@ -400,7 +449,7 @@ impl Crowd {
             steps: leg.steps,
             ground_at: &ground,
             foot_half_spacing_m: self.foot_half_spacing_m,
-            yaw_start_rad: yaw_from_facing_deg(self.plan.groups[p.group].facing_deg),
+            yaw_start_rad: yaw_from_facing_deg(self.facing_deg_at(p.group, leg.start_beats)),
             flight: flight_of(leg.gait),
         };
         self.walker.animate(walk_plan(&job))
@@ -497,7 +546,7 @@ impl Crowd {
                     let yaw = if d.length_squared() > 1e-6 {
                         d.x.atan2(d.z)
                     } else {
-                        yaw_from_facing_deg(self.plan.groups[self.plan.performers[i].group].facing_deg)
+                        yaw_from_facing_deg(self.facing_deg_at(self.plan.performers[i].group, t_beats))
                     };
                     let steps = (t_beats - leg.start_beats) / step;
                     let c = self.cycles.index(leg.gait, f64::from(d.length()), steps);

@@ -203,6 +203,8 @@ pub struct RawEvent {
     pub move_m: Option<Spanned<RawXy>>,
     /// Merge: the group whose line this one merges into.
     pub merge_into: Option<Spanned<String>>,
+    /// Hold: the facing the groups turn to, degrees clockwise from the audience.
+    pub facing_deg: Option<Spanned<f64>>,
     /// `walk` or `run`.
     pub gait: Option<Spanned<String>>,
     /// Lighting preset or `#rrggbb`.

@@ -228,6 +228,10 @@ impl<'p> Simulation<'p> {
     fn start_behaviour(&mut self, b: usize) {
         let plan = self.plan;
         let ev = &plan.behaviours[b];
+        if matches!(ev.method, Method::Hold { .. }) {
+            // Nobody moves: the groups dance on their spots.
+            return;
+        }
         let members: Vec<usize> =
             ev.groups.iter().flat_map(|&g| plan.groups[g].first..plan.groups[g].first + plan.groups[g].count).collect();
         let from: Vec<DVec2> = members.iter().map(|&i| self.pos[i]).collect();
@@ -628,6 +632,7 @@ pub fn targets_for(plan: &Plan, ev: &Behaviour, from: &[DVec2], all: &[DVec2]) -
             let axis = assign::principal_axis(&line);
             assign::order_preserving(from, &gaps, axis).into_iter().map(|j| gaps[j]).collect()
         }
+        Method::Hold { .. } => from.to_vec(),
     }
 }
 

@@ -243,6 +243,8 @@ pub fn timeline_bars(plan: &Plan, end_beats: f64) -> Vec<TimelineBar> {
             Method::Order(f) => format!("to {} in order", formation(*f)),
             Method::Keep { scale, .. } => format!("keep, scale {scale}"),
             Method::Merge(g) => format!("merge into {}", plan.groups.get(*g).map_or("?", |g| g.name.as_str())),
+            Method::Hold { facing_deg: Some(f) } => format!("hold, facing {f}°"),
+            Method::Hold { facing_deg: None } => "hold".to_owned(),
         };
         bars.push(TimelineBar {
             kind: BarKind::Behaviour,

@@ -445,3 +445,82 @@ fn a_travelling_score_is_danced_in_place_with_planted_feet() {
     // down from the closing relevé move the ankles).
     assert!(r.worst_repeat_jump < 0.1, "an ankle jumped {} m where the staff repeats", r.worst_repeat_jump);
 }
+
+/// Three dancers of the bundled walk, held on their line for 8 beats: `facing` is the hold's
+/// `facing_deg` line, or nothing.
+fn hold_plan(facing: &str) -> String {
+    format!(
+        r#"ensemble = 1
+score = "../walk-arms-turn.lbn"
+[stage]
+width_m = 10
+depth_m = 8
+[[formation]]
+name = "line"
+shape = "line"
+from = [-2, 3]
+to = [2, 3]
+count = 3
+[[group]]
+name = "g"
+formation = "line"
+score = "../walk-arms-turn.lbn"
+staff = 1
+[[event]]
+at = "1:1"
+group = "g"
+method = "hold"
+beats = 8
+{facing}
+"#
+    )
+}
+
+fn positions(sk: &labanplay::pose::skeleton::Skeleton, pose: &Pose) -> Vec<Vec3> {
+    let mut out = vec![Vec3::ZERO; JOINT_COUNT];
+    joint_positions(sk, pose, &mut out).unwrap();
+    out
+}
+
+fn crowd_of(text: &str) -> Crowd {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/ensemble");
+    let plan = labanplay::ensemble::read_plan(text.as_bytes(), &dir, &mut Files)
+        .map_err(|d| d.render("hold.plan.toml", Some(text.as_bytes())))
+        .unwrap();
+    let motion = simulate(&plan);
+    Crowd::new(plan, motion, &Proportions::default()).unwrap()
+}
+
+#[test]
+fn a_hold_dances_in_place_turned_to_its_facing() {
+    let plain = crowd_of(&hold_plan(""));
+    let turned = crowd_of(&hold_plan("facing_deg = 90"));
+    assert!(turned.motion.moves.is_empty(), "nobody moves in a hold: {:?}", turned.motion.moves);
+    assert_eq!(turned.facing_deg_at(0, 0.0), 0.0);
+    assert_eq!(turned.facing_deg_at(0, 0.5), 45.0, "half way through the turn");
+    assert_eq!(turned.facing_deg_at(0, 4.0), 90.0);
+    let sk = &turned.skeleton;
+    let quarter = glam::Quat::from_rotation_y(labanplay::crowd::yaw_from_facing_deg(90.0));
+    for t_beats in [2.0, 4.5, 7.0] {
+        for i in 0..3 {
+            assert!(turned.leg_at(i, t_beats).is_none(), "performer {i} is not walking at {t_beats}");
+            let (mut a, mut b) = (Pose::rest(sk), Pose::rest(sk));
+            plain.pose_in_world(i, t_beats, &mut None, &mut a);
+            turned.pose_in_world(i, t_beats, &mut None, &mut b);
+            let ground = turned.ground_at(i, t_beats);
+            assert!(ground.distance(plain.ground_at(i, t_beats)) < 1e-6, "both stand on the same spot");
+            // The held dancer is the plain one turned a quarter about its spot: the same dance.
+            for (pa, pb) in positions(sk, &a).iter().zip(positions(sk, &b)) {
+                let expected = ground + quarter * (*pa - ground);
+                assert!(expected.distance(pb) < 1e-4, "performer {i} at {t_beats}: {expected} vs {pb}");
+            }
+        }
+    }
+    // The dance goes on while held: the pose changes within a beat (walking in place).
+    let (mut early, mut late) = (Pose::rest(sk), Pose::rest(sk));
+    turned.pose_in_world(0, 1.0, &mut None, &mut early);
+    turned.pose_in_world(0, 1.5, &mut None, &mut late);
+    let (early, late) = (positions(sk, &early), positions(sk, &late));
+    let moved = early.iter().zip(&late).map(|(p, q)| p.distance(*q)).fold(0.0, f32::max);
+    assert!(moved > 0.1, "the held dancers dance: {moved} m");
+}

@@ -173,6 +173,12 @@ fn malformed_plans_are_errors_with_line_and_column() {
         "[[obstacle]]\ncentre = [1.18, 5.62]\nradius_m = 0.3\n[[formation]]\nname = \"b\"",
     );
     cases.push((obstacle.to_string(), "14:1", "spot 5 of formation `b` (1.18, 5.62) is inside `obstacle 1`"));
+    // A hold keeps the groups where they are: anything that moves them is an error, and only a
+    // hold turns them.
+    let hold = format!("{MINIMAL}[[event]]\nat = \"5:1\"\ngroup = \"g\"\nmethod = \"hold\"\nto = \"a\"\nbeats = 2\n");
+    cases.push((hold, "25:1", "a `hold` keeps the groups on their spots; `to` moves them"));
+    let facing = MINIMAL.replace("beats = 8\n", "beats = 8\nfacing_deg = 90\n");
+    cases.push((facing, "25:14", "`facing_deg` turns the groups of a `hold` event"));
     // Command events: a lights preset, a colour, a camera the player does not have.
     let command = |line: &str| format!("{MINIMAL}[[event]]\nat = \"2:1\"\n{line}\n");
     cases.push((command("lights = \"disco\""), "27:10", "unknown lights preset `disco`"));

@@ -60,6 +60,12 @@ impl Checker<'_> {
         self.check_standing(&cx, start, state);
         let method_name =
             r.method.as_ref().map(|m| m.get_ref().as_str()).unwrap_or(if r.to.is_some() { "shortest" } else { "keep" });
+        if method_name == "hold" {
+            return Some(self.hold(&cx, LegTiming { start_beats: start, beats }, state));
+        }
+        if let Some(f) = &r.facing_deg {
+            self.error_help(f, "`facing_deg` turns the groups of a `hold` event", "write `method = \"hold\"`");
+        }
         let gait = self.gait(r)?;
         let path = self.path_kind(e)?;
         let attract = r.attract.as_ref().map(|a| xy(a.get_ref()));
@@ -77,7 +83,7 @@ impl Checker<'_> {
                 self.error_help(
                     r.method.as_ref()?,
                     format!("unknown method `{other}`"),
-                    "methods: shortest, order, keep, merge",
+                    "methods: shortest, order, keep, merge, hold",
                 );
                 return None;
             }
@@ -233,6 +239,54 @@ impl Checker<'_> {
             return false;
         }
         true
+    }
+
+    /// `hold`: the groups stay where they stand and dance, turned to `facing_deg` when given;
+    /// anything that would move them is an error.
+    fn hold(&mut self, cx: &EventContext<'_>, timing: LegTiming, state: &mut [GroupState]) -> Vec<Behaviour> {
+        let (e, r) = (cx.event, cx.event.get_ref());
+        let moving = [
+            ("to", r.to.is_some()),
+            ("through", r.through.is_some()),
+            ("path", r.path.is_some()),
+            ("via", r.via.is_some()),
+            ("attract", r.attract.is_some()),
+            ("reference", r.reference.is_some()),
+            ("reference_row", r.reference_row.is_some()),
+            ("scale", r.scale.is_some()),
+            ("move", r.move_m.is_some()),
+            ("merge_into", r.merge_into.is_some()),
+            ("gait", r.gait.is_some()),
+        ];
+        for (key, _) in moving.iter().filter(|(_, given)| *given) {
+            self.error_help(
+                e,
+                format!("a `hold` keeps the groups on their spots; `{key}` moves them"),
+                "give a hold `beats` and, to turn the groups, `facing_deg`",
+            );
+        }
+        let facing_deg = match &r.facing_deg {
+            Some(f) if !f.get_ref().is_finite() || f.get_ref().abs() > 360.0 => {
+                self.error(f, "`facing_deg` must be a number of degrees from -360 to 360");
+                None
+            }
+            Some(f) => Some(*f.get_ref()),
+            None => None,
+        };
+        let behaviour = Behaviour {
+            groups: cx.moved.clone(),
+            start_beats: timing.start_beats,
+            duration_beats: timing.beats,
+            method: Method::Hold { facing_deg },
+            path: PathKind::Linear,
+            attract: None,
+            gait: Gait::Walk,
+            span: self.span(e),
+        };
+        for &i in &cx.moved {
+            state[i].busy_until_beats = timing.start_beats + timing.beats;
+        }
+        vec![behaviour]
     }
 
     /// `keep`: the groups scaled about a reference and moved as they stand.

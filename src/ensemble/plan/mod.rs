@@ -295,6 +295,12 @@ pub enum Method {
     },
     /// Parallel merge into the gaps of another group's line.
     Merge(usize),
+    /// Hold: the groups stay on their spots and dance their score, turned to `facing_deg`
+    /// (clockwise from the audience) when given, else facing as they did.
+    Hold {
+        /// The facing the groups turn to, degrees clockwise from the audience.
+        facing_deg: Option<f64>,
+    },
 }
 
 /// A keep-formation reference.

@@ -73,6 +73,7 @@ pub fn sheet(plan: &Plan, sets: &[Set], i: usize, moves: &[MoveRecord]) -> Vec<S
                     Method::Shortest(f) | Method::Order(f) => plan.formations[f].name.clone(),
                     Method::Keep { .. } => "keep".into(),
                     Method::Merge(_) => "merge".into(),
+                    Method::Hold { .. } => "hold".into(),
                 };
                 (m.due_beats - m.start_beats, formation)
             }
