@@ -95,6 +95,7 @@ pub fn describe(symbol: &PageSymbol, grid: &PageGrid, convention: ColumnConventi
         SymbolKind::BodyPart(body) => return format!("{part}, {} pre-sign", body_part_words(*body)),
         SymbolKind::Misc(8 | 9) => return format!("{part}, whole-foot hook"),
         SymbolKind::Misc(1) => return "contact bow".to_owned(),
+        SymbolKind::Misc(2 | 3) => return "release sign (the hands let go)".to_owned(),
         SymbolKind::Front(eighths) => {
             return format!("front sign: facing {}", front_words(*eighths));
         }

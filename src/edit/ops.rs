@@ -82,6 +82,15 @@ pub enum Edit {
         /// When the hands join, beats (snapped to the grid).
         start_beats: f64,
     },
+    /// Lets go of the contact bows between dancers `staff` and `staff + 1` at `start_beats`: a
+    /// release sign (LED `Misc 2`) under the middle of their bows, which ends every contact
+    /// bowed there before it.
+    ReleaseHands {
+        /// The left staff of the two.
+        staff: usize,
+        /// When the hands let go, beats (snapped to the grid).
+        start_beats: f64,
+    },
     /// Inserts an empty measure, as long as measure `measure` (0-based), before it.
     InsertMeasure {
         /// Index of the measure the new one goes before.
@@ -138,6 +147,7 @@ pub fn apply(doc: &mut Document, grid: &PageGrid, edit: &Edit) -> Result<Vec<usi
         Edit::Change { index, sign } => change(doc, *index, *sign),
         Edit::Paste { copied, staff, start_beats } => paste(doc, grid, copied, *staff, *start_beats),
         Edit::JoinHands { staff, start_beats } => join_hands(doc, grid, *staff, *start_beats),
+        Edit::ReleaseHands { staff, start_beats } => release_hands(doc, grid, *staff, *start_beats),
         Edit::InsertMeasure { measure } => super::measures::insert_measure(doc, grid, *measure),
         Edit::DeleteMeasure { measure } => super::measures::delete_measure(doc, grid, *measure),
     }
@@ -223,6 +233,29 @@ fn join_hands(doc: &mut Document, grid: &PageGrid, staff: usize, start_beats: f6
     doc.symbols.extend(super::signs::hands_bow_symbols(
         right_mid,
         left_mid,
+        y_start,
+        pitch,
+        grid.units_per_beat(start),
+    ));
+    Ok((first..doc.symbols.len()).collect())
+}
+
+fn release_hands(doc: &mut Document, grid: &PageGrid, staff: usize, start_beats: f64) -> Result<Vec<usize>, EditError> {
+    let right_mid = grid.column_mid_x(staff, HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff))?;
+    let left_mid = grid.column_mid_x(staff + 1, -HAND_CONTACT_COLUMN).ok_or(EditError::NoStaff(staff + 1))?;
+    if left_mid <= right_mid {
+        return Err(EditError::Mismatch(format!(
+            "staves {} and {} overlap: no bow between them",
+            staff + 1,
+            staff + 2
+        )));
+    }
+    let start = snap_beats(start_beats);
+    let y_start = grid.y_of_beats(start) + grid_gap(grid, start);
+    let pitch = grid.column_pitch(staff).min(grid.column_pitch(staff + 1));
+    let first = doc.symbols.len();
+    doc.symbols.push(super::signs::release_symbol(
+        0.5 * (right_mid + left_mid),
         y_start,
         pitch,
         grid.units_per_beat(start),

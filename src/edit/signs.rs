@@ -243,6 +243,13 @@ pub fn sign_symbols(sign: Sign, place: &SignPlace) -> Vec<PageSymbol> {
     }
 }
 
+/// A release sign (LED `Misc 2`) centred on page x `x_mid` from `y_start`: a column pitch wide
+/// and a third of a beat high, as LED draws it.
+pub fn release_symbol(x_mid: f32, y_start: f32, pitch: f32, units_per_beat: f32) -> PageSymbol {
+    let at = [x_mid - 0.5 * pitch, y_start, pitch, units_per_beat / 3.0];
+    symbol(SymbolKind::Misc(2), "Misc 2".into(), at, Level::Blank)
+}
+
 /// A contact bow joining two hands (LED `Misc 1` with a hand sign at each end, `Limb 9` the
 /// right hand at `right_hand_mid`, `Limb 4` the left hand at `left_hand_mid`, page x, the right
 /// hand's to the left): the part signs half a beat high from `y_start`, the bow between their

@@ -42,6 +42,8 @@ pub enum EditCommand {
     /// Join the right hand of the caret's dancer to the left hand of the next one at the cursor
     /// (a contact bow).
     JoinHands,
+    /// Let go of the contact bows between the caret's dancer and the next one at the cursor.
+    ReleaseHands,
     /// Put the caret in column `magnitude` (1 support, 2 leg, 3 arm …) on its side.
     Column(u32),
     /// Move the selection (or the caret) this many columns right.
@@ -227,6 +229,9 @@ impl EditSession {
             EditCommand::JoinHands => {
                 Some(Edit::JoinHands { staff: self.caret.staff, start_beats: snap_beats(player.playback.t_beats()) })
             }
+            EditCommand::ReleaseHands => {
+                Some(Edit::ReleaseHands { staff: self.caret.staff, start_beats: snap_beats(player.playback.t_beats()) })
+            }
             EditCommand::Column(magnitude) => {
                 let side = if self.caret.column < 0 { -1 } else { 1 };
                 self.caret.column = side * magnitude.max(1) as i32;
@@ -410,6 +415,15 @@ mod tests {
         assert_eq!(session.status.as_deref(), Some("contact bow"));
         assert!(session.command(EditCommand::Undo, &mut player));
         assert_eq!(contacts(&player), 0);
+        // Joined at beat 0, let go at beat 4: the contact ends there, released.
+        assert!(session.command(EditCommand::Redo, &mut player));
+        player.playback.seek(4.0);
+        assert!(session.command(EditCommand::ReleaseHands, &mut player));
+        assert_eq!(session.status.as_deref(), Some("release sign (the hands let go)"));
+        let contact = &player.score().unwrap().contacts[0];
+        assert!(contact.released && (contact.end_beats - 4.0).abs() < 0.1, "{contact:?}");
+        assert!(session.command(EditCommand::Undo, &mut player));
+        assert!(!player.score().unwrap().contacts[0].released, "undo takes the release back");
         session.caret.staff = 1;
         assert!(!session.command(EditCommand::JoinHands, &mut player), "no dancer right of the last");
         assert_eq!(session.status.as_deref(), Some("there is no staff 2"));

@@ -11,7 +11,7 @@ use crate::viewer::ui::UiAction;
 use egui::{Key, Modifiers};
 
 /// The editing keys, as shown in the help: (keys, what they do).
-pub const KEY_TABLE: [(&str, &str); 24] = [
+pub const KEY_TABLE: [(&str, &str); 25] = [
     ("E", "edit mode on/off"),
     ("1–9 (as a numeric keypad)", "direction: 8 forward, 2 backward, 4 left, 6 right, 7 9 1 3 diagonals, 5 place"),
     ("L / M / H", "level low, middle, high (for the next sign and the selected one)"),
@@ -28,6 +28,7 @@ pub const KEY_TABLE: [(&str, &str); 24] = [
     ("F, then 1–9", "front sign at the caret facing the audience; a digit turns the selected one (6: right)"),
     ("P, then 1–9", "straight path at the caret (⊥ direction ⊤); a digit gives its direction"),
     ("Shift+J", "contact bow: the caret's dancer's right hand holds the next dancer's left from the cursor"),
+    ("Shift+O", "release sign: the caret's dancer and the next let go of their held hands at the cursor"),
     ("Delete / Backspace", "delete the selection"),
     ("Ctrl+Z / Ctrl+Y", "undo / redo (Ctrl+Shift+Z redoes too)"),
     ("Ctrl+C / Ctrl+V", "copy the selection / paste it at the caret's staff and the cursor"),
@@ -95,7 +96,8 @@ pub fn command_of(key: Key, modifiers: Modifiers) -> Option<EditCommand> {
         (Key::Plus | Key::Equals, _, _) => EditCommand::Stretch(ARROW_STEP_BEATS),
         (Key::Minus, _, _) => EditCommand::Stretch(-ARROW_STEP_BEATS),
         (Key::R, _, shift) => EditCommand::Turn(!shift),
-        (Key::O, _, _) => EditCommand::Hold,
+        (Key::O, _, true) => EditCommand::ReleaseHands,
+        (Key::O, _, false) => EditCommand::Hold,
         (Key::Delete | Key::Backspace, _, _) => EditCommand::Delete,
         (Key::Escape, _, _) => EditCommand::Deselect,
         _ => return None,
