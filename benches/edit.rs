@@ -1,6 +1,6 @@
-//! Edit-to-picture on the generated 100-measure solo: one key writes an arm sign at the cursor,
-//! the score is recomposed, the motion recompiled and the dancer sampled at the cursor, as the
-//! player does before its next frame. Beside it, the same recompose + recompile + sample with no
+//! Edit-to-picture on the generated 100-measure solo: one key writes an arm sign (or a step) at
+//! the cursor, the score is recomposed, the motion recompiled and the dancer sampled at the
+//! cursor, as the player does before its next frame. Beside it, the same recompose + recompile + sample with no
 //! edit, so the edit's own cost shows, and its parts: composing, compiling, the staff layout.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group};
 use labanplay::read::{Direction, Level, read};
 use labanplay::score::Score;
 use labanplay::stage::dancer_mesh::mannequin;
-use labanplay::stage::edit_session::{EditCommand, EditSession};
+use labanplay::stage::edit_session::{Caret, EditCommand, EditSession};
 use labanplay::stage::player::{Player, ScoreSource};
 
 #[path = "support/solo.rs"]
@@ -31,6 +31,26 @@ fn bench(c: &mut Criterion) {
             right = !right;
             player.playback.seek(CURSOR_BEATS);
             let direction = if right { Direction::Right } else { Direction::Left };
+            assert!(session.command(EditCommand::Direction(direction), &mut player));
+            player.sample();
+        })
+    });
+    // A step: a support sign written over the first step of a measure moves every later
+    // footprint, so the pelvis path is solved again (the arm sign above keeps it). Each time the
+    // next measure of the second half, the direction flipping on each pass, so that no score
+    // repeats and no solved path is reused.
+    session.caret = Caret { staff: 0, column: 1 };
+    session.command(EditCommand::Level(Level::Middle), &mut player);
+    let mut written = 0usize;
+    c.bench_function("edit to picture, 100-measure solo (step sign + recompose + recompile + sample)", |b| {
+        b.iter(|| {
+            let measure = 50 + written % 50;
+            let forward = (written / 50) % 2 == 0;
+            written += 1;
+            // A new sign at the caret, not the last one changed.
+            session.command(EditCommand::Deselect, &mut player);
+            player.playback.seek(4.0 * measure as f64 + 1.0);
+            let direction = if forward { Direction::Backward } else { Direction::Forward };
             assert!(session.command(EditCommand::Direction(direction), &mut player));
             player.sample();
         })

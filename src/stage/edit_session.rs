@@ -368,6 +368,13 @@ mod tests {
         session.command(EditCommand::Level(Level::High), &mut player);
         assert!(session.command(EditCommand::Direction(Direction::Forward), &mut player));
         assert_eq!(player.com_paths_reused(), reused + 1, "an arm sign moves no support: the path was kept");
+        // A step written over another moves the later footprints: the path is solved again.
+        session.command(EditCommand::Deselect, &mut player);
+        session.caret = Caret { staff: 0, column: 1 };
+        player.playback.seek(5.0);
+        assert!(session.command(EditCommand::Direction(Direction::Backward), &mut player));
+        assert_eq!(session.status.as_deref(), Some("right support, backward high, 1 beat"));
+        assert_eq!(player.com_paths_reused(), reused + 1, "a step moves the supports: solved again");
         let fresh = crate::animation::compile(
             player.score().unwrap(),
             &crate::motion::rules::MotionOptions::default(),
