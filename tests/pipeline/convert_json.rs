@@ -40,7 +40,7 @@ fn json_files() -> Vec<(String, PathBuf)> {
     let Some(dir) = support::real_scores_dir("the keyframe conversion over the real scores") else {
         return Vec::new();
     };
-    let mut files: Vec<(String, PathBuf)> = labanplay::cli::check::collect_files(&[dir.clone()])
+    let mut files: Vec<(String, PathBuf)> = labanplay::cli::check::collect_files(std::slice::from_ref(&dir))
         .into_iter()
         .filter(|p| labanplay::read::score_extension(p).as_deref() == Some("json"))
         .map(|p| (p.strip_prefix(&dir).unwrap().display().to_string(), p))
