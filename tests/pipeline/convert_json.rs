@@ -5,7 +5,8 @@
 //! chosen so that no time moves further), with no flight between its turn signs; every keyframe
 //! not written is a warning. A fixed sample of twenty moves its elbows and wrists (in the pelvis's
 //! frame) through the original's poses, each within an eighth of a beat of when the original
-//! does. The hand-made fixture's signs stand on the lines worked out by hand.
+//! does; a score whose rotations are whole eighths of a turn faces the same way throughout. The
+//! hand-made fixture's signs stand on the lines worked out by hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support;
@@ -32,6 +33,8 @@ const SAME_TIME_BOUND_M: f32 = 0.3;
 /// The most an elbow or wrist may lie from the original's poses within an eighth of a beat of
 /// the same time, metres.
 const SHIFTED_BOUND_M: f32 = 0.005;
+/// The most the converted dancer may face away from the original, degrees.
+const FACING_BOUND_DEG: f32 = 0.5;
 /// Steps each way of the time shift tried.
 const SHIFT_STEPS: i32 = 20;
 
@@ -275,4 +278,51 @@ fn the_fixture_converts_to_the_lines_worked_out_by_hand() {
     assert!(summary.contains("convert-keys.json:21:"), "the 60° turn's place: {summary}");
     assert!(summary.contains("amount_deg: Some(60.0)") && summary.contains("amount_deg: Some(45.0)"), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The pelvis's facing of `motion` at `t_secs`: the angle of its forward axis on the floor,
+/// degrees.
+fn facing_deg(motion: &Animation, t_secs: f64, pose: &mut Pose) -> f32 {
+    motion.dancers[0].sample_into(&motion.skeleton, t_secs, pose);
+    let (rot, _) = world_rot_pos(&motion.skeleton, pose);
+    let forward = rot[JointId::Pelvis.index()] * Vec3::Z;
+    forward.x.atan2(forward.z).to_degrees()
+}
+
+/// Every real keyframe score whose rotations are all whole eighths of a turn (a pin says those)
+/// faces, converted, the way the original faces within [`FACING_BOUND_DEG`] at every frame, allowing
+/// an eighth of a beat (a turn sign pivots on the feet where the keyframe turns the body, but both
+/// end where the rotation says).
+#[test]
+fn rotations_of_whole_eighths_turn_the_converted_dancer_the_same_way() {
+    let (proportions, options) = (Proportions::default(), MotionOptions::default());
+    let (mut checked, mut largest_deg) = (0, 0.0f32);
+    for (name, path) in &json_files() {
+        let Ok(loaded) = labanplay::read::load(path) else { continue };
+        let rotations = &loaded.document.keyframes.rotations;
+        if rotations.is_empty() || rotations.iter().any(|r| r.degrees_cw % 45.0 != 0.0) {
+            continue;
+        }
+        let c = converted(name, &loaded.document);
+        let (score, back) = (Score::from_document(&loaded.document), Score::from_document(&c.back));
+        let (a, b) = (compile(&score, &options, &proportions), compile(&back, &options, &proportions));
+        let eighth_secs = 60.0 / c.laid.bpm as f64 / 8.0;
+        let (mut pose_a, mut pose_b) = (Pose::rest(&a.skeleton), Pose::rest(&b.skeleton));
+        let frames = (a.duration_secs.min(b.duration_secs) * FPS).floor() as usize + 1;
+        for f in 0..frames {
+            let t_secs = f as f64 / FPS;
+            let now = facing_deg(&b, t_secs, &mut pose_b);
+            let nearest = (-SHIFT_STEPS..=SHIFT_STEPS)
+                .map(|k| (t_secs + eighth_secs * k as f64 / SHIFT_STEPS as f64).max(0.0))
+                .map(|t| ((facing_deg(&a, t, &mut pose_a) - now + 540.0).rem_euclid(360.0) - 180.0).abs())
+                .fold(f32::INFINITY, f32::min);
+            assert!(
+                nearest <= FACING_BOUND_DEG,
+                "{name}: at {t_secs} s the converted dancer faces {now}°, {nearest}° off"
+            );
+            largest_deg = largest_deg.max(nearest);
+        }
+        checked += 1;
+    }
+    println!("{checked} scores turning in whole eighths face the same way within {largest_deg:.3}°");
 }
