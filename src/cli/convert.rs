@@ -1,9 +1,10 @@
 //! `labanplay convert IN OUT.lbn`: a score in any format the player reads written as `.lbn`
 //! ([`crate::write::write_lbn`]); a keyframe score (`.json`) is laid out as a page first
-//! ([`crate::write::lay_out_keyframes`]). What the output cannot hold is listed as a warning at its place
-//! in IN: symbols the writer left out or changed, and (for a format other than `.lbn`) records
-//! the reader could not read, which are therefore not in the output either, and every symbol
-//! that means something else read back as `.lbn` ([`crate::write::changed_meanings`]).
+//! ([`crate::write::lay_out_keyframes`]). What the output cannot hold is listed as a warning at
+//! its place in IN: symbols or keyframes left out or changed, and (for a format other than
+//! `.lbn`) records the reader could not read, which are therefore not in the output either, and
+//! every symbol or keyframe that means something else read back as `.lbn`
+//! ([`crate::write::changed_meanings`], [`crate::write::changed_keyframes`]).
 
 use crate::diag::Diagnostic;
 use crate::read::{Document, Format, score_extension};

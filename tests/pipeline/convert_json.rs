@@ -14,13 +14,14 @@ use crate::support;
 use glam::Vec3;
 use labanplay::animation::{Animation, compile};
 use labanplay::cli::convert::convert;
+use labanplay::diag::Span;
 use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::fk::{Pose, world_rot_pos};
 use labanplay::pose::skeleton::{JointId, Proportions};
 use labanplay::read::{BodyPart, Document};
 use labanplay::score::{ChannelKind, EntryKind, Score};
 use labanplay::write::{LaidOut, lay_out_keyframes, write_lbn};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Sampling rate of the motion comparison, frames per second.
@@ -128,8 +129,12 @@ fn every_real_keyframe_score_converts_to_the_same_keys_within_an_eighth_of_a_bea
         largest_secs = largest_secs.max(shift_secs);
         largest_beats = largest_beats.max(shift_secs / eighth_secs / 8.0);
         // Every keyframe not written is a warning at its place.
-        let left_out = doc.symbol_count() - c.laid.keys_written;
-        assert!(c.laid.warnings.len() >= left_out, "{name}: {left_out} left out, {:?}", c.laid.warnings);
+        let signs: BTreeSet<Span> = c.laid.document.symbols.iter().map(|s| s.span).collect();
+        let warned: BTreeSet<Span> = c.laid.warnings.iter().map(|w| w.span).collect();
+        let keys = doc.keyframes.gestures.iter().map(|g| g.span).chain(doc.keyframes.rotations.iter().map(|r| r.span));
+        let left_out: Vec<Span> = keys.filter(|s| !signs.contains(s)).collect();
+        assert_eq!(left_out.len(), doc.symbol_count() - c.laid.keys_written, "{name}");
+        assert!(left_out.iter().all(|s| warned.contains(s)), "{name}: {left_out:?} left out, {:?}", c.laid.warnings);
         let turn_signs = |s: &Score| {
             s.staves[0]
                 .channels
