@@ -46,7 +46,8 @@ const PIN_X: f32 = 124.0;
 const PIN_SIZE: f32 = 18.0;
 /// Degrees a pin's orientation steps by.
 const PIN_STEP_DEG: f64 = 45.0;
-/// A sign is at most this many beats tall: the reader sets a taller one aside as mistyped.
+/// A sign is at most this many beats tall, a measure short of the height the reader sets aside
+/// as mistyped.
 const MAX_SIGN_BEATS: f64 = (OUTLIER_SIZE_MEASURES as f64 - 1.0) * BEATS_PER_MEASURE as f64;
 
 /// A keyframe document laid out as a page.
@@ -55,7 +56,7 @@ pub struct LaidOut {
     /// The page (format `.lbn`): every sign of a keyframe carries that keyframe's place in the
     /// source file; the staff, bars, texts and pre-signs carry none.
     pub document: Document,
-    /// The tempo written, quarter-beat beats per minute.
+    /// The tempo written, quarter-note beats per minute.
     pub bpm: u32,
     /// How many of the document's keyframes (gestures and rotations) have a sign.
     pub keys_written: usize,
