@@ -1,4 +1,6 @@
 //! Score writers: a raw [`Document`](crate::read::Document) in, the text of a score file out.
+//! A keyframe document has no page: [`lay_out_keyframes`] lays one out, and
+//! [`changed_keyframes`] lists what the written page composes differently from the keyframes.
 //!
 //! [`write_lbn`] writes LED's `.lbn` format as [`crate::read::lbn`] reads it: reading the text
 //! back gives the same symbols, so the same composite score and motion. Lines the reader kept as
@@ -9,7 +11,11 @@
 //! reads or writes files: `cli` does.
 
 pub mod changed;
+pub mod keyframes;
+pub mod keyframes_changed;
 pub mod lbn;
 
 pub use changed::changed_meanings;
+pub use keyframes::{LaidOut, lay_out_keyframes};
+pub use keyframes_changed::changed_keyframes;
 pub use lbn::{Written, lbn_code, write_lbn};

@@ -1,7 +1,8 @@
 //! `labanplay convert` (the library side): a `.lbn` converts with no warning to the same
 //! symbols; a `.lw` converts to a file that composes to the same entries, each time within half
 //! a grid step, every other difference a warning at its `.lw` line; an output that is not `.lbn`
-//! and a keyframe score are refused without writing anything.
+//! is refused without writing anything; a keyframe score is laid out (`convert_json` checks the
+//! corpus).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use labanplay::cli::convert::{ConvertError, convert};
@@ -85,7 +86,7 @@ fn a_lw_score_converts_to_the_same_entries_and_says_what_changed() {
 }
 
 #[test]
-fn an_output_that_is_not_lbn_and_a_keyframe_score_are_refused_and_nothing_is_written() {
+fn an_output_that_is_not_lbn_is_refused_and_a_keyframe_score_is_laid_out() {
     let dir = scratch("refused");
     let txt = dir.join("duet.txt");
     let error = convert(&demo("duet.lbn"), &txt).unwrap_err();
@@ -95,9 +96,13 @@ fn an_output_that_is_not_lbn_and_a_keyframe_score_are_refused_and_nothing_is_wri
     let json = dir.join("keys.json");
     std::fs::write(&json, r#"[{"time": 0.0, "head": {"dur": 1.0, "dir": "Forward", "lvl": "Normal"}}]"#).unwrap();
     let out = dir.join("keys.lbn");
-    let error = convert(&json, &out).unwrap_err();
-    assert!(error.to_string().contains("keyframe score has timed poses, not a staff page"), "{error}");
-    assert!(!out.exists());
+    let summary = convert(&json, &out).unwrap();
+    assert!(summary.contains("wrote 1 of 1 keyframes (at q=120)") && summary.ends_with("; no warnings\n"), "{summary}");
+    // The head's forward key over the first second: beats 0 to 2 in the head's column.
+    let head = labanplay::read::load(&out).map(|l| Score::from_document(&l.document)).unwrap();
+    let keys = entries(&head);
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    assert_eq!((keys[0].1.as_str(), keys[0].3, keys[0].4), ("part head", 0.0, 2.0), "{keys:?}");
     let missing = convert(&dir.join("gone.lbn"), &out).unwrap_err();
     assert!(missing.to_string().contains("gone.lbn"), "{missing}");
     let _ = std::fs::remove_dir_all(&dir);

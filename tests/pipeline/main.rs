@@ -9,6 +9,7 @@ mod body;
 mod bvh_python;
 mod com_path;
 mod convert;
+mod convert_json;
 mod corpus;
 mod crowd;
 mod edit_latency;
