@@ -34,10 +34,13 @@ pub const APPROACH_BEATS: f64 = 4.0;
 /// over: the approach is walked by the steps before it, seconds.
 const APPROACH_SETTLE_SECS: f64 = 0.25;
 
-/// A step in a hold lands the foot ahead of where the couple's placement puts the dancer by as
-/// much as the other foot is behind it, so the stance between the feet is there; by at most this,
-/// metres.
-pub const MAX_FOOT_LEAD_M: f32 = 0.3;
+/// The last step in a hold before a stop lands the foot ahead of where the couple's placement puts
+/// the dancer by as much as the other foot is behind it, so the stance between the feet is there;
+/// by at most this, metres.
+pub const MAX_FOOT_LEAD_M: f32 = 0.1;
+
+/// A placement followed by another within this is a step of a dancer stepping on, seconds.
+const STEPPING_ON_SECS: f64 = 0.6;
 
 /// The body sizes the approach needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,6 +69,8 @@ impl CoupleSizes {
 /// shift of a placement holds until the next one: a dancer moves only by stepping.
 struct Mover<'a> {
     plan: &'a DancerPlan,
+    /// Per footprint (plan order): when its foot was set down there ([`placed_secs`]).
+    placed_secs: Vec<f64>,
     events_secs: Vec<f64>,
     landings_secs: Vec<f64>,
     /// Per event: which feet (left, right) it places; a floor support places both.
@@ -86,7 +91,10 @@ impl<'a> Mover<'a> {
             let feet: Vec<Vec3> = last.iter().flatten().copied().collect();
             stances.push((fp.t_land_secs, feet.iter().sum::<Vec3>() / feet.len() as f32));
         }
-        let landings_secs: Vec<f64> = stances.iter().map(|s| s.0).collect();
+        let placed_secs = placed_secs(plan);
+        let mut landings_secs = placed_secs.clone();
+        landings_secs.sort_by(f64::total_cmp);
+        landings_secs.dedup();
         let mut events_secs = landings_secs.clone();
         events_secs.extend(plan.floor.keys.iter().map(|k| k.t_start_secs));
         events_secs.retain(|t| t.is_finite());
@@ -98,12 +106,12 @@ impl<'a> Mover<'a> {
                 if plan.floor.keys.iter().any(|k| k.t_start_secs == t) {
                     return [true, true];
                 }
-                let lands = |foot| plan.footprints.iter().any(|f| f.foot == foot && f.t_land_secs == t);
+                let lands = |foot| plan.footprints.iter().zip(&placed_secs).any(|(f, p)| f.foot == foot && *p == t);
                 [lands(Side::Left), lands(Side::Right)]
             })
             .collect();
         let shifts = vec![Vec3::ZERO; events_secs.len()];
-        Mover { plan, events_secs, landings_secs, event_feet, stances, shifts }
+        Mover { plan, placed_secs, events_secs, landings_secs, event_feet, stances, shifts }
     }
 
     /// The shift of the stance at `t_secs` for `shifts` (one per event): the mean of the shifts of
@@ -118,12 +126,15 @@ impl<'a> Mover<'a> {
         }
     }
 
-    /// The shift of event `i`'s foot that stands the stance at `stance_shift`, given the shifts
-    /// of the earlier placements: the foot leads by as much as the other foot lags (at most
-    /// [`MAX_FOOT_LEAD_M`]).
-    fn foot_shift(&self, shifts: &[Vec3], i: usize, stance_shift: Vec3) -> Vec3 {
+    /// The shift of event `i`'s foot for the stance to shift by `stance_shift`. While the dancer
+    /// steps on (another placement within [`STEPPING_ON_SECS`] and before `until_secs`) the foot
+    /// takes it and the stance follows half a step behind; the last step before a stop leads by as
+    /// much as the other foot lags (at most [`MAX_FOOT_LEAD_M`]), so the dancer stops there.
+    fn foot_shift(&self, shifts: &[Vec3], i: usize, stance_shift: Vec3, until_secs: f64) -> Vec3 {
         let feet = self.event_feet[i];
-        if feet[0] == feet[1] {
+        let t = self.events_secs[i];
+        let steps_on = self.events_secs.get(i + 1).is_some_and(|n| *n <= (t + STEPPING_ON_SECS).min(until_secs));
+        if feet[0] == feet[1] || steps_on {
             return stance_shift;
         }
         let other = if feet[0] { 1 } else { 0 };
@@ -184,6 +195,24 @@ impl<'a> Mover<'a> {
         let b = self.landings_secs.partition_point(|t| *t <= to_secs);
         &self.landings_secs[a..b.max(a)]
     }
+}
+
+/// Per footprint of `plan` (in plan order): the landing of the first footprint of its foot's run
+/// on the floor. A footprint that lands as the one before of the same foot lifts (a pivot, a rise)
+/// continues it: the foot never left the floor, so it moves with it.
+fn placed_secs(plan: &DancerPlan) -> Vec<f64> {
+    let mut out: Vec<f64> = plan.footprints.iter().map(|f| f.t_land_secs).collect();
+    for foot in [Side::Left, Side::Right] {
+        let mut order: Vec<usize> = (0..plan.footprints.len()).filter(|&i| plan.footprints[i].foot == foot).collect();
+        order.sort_by(|x, y| plan.footprints[*x].t_land_secs.total_cmp(&plan.footprints[*y].t_land_secs));
+        for w in order.windows(2) {
+            let (before, now) = (&plan.footprints[w[0]], &plan.footprints[w[1]]);
+            if now.t_land_secs <= before.t_lift_secs + 1e-6 {
+                out[w[1]] = out[w[0]];
+            }
+        }
+    }
+    out
 }
 
 /// The shift of `shifts` (one per event of `events_secs`) in force at `t_secs`: that of the last
@@ -265,7 +294,7 @@ fn join(movers: &mut [Mover], contact: &TimedContact, sizes: &CoupleSizes, appro
             let partner_steps_on = partner.events_secs.iter().any(|e| *e >= t && *e <= t_release);
             if t > t_reach && partner_steps_on {
                 let stance = m.shift_at(t) + held(t)[k];
-                new_shifts[k][i] = m.foot_shift(&new_shifts[k], i, stance);
+                new_shifts[k][i] = m.foot_shift(&new_shifts[k], i, stance, t_release);
             } else if t <= t_reach && t > fallback_from {
                 let fraction = if steps[k].is_empty() { 1.0 } else { approach_fraction(&steps[k], t) };
                 new_shifts[k][i] += walk[k] * fraction;
@@ -283,7 +312,7 @@ fn join(movers: &mut [Mover], contact: &TimedContact, sizes: &CoupleSizes, appro
             let partner_at = partner.written_ground_at(t) + partner.stance_shift(&new_shifts[1 - k], t);
             let offset = offset_at(t);
             let target = if k == 0 { partner_at - offset } else { partner_at + offset };
-            new_shifts[k][i] = m.foot_shift(&new_shifts[k], i, target - m.written_ground_at(t));
+            new_shifts[k][i] = m.foot_shift(&new_shifts[k], i, target - m.written_ground_at(t), t_release);
         }
     }
     // After the release each goes on from where the hold left it.
@@ -344,8 +373,8 @@ pub fn bring_together(plans: &mut [DancerPlan], contacts: &[TimedContact], sizes
         join(&mut movers, c, sizes, approach_secs, &since);
     }
     for (plan, mover) in plans.iter_mut().zip(&movers) {
-        for fp in &mut plan.footprints {
-            let by = shift_in(&mover.events_secs, &mover.shifts, fp.t_land_secs);
+        for (fp, placed) in plan.footprints.iter_mut().zip(&mover.placed_secs) {
+            let by = shift_in(&mover.events_secs, &mover.shifts, *placed);
             fp.position_in_world += by;
             fp.position_end_in_world += by;
         }

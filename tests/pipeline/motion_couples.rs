@@ -146,12 +146,13 @@ fn a_couple_in_a_hold_travels_together_when_their_staves_travel_apart() {
     let gap_as_written = palm_surface_gap_m(&apart, end);
     println!("as written: palms {:.1} cm apart at the end", gap_as_written * 100.0);
     assert!(gap_as_written > 0.3, "as written the palms end {:.1} cm apart", gap_as_written * 100.0);
-    // The couple travels by the mean of what the staves say.
+    // The couple travels by the mean of what the staves say (the stance trails its placement by
+    // half a step while stepping on; the last step before a stop leads by at most 10 cm).
     // (From the bow, standing after the approach, to the end, standing after the last steps.)
     let travel = |a: &Animation, d: usize| a.dancers[d].pelvis_at(end) - a.dancers[d].pelvis_at(c.t_start_secs);
     let mean = (travel(&apart, 0) + travel(&apart, 1)) * 0.5;
     let moved = [travel(&anim, 0), travel(&anim, 1)];
     println!("written {:.2?} and {:.2?}; together {moved:.2?}", travel(&apart, 0), travel(&apart, 1));
     assert!(mean.length() > 0.2, "the mean of the written travel is {mean:?}");
-    assert!(moved.iter().all(|m| m.distance(mean) < 0.1), "travelled {moved:?}, the mean is {mean:?}");
+    assert!(moved.iter().all(|m| m.distance(mean) < 0.15), "travelled {moved:?}, the mean is {mean:?}");
 }
