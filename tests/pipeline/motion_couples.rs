@@ -6,7 +6,7 @@
 use crate::motion_invariants::{STRICT, assert_feet, check_invariants};
 use crate::reading::{animate, poses_at, score};
 use labanplay::animation::{Animation, compile};
-use labanplay::contact::solve::{PALM_HALF_THICKNESS_M, palm_in_world};
+use labanplay::contact::solve::{PALM_HALF_THICKNESS_M, palm_in_world, point_in_world};
 use labanplay::motion::rules::MotionOptions;
 use labanplay::pose::skeleton::Proportions;
 use labanplay::pose::skeleton::Side;
@@ -155,4 +155,45 @@ fn a_couple_in_a_hold_travels_together_when_their_staves_travel_apart() {
     println!("written {:.2?} and {:.2?}; together {moved:.2?}", travel(&apart, 0), travel(&apart, 1));
     assert!(mean.length() > 0.2, "the mean of the written travel is {mean:?}");
     assert!(moved.iter().all(|m| m.distance(mean) < 0.15), "travelled {moved:?}, the mean is {mean:?}");
+}
+
+/// The largest distance between the two ends of each contact while it is fully held, metres.
+fn worst_held_gap_m(anim: &Animation) -> f32 {
+    let mut worst = 0.0f32;
+    for c in &anim.contacts {
+        let n = 30;
+        for i in 0..=n {
+            let t = c.t_full_secs + (c.t_end_secs - c.t_full_secs) * f64::from(i) / f64::from(n);
+            let poses = poses_at(anim, t.min(anim.duration_secs - 1e-3));
+            let [a, b] = c.ends;
+            let gap = point_in_world(&anim.skeleton, &poses[a.dancer], a).distance(point_in_world(
+                &anim.skeleton,
+                &poses[b.dancer],
+                b,
+            ));
+            worst = worst.max(gap);
+        }
+    }
+    worst
+}
+
+#[test]
+fn the_barn_dance_couple_keeps_its_holds() {
+    let Some(dir) = crate::support::real_scores_dir("barn dance holds") else { return };
+    let s = crate::support::load_score(&dir.join("laban-tk/barn.lbn"));
+    let (together, apart) = (animate(&s), as_written(&s));
+    let out_of_reach =
+        |a: &Animation| a.interpretation.skipped.iter().filter(|d| d.message.contains("out of reach")).count();
+    let (worst, worst_as_written) = (worst_held_gap_m(&together), worst_held_gap_m(&apart));
+    println!(
+        "barn: held parts at most {:.1} cm apart ({:.1} cm as written); {} out of reach ({} as written)",
+        worst * 100.0,
+        worst_as_written * 100.0,
+        out_of_reach(&together),
+        out_of_reach(&apart)
+    );
+    // As written the partners drift apart in the third hold (measure 12 on).
+    assert!(worst_as_written > 0.15, "as written: {:.1} cm", worst_as_written * 100.0);
+    assert!(worst < 0.10, "held parts {:.1} cm apart", worst * 100.0);
+    assert_eq!(out_of_reach(&together), 0, "{:#?}", together.interpretation.skipped);
 }
