@@ -2,17 +2,21 @@
 //! own; for each contact between two dancers, in the order they are reached, this moves the two
 //! plans on the floor:
 //!
-//! - Approach: over the steps of the [`APPROACH_BEATS`] beats before the bow (up to a quarter of a
-//!   second before the reach), the two walk towards each other until the shoulders of the parts are within
-//!   [`COMFORT_REACH_FRACTION`] of the arms' reach. A dancer with no step there leaves the way to
-//!   the partner; dancers with no step at all before their first contact start where it needs them.
+//! - Approach: over the steps of the [`APPROACH_BEATS`] beats before the bow (up to a quarter of
+//!   a second before the reach), the two walk towards each other until the shoulders of the parts
+//!   are within [`COMFORT_REACH_FRACTION`] of the arms' reach. A dancer with no step there leaves
+//!   the way to the partner; dancers with no step at all before their first contact start where
+//!   it needs them.
 //! - Hold: from the reach to the release their offset (turned by the couple's mean turn) stays
-//!   what it was at the reach, and the couple's centre follows the mean of the two written paths.
+//!   what it was at the reach, and the couple's centre follows the mean of the two written
+//!   stances (midway between the feet). While one of them does not step again before the
+//!   release, the other keeps to where that one stands.
 //! - After the release each goes on from where the hold left them.
 //!
-//! Each footprint moves by the shift at its landing, so planted feet never slide; the
-//! centre-of-weight keys move by the shift when they are reached, floor supports by the shift when
-//! they begin. Plain function over plans, before the pelvis paths are solved.
+//! A dancer moves only by stepping: each footprint moves by the shift at the landing that set the
+//! foot down (a pivot or a rise continues it), so planted feet never slide; the centre-of-weight
+//! keys move with the stance, floor supports by the shift when they begin. Plain function over
+//! plans, before the pelvis paths are solved.
 
 use super::solve::{SURFACE_OFFSET_M, palm_in_world};
 use super::timing::{ContactPart, ContactPoint, TimedContact};
