@@ -191,8 +191,13 @@ pub fn compile_reusing(
     let foot = foot_geometry(&skeleton);
     opts.ball_forward_m = foot.ball_in_ankle.z;
     opts.heel_back_m = -foot.heel_in_ankle.z;
-    let (plans, mut interpretation) = plan_score(score, &opts);
+    let (mut plans, mut interpretation) = plan_score(score, &opts);
     let (contacts, contact_warnings) = crate::contact::timed_contacts(score, &plans);
+    if opts.partners_together {
+        let approach_secs = score.tempo.secs_from_beats(crate::contact::together::APPROACH_BEATS);
+        let sizes = crate::contact::together::CoupleSizes::new(&skeleton);
+        crate::contact::together::bring_together(&mut plans, &contacts, &sizes, approach_secs);
+    }
     interpretation.interpreted += contacts.len();
     interpretation.skipped.extend(contact_warnings);
     let mut notes = Vec::new();

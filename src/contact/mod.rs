@@ -8,10 +8,13 @@
 //! `Animation::sample` (player, render) and `export` apply it. Contacts out of reach and contacts
 //! without a hand are reported with their place. Dancers whose staves are joined by a contact in
 //! the starting position stand 0.5 m apart (1.5 m otherwise); the first staff stands on the
-//! dancers' left (the reader faces where they face).
+//! dancers' left (the reader faces where they face). Before the poses, `together` moves the plans
+//! of dancers joined by a contact so they walk towards each other before it is reached and travel
+//! together while it holds.
 
 pub mod solve;
 pub mod timing;
+pub mod together;
 
 pub use solve::{ContactReport, apply_contacts};
 pub use timing::{ContactPart, ContactPoint, TimedContact, timed_contacts};

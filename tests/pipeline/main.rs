@@ -30,6 +30,7 @@ mod mocap;
 mod motion_arm_between;
 mod motion_claims;
 mod motion_continuity;
+mod motion_couples;
 mod motion_flight;
 mod motion_floor;
 mod motion_golden;

@@ -67,6 +67,9 @@ pub struct MotionOptions {
     /// Distance between dancers who start in a hold (a contact bow between their staves in the
     /// starting position), metres: close enough for the hands to meet.
     pub hold_spacing_m: f32,
+    /// Partners joined by a contact walk towards each other before it is reached and travel
+    /// together while it holds ([`crate::contact::together`]); off, each staff travels as written.
+    pub partners_together: bool,
     /// Fraction of a step symbol's duration the swinging foot takes to touch down.
     pub swing_fraction: f64,
     /// Distance from the ankle to the ball of the foot along the foot, metres (pivots turn
@@ -90,6 +93,7 @@ impl Default for MotionOptions {
             toe_first: false,
             dancer_spacing_m: 1.5,
             hold_spacing_m: 0.5,
+            partners_together: true,
             swing_fraction: 0.45,
             release_after_touch_fraction: 0.15,
             ball_forward_m: 0.14,
