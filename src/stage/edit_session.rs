@@ -330,7 +330,7 @@ pub const ARROW_STEP_BEATS: f64 = GRID_BEATS;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::stage::dancer_mesh::mannequin;
 
@@ -388,15 +388,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_warning_leads_to_its_symbol_and_the_staff_scrolls_there() {
+    /// The walk demo in an editing session with a whole-foot hook written at beat 11 in the right
+    /// arm column, where no sign above it takes it (composing warns at its place): the player,
+    /// the session and the hook's symbol index.
+    pub(crate) fn walk_with_a_stray_hook() -> (Player, EditSession, usize) {
         let model = mannequin(&crate::pose::Proportions::default()).unwrap();
         let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
         let mut session = EditSession::start(&mut player).unwrap();
-        // A hook with no sign above it in the right arm column: composing warns at its place.
         player.playback.seek(11.0);
         assert!(session.command(EditCommand::Hook, &mut player));
         let hook = session.editor().selection()[0];
+        (player, session, hook)
+    }
+
+    #[test]
+    fn a_warning_leads_to_its_symbol_and_the_staff_scrolls_there() {
+        let (mut player, mut session, hook) = walk_with_a_stray_hook();
         let item = player.warnings().iter().find(|w| w.text.contains("could modify")).cloned().unwrap();
         session.command(EditCommand::Deselect, &mut player);
         session.caret = Caret { staff: 0, column: -1 };

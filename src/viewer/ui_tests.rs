@@ -258,14 +258,8 @@ fn text_rect(shapes: &[egui::epaint::ClippedShape], prefix: &str) -> Option<egui
 
 #[test]
 fn a_click_on_a_warning_in_the_panel_selects_its_symbol_on_the_staff() {
-    use crate::stage::edit_session::{Caret, EditCommand, EditSession};
-    let model = mannequin(&crate::pose::Proportions::default()).unwrap();
-    let mut player = Player::new(crate::demo::default_score(), ScoreSource::Demo("walk"), model, false);
-    let mut session = EditSession::start(&mut player).unwrap();
-    // A hook with no step or leg gesture above it, in the right arm column: composing warns at its place.
-    player.playback.seek(11.0);
-    assert!(session.command(EditCommand::Hook, &mut player));
-    let hook = session.editor().selection()[0];
+    use crate::stage::edit_session::{Caret, EditCommand};
+    let (mut player, mut session, hook) = crate::stage::edit_session::tests::walk_with_a_stray_hook();
     session.command(EditCommand::Deselect, &mut player);
     session.caret = Caret { staff: 0, column: -1 };
     player.playback.seek(0.0);
