@@ -55,7 +55,9 @@ impl JointLimits {
     /// A swing by θ about an axis is the same rotation as a swing by 2π − θ about the opposite
     /// axis; both readings are measured and the nearer one counts, so a joint whose range ends at
     /// a half turn (a shoulder raised overhead) does not jump outside its limits when the swing
-    /// passes π.
+    /// passes π. Within 40° of a half-turn swing the twist's range widens smoothly to the whole
+    /// turn, where the box allows such a swing: there the twist reading turns with the swing's
+    /// axis (an arm raised in front and one raised sideways read half a turn apart overhead).
     pub fn violation_rad(&self, q: Quat) -> f32 {
         // Most rotations lie well inside: a cheap arctangent shows it, and the answer is then
         // exactly 0, as the full reading would give.
@@ -74,8 +76,9 @@ impl JointLimits {
     }
 
     fn violation_of(&self, a: Vec3) -> f32 {
-        let below = (self.min_rad - a).max(Vec3::ZERO);
-        let above = (a - self.max_rad).max(Vec3::ZERO);
+        let (lo, hi) = self.bounds_at(a);
+        let below = (lo - a).max(Vec3::ZERO);
+        let above = (a - hi).max(Vec3::ZERO);
         below.x + below.y + below.z + above.x + above.y + above.z
     }
 
@@ -83,8 +86,8 @@ impl JointLimits {
     /// reading of the swing, as in [`Self::violation_rad`]).
     pub fn contains(&self, q: Quat) -> bool {
         let inside = |a: Vec3| {
-            a.cmpge(self.min_rad - Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
-                && a.cmple(self.max_rad + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
+            let (lo, hi) = self.bounds_at(a);
+            a.cmpge(lo - Vec3::splat(LIMIT_TOLERANCE_RAD)).all() && a.cmple(hi + Vec3::splat(LIMIT_TOLERANCE_RAD)).all()
         };
         let (a, alt) = both_readings(q);
         inside(a) || inside(alt)
@@ -102,7 +105,11 @@ impl JointLimits {
     pub fn clamp(&self, q: Quat) -> Quat {
         let (a, alt) = both_readings(q);
         let (va, valt) = (self.violation_of(a), self.violation_of(alt));
-        let (ca, calt) = (a.clamp(self.min_rad, self.max_rad), alt.clamp(self.min_rad, self.max_rad));
+        let clamped = |a: Vec3| {
+            let (lo, hi) = self.bounds_at(a);
+            a.clamp(lo, hi)
+        };
+        let (ca, calt) = (clamped(a), clamped(alt));
         let w_alt = reading_blend(va, valt);
         let nearer = if valt < va { calt } else { ca };
         if w_alt <= 0.0 || w_alt >= 1.0 {
@@ -114,6 +121,26 @@ impl JointLimits {
         // keeps one answer.
         let held = if valt + READING_TIE_RAD < va { calt } else { ca };
         from_swing_twist_angles(self.through_the_half_turn(ca, calt, w_alt).unwrap_or(held))
+    }
+
+    /// The bounds that hold for the swing–twist reading `a`: the limits, with the twist's range
+    /// widened near a half-turn swing where the box allows one (a shoulder overhead). There the
+    /// twist reading turns with the swing's axis (at the half turn itself a twist is a half turn
+    /// about another axis: an arm raised forward and one raised sideways read half a turn apart),
+    /// so it widens smoothly to the whole turn over [`HALF_TURN_CONE_RAD`] before it, and an arm
+    /// overhead turns about itself continuously as it leaves in any direction.
+    fn bounds_at(&self, a: Vec3) -> (Vec3, Vec3) {
+        use std::f32::consts::PI;
+        let (lo, hi) = (self.min_rad, self.max_rad);
+        let reach = lo.x.abs().max(hi.x.abs()).max(lo.z.abs()).max(hi.z.abs());
+        let off_half_turn = (a.x.hypot(a.z) - PI).abs();
+        if reach < PI - 1e-3 || off_half_turn >= HALF_TURN_CONE_RAD {
+            return (lo, hi);
+        }
+        let x = 1.0 - off_half_turn / HALF_TURN_CONE_RAD;
+        let w = x * x * (3.0 - 2.0 * x);
+        let (twist_lo, twist_hi) = (lo.y + (-PI - lo.y) * w, hi.y + (PI - hi.y) * w);
+        (Vec3::new(lo.x, twist_lo.min(lo.y), lo.z), Vec3::new(hi.x, twist_hi.max(hi.y), hi.z))
     }
 
     /// The point a share `w` of the way from `p` (the clamped first reading, its swing shorter
@@ -182,6 +209,10 @@ fn reading_blend(v_first: f32, v_other: f32) -> f32 {
     let x = (0.5 + (v_first - v_other) / (2.0 * band)).clamp(0.0, 1.0);
     x * x * (3.0 - 2.0 * x)
 }
+
+/// How far before a half-turn swing the twist's range starts widening, radians (40°); see
+/// [`JointLimits::bounds_at`].
+const HALF_TURN_CONE_RAD: f32 = 40.0 * std::f32::consts::PI / 180.0;
 
 /// Width of the blend between the two readings' clamps, as a multiple of the smaller violation:
 /// they blend while neither lies outside by more than (1 + this) times the other.
@@ -406,6 +437,29 @@ mod tests {
             // Mirror across the YZ plane: rotation axis (x, y, z) becomes (x, -y, -z).
             let m = Quat::from_xyzw(q.x, -q.y, -q.z, q.w);
             assert_eq!(left.contains(q), right.contains(m), "{q:?}");
+        }
+    }
+
+    /// An arm raised forward to overhead, then tilted out to the side about itself unturned: its
+    /// twist reads a half turn as soon as it leaves the top (the swing's axis turned a quarter),
+    /// so with the twist's range alone the clamp turned the arm a quarter turn at the first step.
+    #[test]
+    fn an_arm_leaving_overhead_sideways_is_clamped_continuously() {
+        let shoulder = JointLimits::from_deg((-180.0, 90.0), (-90.0, 90.0), (-85.0, 180.0));
+        let up_in_front = Quat::from_rotation_x(-std::f32::consts::PI);
+        let tilted = |deg: f32| Quat::from_rotation_z(-deg.to_radians()) * up_in_front;
+        assert!(shoulder.violation_rad(tilted(0.5)) < 1e-3, "just off the top, a half-turn twist is in range");
+        assert!(shoulder.violation_rad(tilted(60.0)) > 1.0, "well off the top, a half-turn twist is out");
+        let mut before = shoulder.clamp(tilted(0.0));
+        for i in 1..=120 {
+            let now = shoulder.clamp(tilted(i as f32 * 0.5));
+            let step = rotation_angle_between(now, before).to_degrees();
+            assert!(
+                step < 3.0,
+                "{:.1}° off the top: the clamp turned {step:.1}° in a half-degree step",
+                i as f32 * 0.5
+            );
+            before = now;
         }
     }
 

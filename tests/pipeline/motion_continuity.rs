@@ -33,16 +33,9 @@ const POP_RATIO: f32 = 4.0;
 /// pops). Everything else, with any body: none. These are limbs whose solution flips for that
 /// body's proportions: an arm swung from back over the top to the front whose swivel path hands
 /// over from one side of the shoulder's range to the other within a few frames (`ayu1`, dancer 2
-/// of the man-classical body), a straight arm passing through place high whose upper-arm twist
-/// turns a quarter turn in one frame, which the palm key then shows in the hand (`lbn1` at
-/// 3.02 s), a kneeling foot's toes (`kneel-floor`).
-const OPEN_POPS: &[(&str, &str, usize, usize)] = &[
-    ("woman-modern", "laban-tk/lbn1.lbn", 1, 2),
-    ("woman-classical", "laban-tk/lbn1.lbn", 1, 2),
-    ("man-modern", "scores/kneel-floor.lbn", 1, 6),
-    ("man-modern", "laban-tk/lbn1.lbn", 1, 2),
-    ("man-classical", "laban-tk/ayu1.lbn", 2, 1),
-];
+/// of the man-classical body), a kneeling foot's toes (`kneel-floor`).
+const OPEN_POPS: &[(&str, &str, usize, usize)] =
+    &[("man-modern", "scores/kneel-floor.lbn", 1, 6), ("man-classical", "laban-tk/ayu1.lbn", 2, 1)];
 /// A foot stands flat when its heel and ball sole points are within this of the floor, metres.
 const FLAT_TOLERANCE_M: f32 = 0.003;
 /// The most a flat foot may slide, averaged over a score's flat frames, metres per second.
