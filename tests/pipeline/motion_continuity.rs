@@ -30,12 +30,8 @@ const POP_MIN_M: f32 = 0.03;
 /// …and more than this many times the larger of its neighbouring frames' displacements.
 const POP_RATIO: f32 = 4.0;
 /// Pops still found, allowed up to their count until they are fixed: (body, score, dancer,
-/// pops). Everything else, with any body: none. These are limbs whose solution flips for that
-/// body's proportions: an arm swung from back over the top to the front whose swivel path hands
-/// over from one side of the shoulder's range to the other within a few frames (`ayu1`, dancer 2
-/// of the man-classical body), a kneeling foot's toes (`kneel-floor`).
-const OPEN_POPS: &[(&str, &str, usize, usize)] =
-    &[("man-modern", "scores/kneel-floor.lbn", 1, 6), ("man-classical", "laban-tk/ayu1.lbn", 2, 1)];
+/// pops). Everything else, with any body: none. Open: a kneeling foot's toes (`kneel-floor`).
+const OPEN_POPS: &[(&str, &str, usize, usize)] = &[("man-modern", "scores/kneel-floor.lbn", 1, 6)];
 /// A foot stands flat when its heel and ball sole points are within this of the floor, metres.
 const FLAT_TOLERANCE_M: f32 = 0.003;
 /// The most a flat foot may slide, averaged over a score's flat frames, metres per second.

@@ -74,6 +74,17 @@ pub(super) fn wrap_turn(a: f32, b: f32) -> f32 {
     (b - a + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI
 }
 
+/// How far a swivel path is moved towards a key's own swivel that is `off_rad` from the path's
+/// end: all of a small difference (the chest turned since the path was compiled at rest),
+/// fading to none at [`KEY_OFFSET_FADE_RAD`], where the key's swivel has turned over to the
+/// other side of the shoulder's range and following it would turn the elbow over mid-move.
+fn key_offset(off_rad: f32) -> f32 {
+    off_rad * (1.0 - off_rad.abs() / KEY_OFFSET_FADE_RAD).clamp(0.0, 1.0)
+}
+
+/// See [`key_offset`], radians.
+const KEY_OFFSET_FADE_RAD: f32 = 0.6;
+
 /// Solves an arm moving from the key goal `from` to the key goal `to` (blend `s`), towards `goal`:
 /// each key's swivel is the one the IK chooses for that key on its own, and on the way the swivel
 /// turns from the one to the other, so it is a continuous function of time even where the
@@ -96,14 +107,18 @@ pub(super) fn solve_arm_between(
 ) -> Result<LimbIkSolution, IkError> {
     let limb = Limb::arm(side);
     let mut job = limb_job_from(skeleton, limb, goal, clavicle_world);
+    // Along a path, each key's swivel is the in-range one nearest the path's end there (a key at
+    // the edge of the shoulder's range has two, and the IK's own choice between them can turn
+    // over as the chest moves during the move).
     let ((phi_from, twist_from), (phi_to, twist_to)) = (
-        arm_swivel(skeleton, clavicle_world, side, from, None)?,
-        arm_swivel(skeleton, clavicle_world, side, to, None)?,
+        arm_swivel(skeleton, clavicle_world, side, from, path.map(|p| p.0))?,
+        arm_swivel(skeleton, clavicle_world, side, to, path.map(|p| p.1))?,
     );
     let phi = match path {
         // (path at s = 0, at s = 1, now): the path, moved so its ends are the keys' swivels.
         Some((path_from, path_to, path_now)) => {
-            let (off_from, off_to) = (wrap_turn(path_from, phi_from), wrap_turn(path_to, phi_to));
+            let (off_from, off_to) =
+                (key_offset(wrap_turn(path_from, phi_from)), key_offset(wrap_turn(path_to, phi_to)));
             path_now + off_from + (off_to - off_from) * s
         }
         None => phi_from + wrap_turn(phi_from, phi_to) * s,
