@@ -1,17 +1,20 @@
 //! glTF export of an ensemble plan: the first [`FULL_TREES`] performers as skinned dancers with
-//! their own node trees and animation (as the score export writes dancers); everyone beyond as a
-//! crowd flipbook: each distinct shared pose baked once into a low-detail mesh, drawn at every
-//! performer holding it with `EXT_mesh_gpu_instancing`, one frame node shown at a time.
+//! their own node trees and animation; everyone beyond as a crowd flipbook: each distinct pose
+//! baked once into a low-detail mesh, drawn at every performer holding it with
+//! `EXT_mesh_gpu_instancing`, one frame node shown at a time.
 //!
 //! The full performers (in plan order; all of them in a smaller plan) get 23 joints and a mesh,
-//! named `<group><number>_…`, in their group's colour, every joint's rotation and the pelvis
-//! translation sampled at the export's frame rate exactly as the player poses them. The flipbook
-//! runs at [`CROWD_FPS`]: `crowd_frameK` nodes, one shown at a time by a STEP-animated scale; under
-//! each, one node per (shared pose, group) whose instances are the performers holding that pose.
-//! Each shared pose is skinned on the CPU into the built-in body polygonised on a 4.5 cm grid. The
-//! extension cannot animate instances, hence the flipbook; a viewer without it shows one body per
-//! node at the origin. The Khronos validator reports no errors or warnings (it lists the instance
-//! accessors as unused infos, since it does not know the extension).
+//! named `<group><number>_…`, in their group's colour. Their tracks (every joint's rotation, the
+//! pelvis translation) are sampled at the export's frame rate as the player poses them, then
+//! key-reduced, rotations stored as normalised signed shorts ([`super::compact`]); tracks with the same
+//! bytes are written once, so performers dancing in unison share their joints' accessors and only
+//! their own root translation differs. The flipbook runs at [`CROWD_FPS`]: `crowd_frameK` nodes,
+//! one shown at a time by a STEP-animated scale; under each, one node per (pose, group) whose
+//! instances are the performers holding that pose ([`super::crowd_gltf`]: poses on the
+//! flipbook's beat grid, vertex data quantised with [`QUANTIZATION`], which the file requires).
+//! The extension cannot animate instances, hence the flipbook; a viewer without it shows one body
+//! per node at the origin. The Khronos validator reports no errors or warnings (it lists the
+//! instance accessors as unused infos, since it does not know the extension).
 
 use super::compact::add_compact_tracks;
 use super::crowd_gltf::write_crowd;
