@@ -173,7 +173,7 @@ mod tests {
 
     #[test]
     fn shorts_round_trip_within_half_a_step() {
-        for c in [-1.0f32, -0.7071, -0.1, 0.0, 0.3, 0.99999, 1.0] {
+        for c in [-1.0f32, -std::f32::consts::FRAC_1_SQRT_2, -0.1, 0.0, 0.3, 0.99999, 1.0] {
             assert!((unit_from_short(short_from_unit(c)) - c).abs() <= 0.5 / 32767.0 + 1e-7);
         }
         assert!(angle_between(Quat::IDENTITY, Quat::from_rotation_y(0.1)) - 0.1 < 1e-5);
