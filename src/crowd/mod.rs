@@ -455,6 +455,18 @@ impl Crowd {
         self.walker.animate(walk_plan(&job))
     }
 
+    /// Dance `dance` (the index a [`PoseKey::Dance`] names) at `beat_in_score` of its score
+    /// (wrapped to the score's length), in score space, as [`Crowd::prepare`] samples it.
+    pub fn dance_pose_at(&self, dance: usize, beat_in_score: f64, pose: &mut Pose) {
+        let d = &self.dances[dance];
+        d.sample(&self.skeleton, d.beat_in_score(beat_in_score), pose);
+    }
+
+    /// Length of dance `dance`'s score, beats (0 without a score).
+    pub fn dance_beats(&self, dance: usize) -> f64 {
+        self.dances[dance].duration_beats
+    }
+
     /// Performer `i` dancing its score at `t_beats`: the pose (score space), the root.
     pub fn dance_pose(&self, i: usize, t_beats: f64, pose: &mut Pose) -> Mat4 {
         let dance = &self.dances[self.dance_of_group[self.plan.performers[i].group]];

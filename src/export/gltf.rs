@@ -6,6 +6,8 @@
 
 use glam::{Quat, Vec3};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
 
 use crate::body::rig::Rig;
 use crate::pose::fk::Pose;
@@ -19,8 +21,10 @@ pub const CHUNK_JSON: u32 = 0x4E4F_534A;
 /// Chunk type of the binary chunk (`BIN\0`).
 pub const CHUNK_BIN: u32 = 0x004E_4942;
 
-const FLOAT: u32 = 5126;
-const UNSIGNED_SHORT: u32 = 5123;
+pub(super) const FLOAT: u32 = 5126;
+pub(super) const BYTE: u32 = 5120;
+pub(super) const SHORT: u32 = 5122;
+pub(super) const UNSIGNED_SHORT: u32 = 5123;
 pub(super) const UNSIGNED_INT: u32 = 5125;
 pub(super) const ARRAY_BUFFER: u32 = 34962;
 pub(super) const ELEMENT_ARRAY_BUFFER: u32 = 34963;
@@ -78,19 +82,50 @@ pub(super) struct Bin {
     bytes: Vec<u8>,
     views: Vec<Value>,
     accessors: Vec<Value>,
+    /// Accessors written by [`Bin::shared`]: (what it is, data length, hash of the data) →
+    /// (accessor, data offset) of each with that key.
+    shared: BTreeMap<(String, usize, u64), Vec<(usize, usize)>>,
 }
 
 impl Bin {
     /// Appends `data` as a new buffer view starting on a 4-byte boundary; returns its index.
     pub(super) fn view(&mut self, data: &[u8], target: Option<u32>) -> usize {
+        self.strided_view(data, target, None)
+    }
+
+    /// [`Bin::view`] with a byte stride (vertex attributes whose elements are padded to 4 bytes).
+    pub(super) fn strided_view(&mut self, data: &[u8], target: Option<u32>, stride: Option<usize>) -> usize {
         self.pad();
         let mut view = json!({ "buffer": 0, "byteOffset": self.bytes.len(), "byteLength": data.len() });
         if let Some(target) = target {
             view["target"] = json!(target);
         }
+        if let Some(stride) = stride {
+            view["byteStride"] = json!(stride);
+        }
         self.bytes.extend_from_slice(data);
         self.views.push(view);
         self.views.len() - 1
+    }
+
+    /// The accessor `make` writes for `data`, written once: a later call with the same `what`
+    /// (the accessor's use, type and layout) and the same bytes returns the first accessor.
+    pub(super) fn shared(&mut self, what: &str, data: &[u8], make: impl FnOnce(&mut Bin) -> usize) -> usize {
+        let mut hasher = std::hash::DefaultHasher::new();
+        data.hash(&mut hasher);
+        let key = (what.to_string(), data.len(), hasher.finish());
+        if let Some(found) = self.shared.get(&key) {
+            for &(accessor, at) in found {
+                if self.bytes.get(at..at + data.len()) == Some(data) {
+                    return accessor;
+                }
+            }
+        }
+        self.pad();
+        let at = self.bytes.len();
+        let accessor = make(self);
+        self.shared.entry(key).or_default().push((accessor, at));
+        accessor
     }
 
     pub(super) fn pad(&mut self) {
@@ -117,6 +152,26 @@ impl Bin {
         self.accessors.len() - 1
     }
 
+    /// An accessor over a new view of `data` laid out as `layout` says; returns its index.
+    pub(super) fn packed(&mut self, data: &[u8], layout: &Packed) -> usize {
+        let view = self.strided_view(data, layout.target, layout.stride);
+        let mut accessor = json!({
+            "bufferView": view,
+            "componentType": layout.component_type,
+            "count": layout.count,
+            "type": layout.kind,
+        });
+        if layout.normalized {
+            accessor["normalized"] = json!(true);
+        }
+        if let Some((min, max)) = &layout.bounds {
+            accessor["min"] = json!(min);
+            accessor["max"] = json!(max);
+        }
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+
     /// A FLOAT accessor of `width` components per element (`kind` = SCALAR, VEC3, …), with
     /// min/max when asked.
     pub(super) fn floats(
@@ -134,8 +189,27 @@ impl Bin {
     }
 }
 
+/// How the elements of a [`Bin::packed`] accessor are laid out.
+#[derive(Clone, Debug)]
+pub(super) struct Packed {
+    /// glTF component type (`BYTE`, `SHORT`, `FLOAT`, …).
+    pub component_type: u32,
+    /// Elements.
+    pub count: usize,
+    /// `SCALAR`, `VEC3`, `VEC4`, …
+    pub kind: &'static str,
+    /// Integers read as fractions of their range.
+    pub normalized: bool,
+    /// Buffer view target (vertex attributes, indices), if any.
+    pub target: Option<u32>,
+    /// Byte stride of the view, if its elements are padded.
+    pub stride: Option<usize>,
+    /// Per-component minimum and maximum, where glTF asks for them.
+    pub bounds: Option<(Vec<f32>, Vec<f32>)>,
+}
+
 /// Per-component minimum and maximum of interleaved `values` with `width` components.
-fn component_bounds(values: &[f32], width: usize) -> (Vec<f32>, Vec<f32>) {
+pub(super) fn component_bounds(values: &[f32], width: usize) -> (Vec<f32>, Vec<f32>) {
     let mut min = vec![f32::INFINITY; width];
     let mut max = vec![f32::NEG_INFINITY; width];
     for element in values.chunks_exact(width.max(1)) {
@@ -238,11 +312,16 @@ pub(super) struct Shared {
     pub times: usize,
 }
 
-/// Writes `rig`'s mesh and inverse bind matrices, and `frames` frame times at `fps`.
-pub(super) fn shared_accessors(bin: &mut Bin, rig: &Rig, frames: usize, fps: f64) -> Result<Shared, GltfError> {
+/// Writes `rig`'s mesh and inverse bind matrices: (mesh accessors, inverse bind matrices).
+pub(super) fn rig_accessors(bin: &mut Bin, rig: &Rig) -> Result<([usize; 5], usize), GltfError> {
     let mesh = write_mesh(bin, rig)?;
     let ibm: Vec<f32> = rig.joint_from_model_at_bind.iter().flat_map(|m| m.to_cols_array()).collect();
-    let ibm = bin.floats(&ibm, 16, "MAT4", None, false);
+    Ok((mesh, bin.floats(&ibm, 16, "MAT4", None, false)))
+}
+
+/// Writes `rig`'s mesh and inverse bind matrices, and `frames` frame times at `fps`.
+pub(super) fn shared_accessors(bin: &mut Bin, rig: &Rig, frames: usize, fps: f64) -> Result<Shared, GltfError> {
+    let (mesh, ibm) = rig_accessors(bin, rig)?;
     // Frame times, strictly increasing in f32.
     let times: Vec<f32> = (0..frames).map(|k| (k as f64 / fps) as f32).collect();
     if times.windows(2).any(|w| w[1] <= w[0]) || times.iter().any(|t| !t.is_finite()) {
@@ -266,42 +345,8 @@ pub(super) fn add_dancer(
     poses: &[Pose],
 ) {
     let skeleton = &rig.skeleton;
-    let base = scene.nodes.len();
+    let base = add_dancer_nodes(scene, rig, shared.mesh, shared.ibm, label, colour);
     let joint_node = |joint: JointId| base + joint.index();
-    let [position, normal, joints_0, weights_0, indices] = shared.mesh;
-    for joint in JointId::ALL {
-        let rest = skeleton.rest_offset(joint);
-        let mut node = json!({ "name": format!("{label}_{}", joint.name()), "translation": rest.to_array() });
-        let children: Vec<usize> =
-            JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(c)).collect();
-        if !children.is_empty() {
-            node["children"] = json!(children);
-        }
-        scene.nodes.push(node);
-    }
-    let (mesh, skin, material) = (scene.meshes.len(), scene.skins.len(), scene.materials.len());
-    scene.nodes.push(json!({ "name": label, "mesh": mesh, "skin": skin }));
-    scene.scene_nodes.extend([joint_node(JointId::Pelvis), base + JOINT_COUNT]);
-    scene.skins.push(json!({
-        "name": format!("{label}_skin"),
-        "inverseBindMatrices": shared.ibm,
-        "skeleton": joint_node(JointId::Pelvis),
-        "joints": JointId::ALL.iter().map(|&j| joint_node(j)).collect::<Vec<_>>(),
-    }));
-    scene.materials.push(json!({
-        "name": format!("{label}_material"),
-        "pbrMetallicRoughness": { "baseColorFactor": colour, "metallicFactor": 0.0, "roughnessFactor": 0.7 },
-    }));
-    scene.meshes.push(json!({
-        "name": format!("{label}_{}", rig.name),
-        "primitives": [{
-            "attributes": { "POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0 },
-            "indices": indices,
-            "material": material,
-            "mode": 4,
-        }],
-    }));
-
     // Pelvis translation, then every joint's rotation (quaternion signs kept continuous so
     // LINEAR interpolation takes the short way).
     let fallback = skeleton.rest_offset(JointId::Pelvis);
@@ -330,9 +375,65 @@ pub(super) fn add_dancer(
     }
 }
 
+/// Adds one dancer's joint nodes, skinned mesh node, skin, mesh and material (see
+/// [`add_dancer`]); returns the index of its first joint node.
+pub(super) fn add_dancer_nodes(
+    scene: &mut Scene,
+    rig: &Rig,
+    mesh: [usize; 5],
+    ibm: usize,
+    label: &str,
+    colour: [f32; 4],
+) -> usize {
+    let skeleton = &rig.skeleton;
+    let base = scene.nodes.len();
+    let joint_node = |joint: JointId| base + joint.index();
+    let [position, normal, joints_0, weights_0, indices] = mesh;
+    for joint in JointId::ALL {
+        let rest = skeleton.rest_offset(joint);
+        let mut node = json!({ "name": format!("{label}_{}", joint.name()), "translation": rest.to_array() });
+        let children: Vec<usize> =
+            JointId::ALL.iter().filter(|c| c.parent() == Some(joint)).map(|&c| joint_node(c)).collect();
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        scene.nodes.push(node);
+    }
+    let (mesh, skin, material) = (scene.meshes.len(), scene.skins.len(), scene.materials.len());
+    scene.nodes.push(json!({ "name": label, "mesh": mesh, "skin": skin }));
+    scene.scene_nodes.extend([joint_node(JointId::Pelvis), base + JOINT_COUNT]);
+    scene.skins.push(json!({
+        "name": format!("{label}_skin"),
+        "inverseBindMatrices": ibm,
+        "skeleton": joint_node(JointId::Pelvis),
+        "joints": JointId::ALL.iter().map(|&j| joint_node(j)).collect::<Vec<_>>(),
+    }));
+    scene.materials.push(json!({
+        "name": format!("{label}_material"),
+        "pbrMetallicRoughness": { "baseColorFactor": colour, "metallicFactor": 0.0, "roughnessFactor": 0.7 },
+    }));
+    scene.meshes.push(json!({
+        "name": format!("{label}_{}", rig.name),
+        "primitives": [{
+            "attributes": { "POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0 },
+            "indices": indices,
+            "material": material,
+            "mode": 4,
+        }],
+    }));
+
+    base
+}
+
 /// The GLB of `scene` (one scene, one animation, both called `title`), declaring
-/// `extensions_used`.
-pub(super) fn finish(scene: Scene, mut bin: Bin, title: &str, extensions_used: &[&str]) -> Result<Vec<u8>, GltfError> {
+/// `extensions_used` and, of those, `extensions_required`.
+pub(super) fn finish(
+    scene: Scene,
+    mut bin: Bin,
+    title: &str,
+    extensions_used: &[&str],
+    extensions_required: &[&str],
+) -> Result<Vec<u8>, GltfError> {
     bin.pad();
     if u32::try_from(bin.bytes.len()).is_err() {
         return Err(GltfError::TooLarge);
@@ -352,6 +453,9 @@ pub(super) fn finish(scene: Scene, mut bin: Bin, title: &str, extensions_used: &
     });
     if !extensions_used.is_empty() {
         document["extensionsUsed"] = json!(extensions_used);
+    }
+    if !extensions_required.is_empty() {
+        document["extensionsRequired"] = json!(extensions_required);
     }
     // Empty arrays are invalid glTF: leave them out.
     if let Some(doc) = document.as_object_mut() {
@@ -380,7 +484,7 @@ pub fn write_glb(input: &GltfInput) -> Result<Vec<u8>, GltfError> {
         let colour = DANCER_COLOURS.get(d % DANCER_COLOURS.len()).copied().unwrap_or([0.8; 4]);
         add_dancer(&mut scene, &mut bin, input.rig, shared, &format!("dancer{}", d + 1), colour, poses);
     }
-    finish(scene, bin, input.title, &[])
+    finish(scene, bin, input.title, &[], &[])
 }
 
 /// Wraps a JSON chunk and a BIN chunk in the GLB container: 12-byte header, chunks padded to

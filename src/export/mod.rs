@@ -5,5 +5,7 @@
 //! [`plan_gltf`] writes an ensemble plan's performers, the crowd beyond a limit instanced.
 
 pub mod bvh;
+pub mod compact;
+pub mod crowd_gltf;
 pub mod gltf;
 pub mod plan_gltf;

@@ -1,7 +1,9 @@
 //! glTF export tests: a structural GLB reader (header, chunks, views, accessors, counts), an
 //! independent re-skinning of the mesh from the file's nodes, skin and animation compared with
 //! the rig's own CPU skinning, the Khronos validator (`node tests/gltf_validate.mjs`) on the
-//! solo demo and the duet, and the `models` / `export --model` command line.
+//! solo demo, the duet and a plan, the `models` / `export --model` command line, and plan
+//! exports against the simulation: trees and instanced crowd in place, quantised tracks shared
+//! by performers in unison that decode to within their tolerance of the player's poses.
 
 #![allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 
@@ -94,28 +96,57 @@ fn components(kind: &str) -> usize {
 }
 
 impl Glb {
-    /// The raw bytes of accessor `index` (tightly packed) and its component count per element.
-    fn accessor_bytes(&self, index: usize) -> (&[u8], usize, usize) {
+    /// The bytes of accessor `index` (elements gathered tightly over any byte stride), its
+    /// component count per element and its element count.
+    fn accessor_bytes(&self, index: usize) -> (Vec<u8>, usize, usize) {
         let accessor = &self.json["accessors"][index];
         let view = &self.json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-        assert!(view.get("byteStride").is_none());
         let offset = view["byteOffset"].as_u64().unwrap() as usize
             + accessor.get("byteOffset").map_or(0, |v| v.as_u64().unwrap() as usize);
         let size = match accessor["componentType"].as_u64().unwrap() {
             5126 | 5125 => 4,
-            5123 => 2,
+            5123 | 5122 => 2,
+            5121 | 5120 => 1,
             other => panic!("component type {other}"),
         };
         let width = components(accessor["type"].as_str().unwrap());
         let count = accessor["count"].as_u64().unwrap() as usize;
         let length = view["byteLength"].as_u64().unwrap() as usize;
-        assert!(count * width * size <= length, "accessor {index} overruns its view");
-        (&self.bin[offset..offset + count * width * size], width, count)
+        let element = width * size;
+        let stride = view.get("byteStride").map_or(element, |v| v.as_u64().unwrap() as usize);
+        assert!(stride >= element, "accessor {index}: stride {stride}");
+        assert!(count == 0 || (count - 1) * stride + element <= length, "accessor {index} overruns its view");
+        let bytes = (0..count).flat_map(|k| &self.bin[offset + k * stride..offset + k * stride + element]);
+        (bytes.copied().collect(), width, count)
     }
 
     fn floats(&self, index: usize) -> (Vec<f32>, usize) {
+        assert_eq!(self.json["accessors"][index]["componentType"], 5126, "accessor {index} is not FLOAT");
         let (bytes, width, _) = self.accessor_bytes(index);
         (bytes.chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect(), width)
+    }
+
+    /// Accessor `index` decoded to floats: FLOAT as is, signed shorts and bytes as integers or,
+    /// when normalised, as fractions of their range (the glTF rule).
+    fn values(&self, index: usize) -> (Vec<f32>, usize) {
+        let accessor = &self.json["accessors"][index];
+        let normalized = accessor["normalized"].as_bool().unwrap_or(false);
+        let (bytes, width, _) = self.accessor_bytes(index);
+        let values = match accessor["componentType"].as_u64().unwrap() {
+            5126 => return self.floats(index),
+            5122 => bytes
+                .chunks_exact(2)
+                .map(|c| f32::from(i16::from_le_bytes(c.try_into().unwrap())))
+                .map(|v| if normalized { (v / 32767.0).max(-1.0) } else { v })
+                .collect(),
+            5120 => bytes
+                .iter()
+                .map(|&b| f32::from(b as i8))
+                .map(|v| if normalized { (v / 127.0).max(-1.0) } else { v })
+                .collect(),
+            other => panic!("accessor {index}: component type {other}"),
+        };
+        (values, width)
     }
 
     fn u32s(&self, index: usize) -> Vec<u32> {
@@ -477,7 +508,7 @@ fn plan_crowd(name: &str) -> labanplay::crowd::Crowd {
 
 #[test]
 fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
-    use labanplay::export::plan_gltf::{INSTANCING, PlanGltfInput, write_plan_glb};
+    use labanplay::export::plan_gltf::{INSTANCING, PlanGltfInput, QUANTIZATION, write_plan_glb};
     let crowd = plan_crowd("eight.plan.toml");
     let tempo = crowd.plan.clock.tempo;
     let input = PlanGltfInput {
@@ -494,6 +525,24 @@ fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
     let glb = parse_glb(&bytes);
     let doc = &glb.json;
     assert_eq!(doc["extensionsUsed"][0], INSTANCING);
+    // The crowd's vertex data is quantised (so the file requires the extension); every
+    // animation rotation is a normalised signed short.
+    assert_eq!(doc["extensionsRequired"], serde_json::json!([QUANTIZATION]));
+    let crowd_position = doc["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"].as_str().unwrap().starts_with("crowd_pose"))
+        .map(|m| index(&m["primitives"][0]["attributes"]["POSITION"]))
+        .unwrap();
+    assert_eq!(doc["accessors"][crowd_position]["componentType"], 5122);
+    for channel in doc["animations"][0]["channels"].as_array().unwrap() {
+        if channel["target"]["path"] == "rotation" {
+            let output =
+                &doc["accessors"][index(&doc["animations"][0]["samplers"][index(&channel["sampler"])]["output"])];
+            assert_eq!((output["componentType"].as_u64(), output["normalized"].as_bool()), (Some(5122), Some(true)));
+        }
+    }
     for i in 0..doc["accessors"].as_array().unwrap().len() {
         glb.accessor_bytes(i);
     }
@@ -514,7 +563,7 @@ fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
             channels.iter().find(|c| index(&c["target"]["node"]) == pelvis && c["target"]["path"] == "translation");
         let sampler = &animation["samplers"][index(&ch.unwrap()["sampler"])];
         let (times, _) = glb.floats(index(&sampler["input"]));
-        let (values, _) = glb.floats(index(&sampler["output"]));
+        let (values, _) = glb.values(index(&sampler["output"]));
         for (f, t) in times.iter().enumerate() {
             let t_beats = tempo.beats_from_secs(f64::from(*t));
             let ground = crowd.ground_at(d, t_beats);
@@ -544,9 +593,12 @@ fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
         for child in frame["children"].as_array().unwrap() {
             let node = &nodes[index(child)];
             let attributes = &node["extensions"][INSTANCING]["attributes"];
-            let (t, _) = glb.floats(index(&attributes["TRANSLATION"]));
-            let (r, _) = glb.floats(index(&attributes["ROTATION"]));
+            let (t, _) = glb.values(index(&attributes["TRANSLATION"]));
+            let (r, _) = glb.values(index(&attributes["ROTATION"]));
             assert_eq!(t.len() / 3, r.len() / 4);
+            // Positions are in units of the node's (uniform) scale; so are the translations.
+            let unit_m = node["scale"][0].as_f64().unwrap() as f32;
+            assert!(node["scale"].as_array().unwrap().iter().all(|s| s.as_f64() == Some(f64::from(unit_m))));
             // The baked body's middle (its bounds in pose space) placed by each instance.
             let position = &doc["accessors"]
                 [index(&doc["meshes"][index(&node["mesh"])]["primitives"][0]["attributes"]["POSITION"])];
@@ -554,8 +606,8 @@ fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
             let middle = 0.5 * (bound("min") + bound("max"));
             for (t, q) in t.chunks_exact(3).zip(r.chunks_exact(4)) {
                 let q = Quat::from_slice(q);
-                assert!((q.length() - 1.0).abs() < 1e-4);
-                places.push(Vec3::from_slice(t) + q * middle);
+                assert!((q.length() - 1.0).abs() < 1e-3);
+                places.push(unit_m * (Vec3::from_slice(t) + q.normalize() * middle));
             }
         }
         assert_eq!(places.len(), 5, "frame {k}");
@@ -607,5 +659,102 @@ fn command_line_exports_a_plan_to_gltf_and_bvh() {
     if validator_available("command_line_exports_a_plan_to_gltf_and_bvh") {
         validate(&glb);
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Twelve performers in a block dancing the solo demo in unison on their spots for two
+/// measures, then a one-beat keep (the plan written into `dir`).
+fn unison_crowd(dir: &Path) -> labanplay::crowd::Crowd {
+    let score = Path::new(env!("CARGO_MANIFEST_DIR")).join("scores/walk-arms-turn.lbn");
+    let score = score.to_str().unwrap().replace('\\', "/");
+    let text = format!(
+        "ensemble = 1\ntitle = \"Unison\"\nscore = \"{score}\"\n[stage]\nwidth_m = 20\ndepth_m = 12\n\
+         [[formation]]\nname = \"block\"\nshape = \"block\"\ncentre = [0, 5]\nrows = 2\ncolumns = 6\nspacing_m = 1.5\n\
+         [[group]]\nname = \"a\"\nformation = \"block\"\nscore = \"{score}\"\nstaff = 1\n\
+         [[event]]\nat = \"3:1\"\ngroup = \"a\"\nmethod = \"keep\"\nmove = [0, 0]\nbeats = 1\n"
+    );
+    let path = dir.join("unison.plan.toml");
+    std::fs::write(&path, text).unwrap();
+    let plan =
+        labanplay::ensemble::read_plan_file(&path, &mut labanplay::read::Files).map_err(|e| e.render()).unwrap().plan;
+    let motion = labanplay::ensemble::simulate(&plan);
+    labanplay::crowd::Crowd::new(plan, motion, rig().proportions()).unwrap()
+}
+
+/// The distinct sampler outputs of `glb`'s channels that animate `path` (rotation, translation).
+fn outputs(glb: &Glb, path: &str) -> std::collections::BTreeSet<usize> {
+    let animation = &glb.json["animations"][0];
+    let channels = animation["channels"].as_array().unwrap();
+    let of_path = channels.iter().filter(|c| c["target"]["path"] == path);
+    of_path.map(|c| index(&animation["samplers"][index(&c["sampler"])]["output"])).collect()
+}
+
+/// Keys `(times, values of width w)` of the channel animating `path` of `node`, evaluated at
+/// `t_secs` as a glTF viewer does (LINEAR: lerp; slerp for rotations).
+fn track_at(glb: &Glb, node: usize, path: &str, t_secs: f32) -> Vec<f32> {
+    let animation = &glb.json["animations"][0];
+    let channels = animation["channels"].as_array().unwrap();
+    let channel = channels.iter().find(|c| index(&c["target"]["node"]) == node && c["target"]["path"] == path);
+    let sampler = &animation["samplers"][index(&channel.unwrap()["sampler"])];
+    let (times, _) = glb.floats(index(&sampler["input"]));
+    let (values, width) = glb.values(index(&sampler["output"]));
+    let b = times.iter().position(|&t| t >= t_secs).unwrap_or(times.len() - 1);
+    let a = b.saturating_sub(1);
+    let s = if b > a { ((t_secs - times[a]) / (times[b] - times[a])).clamp(0.0, 1.0) } else { 0.0 };
+    let (va, vb) = (&values[a * width..(a + 1) * width], &values[b * width..(b + 1) * width]);
+    if width == 4 {
+        Quat::from_slice(va).normalize().slerp(Quat::from_slice(vb).normalize(), s).to_array().to_vec()
+    } else {
+        va.iter().zip(vb).map(|(x, y)| x + (y - x) * s).collect()
+    }
+}
+
+#[test]
+fn performers_in_unison_share_animation_that_decodes_to_the_players_pose() {
+    use labanplay::export::compact::{ROTATION_TOLERANCE_RAD, TRANSLATION_TOLERANCE_M};
+    use labanplay::export::plan_gltf::{PlanGltfInput, write_plan_glb};
+    let dir = temp_dir("unison");
+    let crowd = unison_crowd(&dir);
+    assert_eq!(crowd.plan.performers.len(), 12);
+    let export = |full_trees| {
+        let input = PlanGltfInput {
+            crowd: &crowd,
+            rig: rig(),
+            low: rig(),
+            fps: 10.0,
+            crowd_fps: 5.0,
+            full_trees,
+            title: "unison",
+        };
+        parse_glb(&write_plan_glb(&input).unwrap().0)
+    };
+    let (four, twelve) = (export(4), export(12));
+    // Rotations: one set of tracks for the dance, however many dance it; roots: one each.
+    let rotations = outputs(&four, "rotation").len();
+    assert!(rotations > 1, "the dance moves");
+    assert_eq!(outputs(&twelve, "rotation").len(), rotations);
+    assert_eq!((outputs(&four, "translation").len(), outputs(&twelve, "translation").len()), (4, 12));
+    // The key-reduced, quantised tracks against the player's poses at every export frame
+    // (a normalised short is off by at most half a step, 1.5e-5, per component).
+    let tempo = crowd.plan.clock.tempo;
+    let duration_secs = tempo.secs_from_beats(crowd.end_beats());
+    let (mut worst_rad, mut worst_m) = (0.0f32, 0.0f32);
+    for d in [0, 11] {
+        let (mut walk, mut pose) = (None, Pose::rest(&crowd.skeleton));
+        for f in 0..=(duration_secs * 10.0).floor() as usize {
+            let t_secs = f as f64 / 10.0;
+            crowd.pose_in_world(d, tempo.beats_from_secs(t_secs), &mut walk, &mut pose);
+            let base = d * (JOINT_COUNT + 1);
+            for joint in JointId::ALL {
+                let q = Quat::from_slice(&track_at(&twelve, base + joint.index(), "rotation", t_secs as f32));
+                let angle = 2.0 * q.dot(pose.local(joint).normalize()).abs().min(1.0).acos();
+                worst_rad = worst_rad.max(angle);
+            }
+            let p = Vec3::from_slice(&track_at(&twelve, base + JointId::Pelvis.index(), "translation", t_secs as f32));
+            worst_m = worst_m.max(p.distance(pose.pelvis_in_world));
+        }
+    }
+    assert!(worst_rad <= ROTATION_TOLERANCE_RAD + 2e-4, "a decoded rotation is off by {worst_rad} rad");
+    assert!(worst_m <= TRANSLATION_TOLERANCE_M + 1e-5, "a decoded pelvis is off by {worst_m} m");
     let _ = std::fs::remove_dir_all(&dir);
 }
