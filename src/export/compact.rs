@@ -20,6 +20,29 @@ pub const TRANSLATION_TOLERANCE_M: f32 = 0.002;
 /// Most frames between two kept keys.
 pub const MAX_KEY_GAP: usize = 32;
 
+/// Rotations as normalised signed-short VEC4s, written once per distinct content under `name`
+/// ([`Bin::shared`]); the accessor's index.
+pub(super) fn shared_unit_rotations(bin: &mut Bin, name: &str, rotations: impl Iterator<Item = Quat>) -> usize {
+    let mut count = 0;
+    let bytes: Vec<u8> = rotations
+        .inspect(|_| count += 1)
+        .flat_map(|q| q.to_array())
+        .flat_map(|c| short_from_unit(c).to_le_bytes())
+        .collect();
+    bin.shared(name, &bytes, |bin| {
+        let layout = Packed {
+            component_type: SHORT,
+            count,
+            kind: "VEC4",
+            normalized: true,
+            target: None,
+            stride: None,
+            bounds: None,
+        };
+        bin.packed(&bytes, &layout)
+    })
+}
+
 /// Indices of the samples to keep: the first, the last, and each next one as far on as
 /// `within(a, b, k)` holds for every sample `k` between (greedy, at most [`MAX_KEY_GAP`] on).
 pub fn reduce_keys(n: usize, within: impl Fn(usize, usize, usize) -> bool) -> Vec<usize> {
@@ -128,20 +151,7 @@ pub(super) fn add_compact_tracks(
             q[a].slerp(q[b], s).dot(q[k]).abs() >= cos_half
         });
         let input = times(bin, &keys, fps);
-        let bytes: Vec<u8> =
-            keys.iter().flat_map(|&k| q[k].to_array()).flat_map(|c| short_from_unit(c).to_le_bytes()).collect();
-        let output = bin.shared("rotation", &bytes, |bin| {
-            let layout = Packed {
-                component_type: SHORT,
-                count: keys.len(),
-                kind: "VEC4",
-                normalized: true,
-                target: None,
-                stride: None,
-                bounds: None,
-            };
-            bin.packed(&bytes, &layout)
-        });
+        let output = shared_unit_rotations(bin, "rotation", keys.iter().map(|&k| q[k]));
         channel(scene, joint, "rotation", input, output);
     }
 }

@@ -8,7 +8,7 @@
 //! as normalised signed bytes. Instance rotations are normalised signed shorts. Accessors with
 //! the same bytes (a block standing still for several frames) are written once.
 
-use super::compact::short_from_unit;
+use super::compact::shared_unit_rotations;
 use super::gltf::{ARRAY_BUFFER, BYTE, Bin, ELEMENT_ARRAY_BUFFER, FLOAT, GltfError, Packed, SHORT, Scene};
 use super::gltf::{UNSIGNED_INT, UNSIGNED_SHORT, component_bounds, finite_or};
 use super::plan_gltf::{INSTANCING, PlanGltfInput};
@@ -151,20 +151,7 @@ fn write_instances(bin: &mut Bin, batch: &Batch) -> (usize, usize) {
         };
         bin.packed(&bytes, &layout)
     });
-    let bytes: Vec<u8> =
-        batch.rotations.iter().flat_map(|q| q.to_array()).flat_map(|c| short_from_unit(c).to_le_bytes()).collect();
-    let rotation = bin.shared("instance rotation", &bytes, |bin| {
-        let layout = Packed {
-            component_type: SHORT,
-            count,
-            kind: "VEC4",
-            normalized: true,
-            target: None,
-            stride: None,
-            bounds: None,
-        };
-        bin.packed(&bytes, &layout)
-    });
+    let rotation = shared_unit_rotations(bin, "instance rotation", batch.rotations.iter().copied());
     (translation, rotation)
 }
 
