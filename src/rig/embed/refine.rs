@@ -150,6 +150,9 @@ impl Polyline {
 const HAND_WIDENING: f32 = 1.08;
 /// Where the wrist of a hand-less arm lies, from its end (body heights).
 const HANDLESS_WRIST: f32 = 0.03;
+/// Crotch height (body heights) under which legs are short (none of the shared meshes'): the
+/// shin and ankle are looked for lower in proportion.
+const SHORT_LEGS: f32 = 0.2;
 /// Graph length of an arm (shoulder junction to fingertip) in body heights past which it is
 /// longer than ordinary (the shared meshes measure 0.33–0.48): a hand not found on the height's
 /// scale is looked for on the arm's (its length over this).
@@ -230,11 +233,12 @@ impl Refiner<'_> {
         let h = f.height;
         let cell = self.body.cell_m;
         let top = path.first().map_or(f.y_at(0.5), |p| p.y);
-        // Crotch: scanning down, the first height where the legs' sections part.
+        // Crotch: scanning down, the first height where the legs' sections part (as low as 5 % of
+        // the height: a cartoon's short legs).
         let mut crotch_y = f.y_at(0.45);
         let mut crotch_found = false;
         let mut y = top;
-        while y > f.y_at(0.15) {
+        while y > f.y_at(0.05) {
             let here = point_at_height(path, y);
             let there = point_at_height(other, y);
             let s = self.horizontal(here, Some(there));
@@ -251,14 +255,16 @@ impl Refiner<'_> {
             let s = me.horizontal(Vec3::new(p.x, y, p.z), None);
             if s.count > 0 { s.centroid } else { Vec3::new(p.x, y, p.z) }
         };
-        // Ankle: the lowest height where the section has shrunk to near the shin's size.
-        let shin_centre = centre_at(self, f.y_at(0.15));
+        // Ankle: the lowest height where the section has shrunk to near the shin's size; the shin
+        // lower on legs whose crotch is under a quarter of the height.
+        let legs = if crotch_found { ((crotch_y - f.floor_y) / (SHORT_LEGS * h)).min(1.0) } else { 1.0 };
+        let shin_centre = centre_at(self, f.y_at(0.15 * legs));
         let shin = self.horizontal(shin_centre, None).count.max(1);
-        let mut ankle_y = f.y_at(0.05);
+        let mut ankle_y = f.y_at(0.05 * legs);
         let mut y = f.floor_y + cell;
         let mut seen_foot = false;
         let mut ankle_found = false;
-        while y < f.y_at(0.15) {
+        while y < f.y_at(0.15 * legs) {
             let c = centre_at(self, y);
             let s = self.horizontal(c, None);
             seen_foot |= s.count as f32 > 1.5 * shin as f32;
