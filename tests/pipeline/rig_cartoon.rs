@@ -255,3 +255,28 @@ fn cartoon_table() {
         }
     }
 }
+
+/// A T-pose cartoon with arms ×2 on legs ×0.2 is more than twice as wide as it is tall, yet
+/// taller than deep: it stands and rigs (however badly; its confidence says so), not refused as
+/// lying. A head of three quarters of the height on stub legs is refused, and the message says
+/// what was found, the frame taken and the flags and pose that would help.
+#[test]
+fn a_wide_cartoon_is_not_taken_for_a_lying_body_and_a_refusal_says_what_was_found() {
+    let cartoon = Cartoon { head: 1.7, legs: 0.2, arms: 2.0 };
+    let Some(measured) = rig_cartoon("quaternius-female.glb", "quaternius-female.skeleton.json", cartoon) else {
+        return;
+    };
+    report("quaternius-female.glb", cartoon, &measured);
+    let m = measured.unwrap_or_else(|e| panic!("the wide cartoon: {e}"));
+    assert!(m.mean() <= 5.0 || m.rig.embedding.confidence < 0.8, "{} % at {}", m.mean(), m.rig.embedding.confidence);
+    let stub = Cartoon { head: 3.5, legs: 0.25, arms: 1.3 };
+    let Some(measured) = rig_cartoon("kenney-zombie.glb", "kenney-zombie.skeleton.json", stub) else { return };
+    report("kenney-zombie.glb", stub, &measured);
+    if let Err(e) = measured {
+        for what in
+            ["the skeleton found in it", "taken as standing with up +y", "--up AXIS and --forward AXIS", "A- or T-pose"]
+        {
+            assert!(e.contains(what), "the refusal does not say {what:?}: {e}");
+        }
+    }
+}
