@@ -256,7 +256,7 @@ impl Refiner<'_> {
             if s.count > 0 { s.centroid } else { Vec3::new(p.x, y, p.z) }
         };
         // Ankle: the lowest height where the section has shrunk to near the shin's size; the shin
-        // lower on legs whose crotch is under a quarter of the height.
+        // lower on legs whose crotch is under a fifth of the height.
         let legs = if crotch_found { ((crotch_y - f.floor_y) / (SHORT_LEGS * h)).min(1.0) } else { 1.0 };
         let shin_centre = centre_at(self, f.y_at(0.15 * legs));
         let shin = self.horizontal(shin_centre, None).count.max(1);
