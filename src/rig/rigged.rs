@@ -185,8 +185,11 @@ pub fn rig_mesh(
         )));
     }
     if let Some((lo, hi)) = repaired.mesh.bounds_in_model() {
-        let (tall, across) = (hi.y - lo.y, (hi.x - lo.x).max(hi.z - lo.z));
-        if tall < 0.5 * across {
+        let (tall, wide, deep) = (hi.y - lo.y, hi.x - lo.x, hi.z - lo.z);
+        let across = wide.max(deep);
+        // Lying: less than half as tall as it is long, and thinner up than across both ways (a
+        // cartoon with long arms in a T-pose is wider than twice its height, yet taller than deep).
+        if tall < 0.5 * across && tall < wide.min(deep) {
             let found =
                 format!("in this frame it is {tall:.2} m tall and {across:.2} m across: it lies rather than stands");
             return Err(with_frame_hint(RigError::Unriggable(found), &frame));

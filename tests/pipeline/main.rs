@@ -49,6 +49,7 @@ mod pose_ik;
 mod purity;
 mod reading;
 mod rig;
+mod rig_cartoon;
 mod rig_mesh;
 mod rig_orient;
 mod robustness;

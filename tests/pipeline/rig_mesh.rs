@@ -16,7 +16,7 @@ use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
 mod rig_reference;
 use rig_reference::LIMBS;
 
-fn meshes_dir(test: &str) -> Option<PathBuf> {
+pub(super) fn meshes_dir(test: &str) -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"));
     if dir.is_dir() {
         Some(dir)
@@ -40,11 +40,11 @@ const MESHES: [(&str, Option<&str>, bool); 10] = [
     ("quaternius-female.glb", Some("quaternius-female.skeleton.json"), false),
 ];
 
-struct Rigged {
-    name: &'static str,
-    rig: Result<RiggedMesh, String>,
-    reference: Option<Vec<(String, Vec3)>>,
-    realistic: bool,
+pub(super) struct Rigged {
+    pub(super) name: &'static str,
+    pub(super) rig: Result<RiggedMesh, String>,
+    pub(super) reference: Option<Vec<(String, Vec3)>>,
+    pub(super) realistic: bool,
 }
 
 fn rigged() -> Option<&'static [Rigged]> {
@@ -89,7 +89,7 @@ fn input_height(rig: &RiggedMesh) -> f32 {
 
 /// Per limb joint: (joint, error in % of the mesh's height, the reference of the other side is
 /// nearer), measured in input coordinates on the bound skeleton.
-fn limb_errors(r: &Rigged) -> Option<Vec<(JointId, f32, bool)>> {
+pub(super) fn limb_errors(r: &Rigged) -> Option<Vec<(JointId, f32, bool)>> {
     let rig = r.rig.as_ref().ok()?;
     let reference = r.reference.as_ref()?;
     let height = input_height(rig);
@@ -527,7 +527,7 @@ fn the_short_legged_zombie_walks_the_demo_without_crouching() {
 }
 
 /// Per limb joint: (joint, error in % of the height, nearer the other side's reference).
-type LimbErrors = Vec<(JointId, f32, bool)>;
+pub(super) type LimbErrors = Vec<(JointId, f32, bool)>;
 
 /// A stretched copy of a shared mesh and its reference skeleton stretched alike: (mean limb
 /// error % of the height, the rig, the limb errors).
@@ -579,6 +579,7 @@ fn confidence_falls_with_the_measured_error_and_names_the_joints_it_doubts() {
         ("kenney-zombie.glb", "kenney-zombie.skeleton.json", Vec3::new(1.6, 1.0, 1.6)),
         ("quaternius-female.glb", "quaternius-female.skeleton.json", Vec3::new(1.6, 1.0, 1.6)),
         ("quaternius-female.glb", "quaternius-female.skeleton.json", Vec3::new(1.5, 1.0, 1.0)),
+        ("bevy-ik-skin.gltf", "bevy-ik-skin.skeleton.json", Vec3::new(1.8, 1.0, 1.8)),
     ];
     let bad = candidates.iter().find_map(|&(mesh, skeleton, stretch)| {
         let (mean, rig, errors) = stretched_error(mesh, skeleton, stretch)?;

@@ -10,10 +10,12 @@
 //! deep. The penalty's unary terms are height bands, sides and graph ends; its pairwise terms a
 //! bone length within e^±0.4 of the average for free, bone direction, left–right symmetry and no
 //! two bones down one limb; the first complete placement off the queue is the best. Landmarks: the
-//! crotch where the legs' sections part, the ankle where the section grows into the foot, the knee
+//! crotch where the legs' sections part (looked for down to 5 % of the height), the ankle where the
+//! section grows into the foot (looked for lower on legs whose crotch is under 20 %), the knee
 //! halfway, the wrist at the narrowest section behind the palm (an arm whose sections only taper to
-//! its end, a mannequin without hands, has its wrist 3 % of the height from that end), the armpit
-//! where the arm's section jumps, the neck at the narrowest section under the head.
+//! its end, a mannequin without hands, has its wrist 3 % of the height from that end; an arm longer
+//! than half the height whose hand is not found on the height's scale is searched on its own), the
+//! armpit where the arm's section jumps, the neck at the narrowest section under the head.
 
 mod confidence;
 mod refine;

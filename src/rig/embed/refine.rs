@@ -150,6 +150,36 @@ impl Polyline {
 const HAND_WIDENING: f32 = 1.08;
 /// Where the wrist of a hand-less arm lies, from its end (body heights).
 const HANDLESS_WRIST: f32 = 0.03;
+/// Crotch height (body heights) under which legs are short (none of the shared meshes'): the
+/// shin and ankle are looked for lower in proportion.
+const SHORT_LEGS: f32 = 0.2;
+/// Graph length of an arm (shoulder junction to fingertip) in body heights past which it is
+/// longer than ordinary (the shared meshes measure 0.33–0.48): a hand not found on the height's
+/// scale is looked for on the arm's (its length over this).
+const ARM_OF_HEIGHT: f32 = 0.5;
+
+/// Arc length from the fingertip of the wrist (`areas`: section voxel counts by arc length),
+/// lengths measured on scale `u`: the narrowest section behind the palm, the palm being the
+/// widest section 0.02–0.1 `u` from the fingertip. `Err` with where a hand-less arm's wrist lies
+/// when the palm is not wider than that section by [`HAND_WIDENING`].
+fn wrist_at(areas: &[(f32, Section)], u: f32) -> Result<f32, f32> {
+    let area =
+        |s: f32| areas.iter().min_by(|a, b| (a.0 - s).abs().total_cmp(&(b.0 - s).abs())).map_or(0, |a| a.1.count);
+    let palm_s = areas
+        .iter()
+        .filter(|(s, _)| (0.02 * u..=0.1 * u).contains(s))
+        .max_by(|a, b| a.1.count.cmp(&b.1.count).then(b.0.total_cmp(&a.0)))
+        .map_or(0.05 * u, |a| a.0);
+    let narrowest = areas
+        .iter()
+        .filter(|(s, sec)| (palm_s + 0.02 * u..=palm_s + 0.12 * u).contains(s) && sec.count > 0)
+        .min_by(|a, b| a.1.count.cmp(&b.1.count).then(a.0.total_cmp(&b.0)));
+    match narrowest {
+        Some((s, sec)) if area(palm_s) as f32 >= HAND_WIDENING * sec.count as f32 => Ok(*s),
+        Some(_) => Err(HANDLESS_WRIST * u),
+        None => Err(0.1 * u),
+    }
+}
 
 pub(super) struct Leg {
     pub(super) hip: Vec3,
@@ -203,11 +233,12 @@ impl Refiner<'_> {
         let h = f.height;
         let cell = self.body.cell_m;
         let top = path.first().map_or(f.y_at(0.5), |p| p.y);
-        // Crotch: scanning down, the first height where the legs' sections part.
+        // Crotch: scanning down, the first height where the legs' sections part (as low as 5 % of
+        // the height: a cartoon's short legs).
         let mut crotch_y = f.y_at(0.45);
         let mut crotch_found = false;
         let mut y = top;
-        while y > f.y_at(0.15) {
+        while y > f.y_at(0.05) {
             let here = point_at_height(path, y);
             let there = point_at_height(other, y);
             let s = self.horizontal(here, Some(there));
@@ -224,14 +255,16 @@ impl Refiner<'_> {
             let s = me.horizontal(Vec3::new(p.x, y, p.z), None);
             if s.count > 0 { s.centroid } else { Vec3::new(p.x, y, p.z) }
         };
-        // Ankle: the lowest height where the section has shrunk to near the shin's size.
-        let shin_centre = centre_at(self, f.y_at(0.15));
+        // Ankle: the lowest height where the section has shrunk to near the shin's size; the shin
+        // lower on legs whose crotch is under a fifth of the height.
+        let legs = if crotch_found { ((crotch_y - f.floor_y) / (SHORT_LEGS * h)).min(1.0) } else { 1.0 };
+        let shin_centre = centre_at(self, f.y_at(0.15 * legs));
         let shin = self.horizontal(shin_centre, None).count.max(1);
-        let mut ankle_y = f.y_at(0.05);
+        let mut ankle_y = f.y_at(0.05 * legs);
         let mut y = f.floor_y + cell;
         let mut seen_foot = false;
         let mut ankle_found = false;
-        while y < f.y_at(0.15) {
+        while y < f.y_at(0.15 * legs) {
             let c = centre_at(self, y);
             let s = self.horizontal(c, None);
             seen_foot |= s.count as f32 > 1.5 * shin as f32;
@@ -315,37 +348,31 @@ impl Refiner<'_> {
             .collect();
         let area =
             |s: f32| areas.iter().min_by(|a, b| (a.0 - s).abs().total_cmp(&(b.0 - s).abs())).map_or(0, |a| a.1.count);
-        // The palm is the widest section near the fingertip; the wrist the narrowest behind it.
-        let palm_s = areas
-            .iter()
-            .filter(|(s, _)| (0.02 * h..=0.1 * h).contains(s))
-            .max_by(|a, b| a.1.count.cmp(&b.1.count).then(b.0.total_cmp(&a.0)))
-            .map_or(0.05 * h, |a| a.0);
-        let narrowest = areas
-            .iter()
-            .filter(|(s, sec)| (palm_s + 0.02 * h..=palm_s + 0.12 * h).contains(s) && sec.count > 0)
-            .min_by(|a, b| a.1.count.cmp(&b.1.count).then(a.0.total_cmp(&b.0)));
-        // A hand is a palm wider than the wrist behind it; an arm that only tapers to its end
-        // (a mannequin without hands) has its wrist at that end.
-        let palm_count = area(palm_s);
-        let (wrist_s, hand_found) = match narrowest {
-            Some((s, sec)) if palm_count as f32 >= HAND_WIDENING * sec.count as f32 => (*s, true),
-            Some(_) => (HANDLESS_WRIST * h, false),
-            None => (0.1 * h, false),
+        // A hand is a palm wider than the wrist behind it, looked for on the height's scale and,
+        // on an arm longer than ordinary, on the arm's own (a long arm's hand is longer than the
+        // height says); an arm that only tapers to its end (a mannequin without hands) has its
+        // wrist at that end.
+        let arm_scale = line.length() / ARM_OF_HEIGHT;
+        let (wrist_s, hand_found, u) = match wrist_at(&areas, h) {
+            Ok(s) => (s, true, h),
+            Err(fallback) => match wrist_at(&areas, arm_scale) {
+                Ok(s) if arm_scale > h => (s, true, arm_scale),
+                _ => (fallback, false, h),
+            },
         };
-        // Typical forearm section: the median over the next 0.12 h.
+        // Typical forearm section: the median over the next 0.12 of the scale.
         let mut forearm: Vec<usize> =
-            areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * h).contains(s)).map(|a| a.1.count).collect();
+            areas.iter().filter(|(s, _)| (wrist_s..=wrist_s + 0.12 * u).contains(s)).map(|a| a.1.count).collect();
         forearm.sort_unstable();
         let typical = forearm.get(forearm.len() / 2).copied().unwrap_or(1).max(1);
         // The armpit: the section jumps (to the trunk's side) — 3 times the forearm's and 1.8 times
         // the section 4 % of the height before it, so a thick upper arm or sleeve is not taken for
         // it; failing that, the first section 3 times the forearm's.
-        let from_s = (wrist_s + 0.12 * h).max(0.45 * arm.length());
+        let from_s = (wrist_s + 0.12 * u).max(0.45 * arm.length());
         let past_forearm = |sec: &Section| sec.count as f32 > 3.0 * typical as f32;
         let jump = areas
             .iter()
-            .filter(|(s, sec)| *s > from_s && past_forearm(sec) && sec.count as f32 > 1.8 * area(*s - 0.04 * h) as f32)
+            .filter(|(s, sec)| *s > from_s && past_forearm(sec) && sec.count as f32 > 1.8 * area(*s - 0.04 * u) as f32)
             .map(|a| a.0)
             .next();
         let armpit_s =
@@ -357,10 +384,10 @@ impl Refiner<'_> {
             let sec = me.sections.section(arm.at(s), arm.direction(s, window), radius, None);
             if sec.count > 0 { sec.centroid } else { arm.at(s) }
         };
-        let upper_a = centroid(self, armpit_s - 0.03 * h);
+        let upper_a = centroid(self, armpit_s - 0.03 * u);
         // Below the upper arm's top, however short the arm.
-        let mid = 0.5 * (armpit_s + wrist_s) + 0.05 * h;
-        let upper_b = centroid(self, if mid > armpit_s - 0.04 * h { armpit_s - 0.07 * h } else { mid });
+        let mid = 0.5 * (armpit_s + wrist_s) + 0.05 * u;
+        let upper_b = centroid(self, if mid > armpit_s - 0.04 * u { armpit_s - 0.07 * u } else { mid });
         let axis = (upper_a - upper_b).normalize_or(arm.direction(armpit_s, window));
         // Raised arms (T-pose) meet the body at the armpit; lowered arms (A-pose, arms down)
         // reach further in: the joint sits deeper the more the upper arm hangs.

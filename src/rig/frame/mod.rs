@@ -183,7 +183,7 @@ pub fn detect_frame(
                 _ if e[a] >= e[b] => b,
                 _ => a,
             };
-            let positive = toes_point_positive(positions_in_input, up, depth, lo, hi);
+            let positive = toes_point_positive(positions_in_input, triangles, up, depth, lo, hi);
             let f = Axis::from_index(depth, positive);
             reasons.push(format!("forward {} (where the toes point)", f.name()));
             f
@@ -305,12 +305,16 @@ fn slab_spread(points: &[Vec3], axis: usize, from: f32, to: f32) -> f32 {
 }
 
 /// True when the feet extend towards +`depth`: the mean of the bottom slab (feet with toes)
-/// lies ahead of the mean of the shins' slab.
-fn toes_point_positive(points: &[Vec3], up: Axis, depth: usize, lo: Vec3, hi: Vec3) -> bool {
+/// lies ahead of the mean of the shins' slab. The shins are 12–22 % of the height up, lower on
+/// short legs: scaled by the crotch's height (where the outline's legs join) under 42 %.
+fn toes_point_positive(points: &[Vec3], triangles: &[[u32; 3]], up: Axis, depth: usize, lo: Vec3, hi: Vec3) -> bool {
     let u = up.index();
     let h = hi[u] - lo[u];
     let sign = if up.vector()[u] > 0.0 { 1.0 } else { -1.0 };
     let floor = if sign > 0.0 { lo[u] } else { hi[u] };
+    let legs = Silhouette::build(points, triangles, [u, 3 - u - depth])
+        .and_then(|outline| outline.legs_join(0, sign < 0.0))
+        .map_or(1.0, |join| (join / 0.42).clamp(0.25, 1.0));
     // Mid-range of the feet (heel to toe tip) against the mean of the shins: the toes reach
     // further from the shin than the heel does.
     let (mut feet_lo, mut feet_hi, mut shin_sum, mut shin_n) = (f32::MAX, f32::MIN, 0.0f64, 0usize);
@@ -319,7 +323,7 @@ fn toes_point_positive(points: &[Vec3], up: Axis, depth: usize, lo: Vec3, hi: Ve
         if (0.0..=0.03 * h).contains(&height) {
             feet_lo = feet_lo.min(p[depth]);
             feet_hi = feet_hi.max(p[depth]);
-        } else if (0.12 * h..=0.22 * h).contains(&height) {
+        } else if (0.12 * legs * h..=0.22 * legs * h).contains(&height) {
             shin_sum += f64::from(p[depth]);
             shin_n += 1;
         }

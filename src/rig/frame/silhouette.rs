@@ -92,20 +92,38 @@ impl Silhouette {
     /// a head or a trunk.
     pub fn middle_gap(&self, k: usize, from: f32, to: f32, from_high: bool) -> f32 {
         let n = self.cells[k];
-        let m = self.cells[1 - k];
         let first = (from * n as f32).floor() as usize;
         let last = ((to * n as f32).ceil() as usize).min(n);
         let (mut gaps, mut rows) = (0usize, 0usize);
         for step in first..last {
-            let along = if from_high { n - 1 - step } else { step };
-            let filled: Vec<usize> = (0..m).filter(|&across| self.at_along(k, along, across)).collect();
-            let (Some(&lo), Some(&hi)) = (filled.first(), filled.last()) else { continue };
+            let Some(empty) = self.middle_empty(k, step, from_high) else { continue };
             rows += 1;
-            if !self.at_along(k, along, (lo + hi) / 2) {
+            if empty {
                 gaps += 1;
             }
         }
         if rows == 0 { 0.0 } else { gaps as f32 / rows as f32 }
+    }
+
+    /// With axis `k` as up, counted from its high end when `from_high`: where the legs join (the
+    /// crotch), as a fraction of the length: the first row with its middle cell filled above rows
+    /// with the middle empty that start in the lowest fifth. `None` when the legs show no gap.
+    pub fn legs_join(&self, k: usize, from_high: bool) -> Option<f32> {
+        let n = self.cells[k];
+        let first_gap = (0..n / 5).find(|&step| self.middle_empty(k, step, from_high) == Some(true))?;
+        let join = (first_gap..n).find(|&step| self.middle_empty(k, step, from_high) == Some(false))?;
+        Some(join as f32 / n as f32)
+    }
+
+    /// Whether row `step` along axis `k` (from the high end when `from_high`) has its middle cell
+    /// (halfway between its outermost occupied cells) empty; `None` for an empty row.
+    fn middle_empty(&self, k: usize, step: usize, from_high: bool) -> Option<bool> {
+        let n = self.cells[k];
+        let along = if from_high { n - 1 - step } else { step };
+        let mut filled = (0..self.cells[1 - k]).filter(|&across| self.at_along(k, along, across));
+        let lo = filled.next()?;
+        let hi = filled.next_back().unwrap_or(lo);
+        Some(!self.at_along(k, along, (lo + hi) / 2))
     }
 }
 
@@ -147,5 +165,8 @@ mod tests {
         assert!(s.mirror_overlap(1) < 0.9, "{}", s.mirror_overlap(1));
         assert!(s.middle_gap(1, 0.07, 0.12, false) > 0.9);
         assert!(s.middle_gap(1, 0.07, 0.12, true) < 0.1);
+        let join = s.legs_join(1, false).unwrap();
+        assert!((join - 0.9 / 1.7).abs() < 0.02, "{join}");
+        assert_eq!(s.legs_join(1, true), None, "no legs part at the head's end");
     }
 }
