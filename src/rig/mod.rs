@@ -15,7 +15,8 @@
 //! - Frame: up is Y when it is one of the two largest extents, else Z (the smallest is the depth; a
 //!   glTF is never turned over, other files are when the top is far wider than the feet);
 //!   left–right is the wider horizontal extent; forward is where the toes point; metres for 0.3–3
-//!   units tall, centimetres for 30–300, millimetres for 300–3000, else scaled to 1.75 m. `--up`,
+//!   units tall, inches for 40–118, centimetres for 30–300, millimetres for 300–3000, else scaled
+//!   to 1.75 m. `--up`,
 //!   `--forward` and `--height-m` override.
 //! - Repair (each step counted in the report): weld seams, drop degenerate and duplicate faces,
 //!   orient each piece consistently and outwards, fill holes of at most 64 edges. A mesh that is

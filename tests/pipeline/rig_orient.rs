@@ -59,6 +59,24 @@ fn a_mesh_turned_and_rescaled_rigs_to_the_same_skeleton() {
     }
 }
 
+/// A body read in metres reads the same in inches up to 3 m tall: the 2.56 m stylised zombie,
+/// 100.8 inches, is not taken for a 1.01 m body in centimetres.
+#[test]
+fn a_tall_body_in_inches_reads_as_tall_as_in_metres() {
+    let Some(raw) = mesh("kenney-zombie.glb") else { return };
+    let rig = |r: &RawMesh| rig_mesh(r, &RigOptions::default(), &mut |_, _| {}).unwrap();
+    let stored = rig(&turned(&raw, Mat3::IDENTITY, 1.0));
+    let inches = rig(&turned(&raw, Mat3::IDENTITY, 39.37));
+    println!("{:?}", inches.frame.reasons);
+    let ratio = inches.embedding.height_m / stored.embedding.height_m;
+    assert!(
+        (ratio - 1.0).abs() < 0.005,
+        "{} m in inches, {} m as stored",
+        inches.embedding.height_m,
+        stored.embedding.height_m
+    );
+}
+
 /// Given axes that lay the body down, the rig is refused at once with the frame it took and the
 /// flags that choose another.
 #[test]

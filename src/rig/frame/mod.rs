@@ -128,6 +128,9 @@ impl InputFrame {
     }
 }
 
+/// The most units tall read as inches: 3 m, the top of the heights read as metres.
+const INCHES_MAX_UNITS: f32 = 3.0 / 0.0254;
+
 /// Finds the frame of the mesh (`positions_in_input`, `triangles` indexing them). Up: one of the
 /// two largest extents (the smallest is the body's depth): the longest when it is clearly longer,
 /// else the one across which the outline is not mirror-symmetric (a T-pose's arm span matches its
@@ -135,8 +138,9 @@ impl InputFrame {
 /// points away from the end whose outline has a gap in the middle (between the legs), or when
 /// neither end has one, away from the end that spreads far wider (two feet against a head).
 /// Left–right is the other of the two, forward where the toes point (the bottom slab's centre
-/// against the shins'). Units: metres when the height is 0.3–3, inches for 40–100, centimetres for
-/// 30–300, millimetres for 300–3000, else scaled to 1.75 m.
+/// against the shins'). Units: metres when the height is 0.3–3, inches for 40–118 (1–3 m, so a
+/// body read in metres reads the same in inches), centimetres for 30–300, millimetres for
+/// 300–3000, else scaled to 1.75 m.
 pub fn detect_frame(
     positions_in_input: &[Vec3],
     triangles: &[[u32; 3]],
@@ -205,7 +209,7 @@ pub fn detect_frame(
         None => {
             let (scale, unit) = if (0.3..=3.0).contains(&height_units) {
                 (1.0, "metres")
-            } else if (40.0..=100.0).contains(&height_units) {
+            } else if (40.0..=INCHES_MAX_UNITS).contains(&height_units) {
                 (0.0254, "inches (give --height-m when it is another unit)")
             } else if (30.0..=300.0).contains(&height_units) {
                 (0.01, "centimetres")
