@@ -10,7 +10,7 @@ use glam::Vec3;
 use labanplay::rig::import::read_mesh;
 use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
 
-use super::rig_mesh::{LimbErrors, Rigged, limb_errors, meshes_dir};
+use super::rig_mesh::{LimbErrors, Rigged, limb_errors, meshes_dir, read_reference};
 
 /// How stylised: the head's scale about the neck, the legs' scale below the hips (height only),
 /// the arms' scale beyond the shoulders (along the arm).
@@ -83,19 +83,6 @@ impl Deform {
         let across = (p.x - self.neck.x).clamp(-self.head_half_width, self.head_half_width);
         Vec3::new(p.x + s * across, self.neck.y + up * (1.0 + s), p.z + s * (p.z - self.neck.z))
     }
-}
-
-fn read_reference(text: &str) -> Vec<(String, Vec3)> {
-    let json: serde_json::Value = serde_json::from_str(text).unwrap();
-    json.as_array()
-        .unwrap()
-        .iter()
-        .map(|j| {
-            let p = j["pos"].as_array().unwrap();
-            let f = |i: usize| p[i].as_f64().unwrap() as f32;
-            (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)))
-        })
-        .collect()
 }
 
 fn joint(reference: &[(String, Vec3)], names: &[&str]) -> Vec3 {

@@ -61,19 +61,7 @@ fn rigged() -> Option<&'static [Rigged]> {
                     let rig = read_mesh(&bytes, ext, Some(&dir))
                         .and_then(|raw| rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}))
                         .map_err(|e| e.to_string());
-                    let reference = skeleton.map(|s| {
-                        let text = std::fs::read_to_string(dir.join(s)).unwrap();
-                        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-                        json.as_array()
-                            .unwrap()
-                            .iter()
-                            .map(|j| {
-                                let p = j["pos"].as_array().unwrap();
-                                let f = |i: usize| p[i].as_f64().unwrap() as f32;
-                                (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)))
-                            })
-                            .collect()
-                    });
+                    let reference = skeleton.map(|s| read_reference(&std::fs::read_to_string(dir.join(s)).unwrap()));
                     Rigged { name, rig, reference, realistic }
                 })
                 .collect(),
@@ -526,6 +514,20 @@ fn the_short_legged_zombie_walks_the_demo_without_crouching() {
     );
 }
 
+/// A reference skeleton file (`*.skeleton.json`): each joint's name and position.
+pub(super) fn read_reference(text: &str) -> Vec<(String, Vec3)> {
+    let json: serde_json::Value = serde_json::from_str(text).unwrap();
+    json.as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            let p = j["pos"].as_array().unwrap();
+            let f = |i: usize| p[i].as_f64().unwrap() as f32;
+            (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)))
+        })
+        .collect()
+}
+
 /// Per limb joint: (joint, error in % of the height, nearer the other side's reference).
 pub(super) type LimbErrors = Vec<(JointId, f32, bool)>;
 
@@ -538,18 +540,8 @@ fn stretched_error(name: &str, skeleton: &str, stretch: Vec3) -> Option<(f32, Ri
         read_mesh(&std::fs::read(&path).unwrap(), path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
     raw.positions_in_input.iter_mut().for_each(|p| *p *= stretch);
     let rig = rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}).unwrap();
-    let text = std::fs::read_to_string(dir.join(skeleton)).unwrap();
-    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let reference: Vec<(String, Vec3)> = json
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|j| {
-            let p = j["pos"].as_array().unwrap();
-            let f = |i: usize| p[i].as_f64().unwrap() as f32;
-            (j["name"].as_str().unwrap().to_owned(), Vec3::new(f(0), f(1), f(2)) * stretch)
-        })
-        .collect();
+    let mut reference = read_reference(&std::fs::read_to_string(dir.join(skeleton)).unwrap());
+    reference.iter_mut().for_each(|(_, p)| *p *= stretch);
     let r = Rigged { name: "stretched", rig: Ok(rig), reference: Some(reference), realistic: false };
     let errors = limb_errors(&r)?;
     let mean = errors.iter().map(|e| e.1).sum::<f32>() / errors.len() as f32;
