@@ -6,9 +6,8 @@
 //! track's times and values are written once ([`Bin::shared`]): performers dancing in unison
 //! share their joints' accessors.
 
-use super::gltf::{Bin, FLOAT, Packed, SHORT, Scene, component_bounds, finite_or};
+use super::gltf::{Bin, FLOAT, Packed, SHORT, Scene, component_bounds, finite_or, sign_continuous_rotations};
 use crate::pose::fk::Pose;
-use crate::pose::limits::normalized_or_identity;
 use crate::pose::skeleton::{JointId, Skeleton};
 use glam::{Quat, Vec3};
 use serde_json::json;
@@ -81,22 +80,6 @@ pub fn unit_from_short(s: i16) -> f32 {
     (f32::from(s) / 32767.0).max(-1.0)
 }
 
-/// `poses`' rotations of `joint`, unit and sign-continuous (LINEAR takes the short way).
-fn rotations(poses: &[Pose], joint: JointId) -> Vec<Quat> {
-    let mut previous = Quat::IDENTITY;
-    poses
-        .iter()
-        .map(|pose| {
-            let mut q = normalized_or_identity(pose.local(joint));
-            if q.dot(previous) < 0.0 {
-                q = -q;
-            }
-            previous = q;
-            q
-        })
-        .collect()
-}
-
 /// The times accessor of `keys` (frames at `fps`), shared.
 fn times(bin: &mut Bin, keys: &[usize], fps: f64) -> usize {
     let times: Vec<f32> = keys.iter().map(|&k| (k as f64 / fps) as f32).collect();
@@ -145,7 +128,7 @@ pub(super) fn add_compact_tracks(
     channel(scene, JointId::Pelvis, "translation", input, output);
     let cos_half = (0.5 * ROTATION_TOLERANCE_RAD).cos();
     for joint in JointId::ALL {
-        let q = rotations(poses, joint);
+        let q = sign_continuous_rotations(poses, joint);
         let keys = reduce_keys(q.len(), |a, b, k| {
             let s = (k - a) as f32 / (b - a) as f32;
             q[a].slerp(q[b], s).dot(q[k]).abs() >= cos_half

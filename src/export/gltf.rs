@@ -322,13 +322,18 @@ pub(super) fn rig_accessors(bin: &mut Bin, rig: &Rig) -> Result<([usize; 5], usi
 /// Writes `rig`'s mesh and inverse bind matrices, and `frames` frame times at `fps`.
 pub(super) fn shared_accessors(bin: &mut Bin, rig: &Rig, frames: usize, fps: f64) -> Result<Shared, GltfError> {
     let (mesh, ibm) = rig_accessors(bin, rig)?;
-    // Frame times, strictly increasing in f32.
+    let times = frame_times(frames, fps)?;
+    let times = bin.floats(&times, 1, "SCALAR", None, true);
+    Ok(Shared { mesh, ibm, times })
+}
+
+/// The times of `frames` frames at `fps`, seconds; an error unless they increase strictly in f32.
+pub(super) fn frame_times(frames: usize, fps: f64) -> Result<Vec<f32>, GltfError> {
     let times: Vec<f32> = (0..frames).map(|k| (k as f64 / fps) as f32).collect();
     if times.windows(2).any(|w| w[1] <= w[0]) || times.iter().any(|t| !t.is_finite()) {
         return Err(GltfError::BadFps(fps));
     }
-    let times = bin.floats(&times, 1, "SCALAR", None, true);
-    Ok(Shared { mesh, ibm, times })
+    Ok(times)
 }
 
 /// Adds one dancer: its 23 joint nodes in [`JointId`] order (named `<label>_<BVH name>`, rest
@@ -357,22 +362,29 @@ pub(super) fn add_dancer(
     );
     scene.samplers.push(json!({ "input": shared.times, "output": output, "interpolation": "LINEAR" }));
     for joint in JointId::ALL {
-        let mut previous = Quat::IDENTITY;
-        let mut rotations = Vec::with_capacity(poses.len() * 4);
-        for pose in poses {
-            let mut q = normalized_or_identity(pose.local(joint));
-            if q.dot(previous) < 0.0 {
-                q = -q;
-            }
-            previous = q;
-            rotations.extend_from_slice(&q.to_array());
-        }
+        let rotations: Vec<f32> = sign_continuous_rotations(poses, joint).iter().flat_map(|q| q.to_array()).collect();
         let output = bin.floats(&rotations, 4, "VEC4", None, false);
         scene.channels.push(
             json!({ "sampler": scene.samplers.len(), "target": { "node": joint_node(joint), "path": "rotation" } }),
         );
         scene.samplers.push(json!({ "input": shared.times, "output": output, "interpolation": "LINEAR" }));
     }
+}
+
+/// `poses`' local rotations of `joint`, unit and sign-continuous (LINEAR takes the short way).
+pub(super) fn sign_continuous_rotations(poses: &[Pose], joint: JointId) -> Vec<Quat> {
+    let mut previous = Quat::IDENTITY;
+    poses
+        .iter()
+        .map(|pose| {
+            let mut q = normalized_or_identity(pose.local(joint));
+            if q.dot(previous) < 0.0 {
+                q = -q;
+            }
+            previous = q;
+            q
+        })
+        .collect()
 }
 
 /// Adds one dancer's joint nodes, skinned mesh node, skin, mesh and material (see

@@ -18,7 +18,7 @@
 
 use super::compact::add_compact_tracks;
 use super::crowd_gltf::write_crowd;
-use super::gltf::{Bin, GltfError, Scene, add_dancer_nodes, finish, rig_accessors};
+use super::gltf::{Bin, GltfError, Scene, add_dancer_nodes, finish, frame_times, rig_accessors};
 use crate::body::rig::Rig;
 use crate::crowd::Crowd;
 use crate::pose::fk::Pose;
@@ -93,10 +93,7 @@ pub fn write_plan_glb(input: &PlanGltfInput) -> Result<(Vec<u8>, PlanGltfSummary
     let mut scene = Scene::default();
     let mut summary = PlanGltfSummary { full, instanced: n - full, frames, duration_secs, ..Default::default() };
     if full > 0 {
-        let times: Vec<f32> = (0..frames).map(|k| (k as f64 / input.fps) as f32).collect();
-        if times.windows(2).any(|w| w[1] <= w[0]) || times.iter().any(|t| !t.is_finite()) {
-            return Err(GltfError::BadFps(input.fps));
-        }
+        frame_times(frames, input.fps)?;
         let (mesh, ibm) = rig_accessors(&mut bin, input.rig)?;
         let mut pose = Pose::rest(&crowd.skeleton);
         let mut poses = Vec::with_capacity(frames);
