@@ -76,6 +76,9 @@ const KNEE_STEP_LIFT_M: f32 = 0.06;
 const POSTURE_CHANGE_MIN_M: f32 = 0.05;
 /// How high the pelvis rises on the way between two floor postures, metres.
 const POSTURE_CHANGE_RISE_M: f32 = 0.08;
+/// How much farther than the fully folded leg a floor-driven hip keeps from its ankle target, so
+/// the ankle can still be lifted clear of the floor, metres.
+const FOLD_CLEARANCE_M: f32 = 0.09;
 
 /// The body sizes the floor poses need, in the skeleton's rest frame (pelvis frame, metres).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,6 +95,8 @@ pub struct FloorSizes {
     pub shoulders_in_pelvis: [Vec3; 2],
     /// Ankle height standing flat.
     pub ankle_height_m: f32,
+    /// Hip → ankle with the knee bent as far as its limits let it (the nearest an ankle can be).
+    pub folded_leg_m: f32,
 }
 
 impl FloorSizes {
@@ -106,9 +111,14 @@ impl FloorSizes {
             }
             p
         };
+        let (thigh_m, shin_m) = (skeleton.bone_length_m(JointId::KneeL), skeleton.bone_length_m(JointId::AnkleL));
+        let fold_rad = skeleton.limits(JointId::KneeL).max_rad.x.clamp(0.0, std::f32::consts::PI);
         FloorSizes {
-            thigh_m: skeleton.bone_length_m(JointId::KneeL),
-            shin_m: skeleton.bone_length_m(JointId::AnkleL),
+            thigh_m,
+            shin_m,
+            folded_leg_m: (thigh_m * thigh_m + shin_m * shin_m + 2.0 * thigh_m * shin_m * fold_rad.cos())
+                .max(0.0)
+                .sqrt(),
             arm_m: skeleton.bone_length_m(JointId::ElbowL) + skeleton.bone_length_m(JointId::WristL),
             hips_in_pelvis: [in_pelvis(JointId::HipL), in_pelvis(JointId::HipR)],
             shoulders_in_pelvis: [in_pelvis(JointId::ShoulderL), in_pelvis(JointId::ShoulderR)],
@@ -475,6 +485,55 @@ fn kneeling_hips_rise(
     if needs.is_empty() { 0.0 } else { needs.iter().sum::<f32>() / needs.len() as f32 }
 }
 
+/// How far to raise a floor-driven pelvis at `s` between the postures `ends` (each with its
+/// state) so that each floor-driven leg's hip stays as far from its ankle target as the nearer of
+/// the two postures has it, up to the folded leg's reach and [`FOLD_CLEARANCE_M`]; weighted by
+/// how much of the leg the floor drives. A hip passing over its ankle (sitting back from a kneel)
+/// would otherwise bring the ankle nearer than the knee can fold, and the knee would turn over.
+/// Legs kneeling in both postures are left to [`kneeling_hips_rise`].
+fn folded_legs_rise(
+    sizes: &FloorSizes,
+    legs: &[Option<(LegTarget, f32)>; 2],
+    ends: [(Option<&FloorPose>, Option<FloorState>); 2],
+    s: f32,
+    pelvis: Vec3,
+    pitch_rad: f32,
+) -> f32 {
+    let hip_of =
+        |pelvis: Vec3, yaw: f32, pitch: f32, i: usize| pelvis + world_rot(yaw, pitch) * sizes.hips_in_pelvis[i];
+    let yaw = match ends.map(|e| e.1.map(|st| st.yaw_rad)) {
+        [Some(a), Some(b)] => a + (b - a) * s,
+        [Some(y), None] | [None, Some(y)] => y,
+        [None, None] => return 0.0,
+    };
+    let mut rise = 0.0f32;
+    for (i, leg) in legs.iter().enumerate() {
+        let Some((target, w)) = leg else { continue };
+        let kneels = |st: &Option<FloorState>| {
+            st.is_some_and(|st| matches!(st.legs[i], LegSupport::Knee(_) | LegSupport::FreeKnee(_)))
+        };
+        if ends.iter().all(|(_, st)| kneels(st)) {
+            continue;
+        }
+        let need_m = ends
+            .iter()
+            .filter_map(|(pose, st)| {
+                let (pose, st) = ((*pose)?, (*st)?);
+                let hip = hip_of(pose.pelvis_in_world?, st.yaw_rad, pose.pitch_rad, i);
+                Some(hip.distance(pose.legs[i]?.ankle_in_world))
+            })
+            .fold(sizes.folded_leg_m + FOLD_CLEARANCE_M, f32::min);
+        let hip = hip_of(pelvis, yaw, pitch_rad, i);
+        let ankle = target.ankle_in_world;
+        let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length();
+        if across < need_m {
+            let above = ankle.y + (need_m * need_m - across * across).sqrt();
+            rise = rise.max((above - hip.y).max(0.0) * w.clamp(0.0, 1.0));
+        }
+    }
+    rise
+}
+
 fn blend_opt<T: Copy>(a: Option<T>, b: Option<T>, s: f32, lerp: impl Fn(T, T, f32) -> T) -> Option<(T, f32)> {
     match (a, b) {
         (Some(x), Some(y)) => Some((lerp(x, y, s), 1.0)),
@@ -535,6 +594,9 @@ pub fn floor_sample(
         }
     };
     let legs = [side(&|p| p.legs[0]), side(&|p| p.legs[1])];
+    let mut pelvis_in_world = pelvis_in_world;
+    let ends = [(pa.as_ref(), from), (pb.as_ref(), to)];
+    pelvis_in_world.y += pelvis_weight * folded_legs_rise(sizes, &legs, ends, s, pelvis_in_world, pitch_rad);
     let arm = |i: usize| {
         let ta = pa.as_ref().and_then(|p| p.arms[i]);
         let tb = pb.as_ref().and_then(|p| p.arms[i]);

@@ -30,8 +30,8 @@ const POP_MIN_M: f32 = 0.03;
 /// …and more than this many times the larger of its neighbouring frames' displacements.
 const POP_RATIO: f32 = 4.0;
 /// Pops still found, allowed up to their count until they are fixed: (body, score, dancer,
-/// pops). Everything else, with any body: none. Open: a kneeling foot's toes (`kneel-floor`).
-const OPEN_POPS: &[(&str, &str, usize, usize)] = &[("man-modern", "scores/kneel-floor.lbn", 1, 6)];
+/// pops). Everything else, with any body: none.
+const OPEN_POPS: &[(&str, &str, usize, usize)] = &[];
 /// A foot stands flat when its heel and ball sole points are within this of the floor, metres.
 const FLAT_TOLERANCE_M: f32 = 0.003;
 /// The most a flat foot may slide, averaged over a score's flat frames, metres per second.
@@ -39,15 +39,11 @@ const MAX_FLAT_SLIDE_M_PER_S: f32 = 0.01;
 /// The most an end site or sole point (a surface point) may be below the floor, metres.
 const MAX_SINK_M: f32 = 0.01;
 /// Points still found through the floor, allowed until they are fixed: (score, point, the most
-/// past the allowance, metres), with every body. The right toe tip as the kneeling legs swing
-/// forward to sit (`kneel-floor`, 8.9 s: the same leg's open pops), a toe tip on the turn at 16 s
+/// past the allowance, metres), with every body. A toe tip on the turn at 16 s
 /// in `barn` (8 mm: the couple turning together lengthens the step), and the men's right fingertips as the right hand lands in `hands-and-feet`
 /// (3.65 s, 2 cm).
-const OPEN_SINKS: &[(&str, &str, f32)] = &[
-    ("scores/kneel-floor.lbn", "RightToeEnd", 0.03),
-    ("laban-tk/barn.lbn", "RightToeEnd", 0.009),
-    ("scores/hands-and-feet.lbn", "RightHandEnd", 0.02),
-];
+const OPEN_SINKS: &[(&str, &str, f32)] =
+    &[("laban-tk/barn.lbn", "RightToeEnd", 0.009), ("scores/hands-and-feet.lbn", "RightHandEnd", 0.02)];
 /// The longest a dancer may be in the air, seconds (a flight's longest, and one frame).
 const MAX_AIR_SECS: f64 = labanplay::score::gaps::FLIGHT_MAX_SECS + 1.0 / FPS;
 
