@@ -1,6 +1,7 @@
 //! The arms: each by IK towards its notated direction (or the segments the score gives, as near
 //! as the shoulder lets both be), between two keys along their own swivels or the move's
-//! compiled swivel path; on the floor towards the hands' supports; then the hand.
+//! compiled swivel path; on the floor towards the hands' supports; then the hand. The clavicle
+//! first rises for an arm leaning over the head (`shoulder_rhythm`).
 
 use super::aim::{ArmMove, arm_at};
 use super::arm_between::solve_arm_between;
@@ -11,6 +12,7 @@ use super::hand_floor::{
     HAND_FLOOR_SOLVES, MIN_ARM_JOINT_HEIGHT_M, fingers_above_floor, hand_floor_lift_m, hand_length_m,
 };
 use super::limit_clamps::{LIMIT_MOVE_M, clamp_to_limits};
+use super::shoulder_rhythm::{clavicle_elevation_rad, clavicle_local};
 use super::{Aim, DancerAnimation, JointId, Pose, SampleReport, SegmentDirs, Side, Skeleton, reach_for};
 use crate::animation::floor::{FREE_WRIST_MIN_M, FloorSample};
 use crate::motion::plan::{LimbId, world_from_body};
@@ -151,6 +153,26 @@ impl DancerAnimation {
         let chest_world = joint_world(skeleton, pose, JointId::Chest);
         for side in [Side::Left, Side::Right] {
             let limb = Limb::arm(side);
+            let limb_id = if side == Side::Left { LimbId::ArmLeft } else { LimbId::ArmRight };
+            let aim_and_ends = arm_at(
+                self.plan.limbs.get(&limb_id),
+                t,
+                side,
+                skeleton.limits(limb.root),
+                &self.arm_bows[side.index()],
+            );
+            // The clavicle lifts an arm over the head (not one whose hand bears weight).
+            let aim = aim_and_ends.0;
+            let dir_in_body = aim.segments_in_body.map_or(aim.dir_in_body, |s| s.upper_in_body);
+            let bearing = frame.floor.as_ref().and_then(|f| f.arms[side.index()]).map_or(0.0, |a| a.1);
+            let (upper_m, lower_m) = (skeleton.bone_length_m(limb.mid), skeleton.bone_length_m(limb.end));
+            let reach_share = match aim.segments_in_body {
+                Some(_) => 1.0,
+                None => reach_for(upper_m, lower_m, aim.bend_rad) * aim.reach_scale / (upper_m + lower_m),
+            };
+            let dir_in_chest = chest_world.0.inverse() * world_from_body(dir_in_body, frame.yaw_rad);
+            let elevation_rad = clavicle_elevation_rad(side, dir_in_chest, reach_share) * (1.0 - bearing);
+            pose.set_local(limb.parent, clavicle_local(side, elevation_rad));
             let clavicle_world = child_world(skeleton, pose, chest_world, limb.parent);
             let (_, shoulder_in_world) = child_world(skeleton, pose, clavicle_world, limb.root);
             let mut arm = ArmFrame {
@@ -158,8 +180,8 @@ impl DancerAnimation {
                 side,
                 yaw_rad: frame.yaw_rad,
                 limb,
-                upper_m: skeleton.bone_length_m(limb.mid),
-                lower_m: skeleton.bone_length_m(limb.end),
+                upper_m,
+                lower_m,
                 clavicle_world,
                 shoulder_in_world,
                 floor: frame.floor.as_ref(),
@@ -175,7 +197,7 @@ impl DancerAnimation {
             for _ in 0..HAND_FLOOR_SOLVES {
                 *report = before;
                 pose.set_local(knuckles, knuckles_local);
-                self.pose_arm(&arm, t, pose, report);
+                self.pose_arm(&arm, t, aim_and_ends, pose, report);
                 report.clamped_limbs += self.pose_hand(skeleton, pose, clavicle_world, side, t, frame.yaw_rad);
                 if let Some(f) = &frame.floor {
                     self.floor_hand(skeleton, pose, side, f, frame.yaw_rad);
@@ -184,7 +206,6 @@ impl DancerAnimation {
                     break;
                 }
                 fingers_above_floor(skeleton, pose, limb, clavicle_world);
-                let bearing = frame.floor.as_ref().and_then(|f| f.arms[side.index()]).map_or(0.0, |a| a.1);
                 let lift = hand_floor_lift_m(skeleton, pose, limb, clavicle_world, 1.0 - bearing);
                 if lift <= 0.0 {
                     break;
@@ -195,16 +216,16 @@ impl DancerAnimation {
     }
 
     /// Solves one arm at `t` and clamps it to its limits.
-    fn pose_arm(&self, arm: &ArmFrame, t: f64, pose: &mut Pose, report: &mut SampleReport) {
+    fn pose_arm(
+        &self,
+        arm: &ArmFrame,
+        t: f64,
+        (aim, ends): (Aim, Option<ArmMove>),
+        pose: &mut Pose,
+        report: &mut SampleReport,
+    ) {
         let (skeleton, side) = (arm.skeleton, arm.side);
         let limb_id = if side == Side::Left { LimbId::ArmLeft } else { LimbId::ArmRight };
-        let (aim, ends) = arm_at(
-            self.plan.limbs.get(&limb_id),
-            t,
-            side,
-            skeleton.limits(arm.limb.root),
-            &self.arm_bows[side.index()],
-        );
         let (goal, wanted) = arm.goal_reaching(aim);
         let limited_dir = wanted.is_some();
         // Every solve but the one between two keys' own swivels (which sets the upper arm's

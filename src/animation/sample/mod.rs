@@ -29,6 +29,7 @@ mod leg_solve;
 mod leg_tap;
 mod legs;
 mod limit_clamps;
+mod shoulder_rhythm;
 mod swivel_path;
 mod toes;
 mod torso;
