@@ -18,8 +18,10 @@ use glam::{Vec2, Vec3};
 /// How far past straight forward an arm at middle or low level reaches across the body (laid
 /// across the chest or the hips), degrees.
 pub const ARM_CROSS_MAX_DEG: f32 = 70.0;
-/// How far past straight forward a high arm reaches across the body, degrees.
-pub const ARM_CROSS_HIGH_MAX_DEG: f32 = 35.0;
+/// How far past straight forward a high arm reaches across the body, degrees: the clavicle lifts
+/// it over the head (`animation::sample::shoulder_rhythm`), so the other side's high diagonal is
+/// reached within about 18°.
+pub const ARM_CROSS_HIGH_MAX_DEG: f32 = 65.0;
 /// How far past straight back an arm reaches across behind the body, degrees.
 pub const ARM_CROSS_BEHIND_MAX_DEG: f32 = 0.0;
 /// How far past straight forward (or straight back) a low leg gesture crosses the standing leg,
