@@ -402,3 +402,20 @@ fn empty_support_columns_under_arm_movements_are_standing_and_said() {
     let (air, at) = longest_air(&anim, 0, 30.0);
     assert_eq!(air, 0.0, "in the air {air:.2} s from {at:.2} s");
 }
+
+#[test]
+fn a_split_leap_opens_the_legs_forward_and_back_in_the_air() {
+    // Standing on the right, a half-beat leap with the left leg written forward middle and the
+    // right leg back middle in the leg-gesture columns, landing forward on the left.
+    let anim = score(
+        60,
+        "Dirn 11 134 97 4 10 23 L\nDirn 1 97 121 2 10 11 M\nDirn 5 159 121 2 10 11 M\n\
+Dirn 1 122 133 2 10 11 L\nDirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n",
+    );
+    let f = only_flight(&anim);
+    let legs = legs_at(&anim, 0.5 * (f.t_takeoff_secs + f.t_land_secs));
+    let forward = Vec3::Y.cross(right_of(0.0));
+    let (front, back) = (legs[0].angle_between(forward).to_degrees(), legs[1].angle_between(-forward).to_degrees());
+    println!("split leap: left {:?} {front:.0}° from forward, right {:?} {back:.0}° from back", legs[0], legs[1]);
+    assert!(front < 35.0 && back < 35.0, "left {front:.0}° from forward, right {back:.0}° from back");
+}
