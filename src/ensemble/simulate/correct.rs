@@ -15,9 +15,16 @@ impl Simulation<'_> {
     /// performer reads the others' state at the start of the step, so they are shared among
     /// threads.
     pub(super) fn correct(&mut self, grid: &Grid) {
+        let (pos, vel, active, group_of) = (&self.pos, &self.vel, &self.active, &self.group_of);
+        self.bodies.clear();
+        self.bodies.par_extend(grid.order().par_iter().with_min_len(CHUNK).map(|&j| {
+            let j = j as usize;
+            Body { pos: pos[j], vel: vel[j], group: group_of[j], index: j, moving: active[j].is_some() }
+        }));
         let near = Neighbourhood {
             plan: self.plan,
             grid,
+            bodies: &self.bodies,
             pos: &self.pos,
             vel: &self.vel,
             active: &self.active,
@@ -43,10 +50,23 @@ impl Simulation<'_> {
     }
 }
 
+/// A performer as its neighbours see it, kept in grid order so that the neighbours in a row of
+/// cells lie side by side.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Body {
+    pos: DVec2,
+    vel: DVec2,
+    group: usize,
+    index: usize,
+    moving: bool,
+}
+
 /// What the correct phase reads: everyone's state at the start of the step.
 struct Neighbourhood<'a> {
     plan: &'a Plan,
     grid: &'a Grid,
+    /// Everyone in the grid's order.
+    bodies: &'a [Body],
     pos: &'a [DVec2],
     vel: &'a [DVec2],
     active: &'a [Option<Active>],
@@ -76,26 +96,37 @@ impl Neighbourhood<'_> {
         same_p.clear();
         let mut sep = DVec2::ZERO;
         let mut first_threat: Option<(f64, usize)> = None;
-        self.grid.for_each_near(p, |j| {
-            if j == i {
-                return;
+        let group = self.group_of[i];
+        let near_m = sep_range.max(self.cell_m);
+        let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
+        for run in self.grid.runs_near(p) {
+            for b in &self.bodies[run] {
+                let j = b.index;
+                if j == i {
+                    continue;
+                }
+                let q = b.pos;
+                let d = q - p;
+                // The distance only matters nearer than `near_m`; beyond `near2` the rounded
+                // square root is surely not nearer, so it is not taken.
+                let d2 = d.length_squared();
+                if d2 < near2 {
+                    let dist = d2.sqrt();
+                    if dist < sep_range {
+                        sep += steer::separation(p, std::iter::once(q));
+                    }
+                    if b.group == group && b.moving && dist < self.cell_m {
+                        same_v.push(b.vel);
+                        same_p.push(q);
+                    }
+                }
+                if let Some(tc) = steer::threat(d, want - b.vel, reach, HORIZON_SECS)
+                    && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
+                {
+                    first_threat = Some((tc, j));
+                }
             }
-            let q = self.pos[j];
-            let d = q - p;
-            let dist = d.length();
-            if dist < sep_range {
-                sep += steer::separation(p, std::iter::once(q));
-            }
-            if self.group_of[j] == self.group_of[i] && self.active[j].is_some() && dist < self.cell_m {
-                same_v.push(self.vel[j]);
-                same_p.push(q);
-            }
-            if let Some(tc) = steer::threat(d, want - self.vel[j], reach, HORIZON_SECS)
-                && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
-            {
-                first_threat = Some((tc, j));
-            }
-        });
+        }
         let mut v = want;
         v += sep * (w.separation * r * speed.max(0.2));
         v += steer::alignment(self.vel[i], same_v) * w.alignment;
@@ -122,21 +153,19 @@ impl Neighbourhood<'_> {
     /// Performer `i`'s next position and detour by ORCA: the neighbours in the 3×3 cells and the
     /// obstacles' polygons bound the velocity nearest the schedule's; a turn to the left counts
     /// as a clockwise-left detour.
-    fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<usize>) -> (DVec2, Option<Detour>) {
+    fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<orca::Neighbour>) -> (DVec2, Option<Detour>) {
         let Some(a) = &self.active[i] else { return (self.pos[i], None) };
         let p = self.pos[i];
         let want = self.desired[i];
         near.clear();
-        self.grid.for_each_near(p, |j| {
-            if j != i {
-                near.push(j);
-            }
+        self.grid.for_each_run_near(p, |run| {
+            near.extend(self.bodies[run].iter().filter(|b| b.index != i).map(|b| orca::Neighbour {
+                position: b.pos,
+                velocity: b.vel,
+                moving: b.moving,
+            }));
         });
-        let neighbours = near.iter().map(|&j| orca::Neighbour {
-            position: self.pos[j],
-            velocity: self.vel[j],
-            moving: self.active[j].is_some(),
-        });
+        let neighbours = near.iter().copied();
         let v = orca::avoiding_velocity(
             p,
             self.vel[i],

@@ -113,9 +113,8 @@ pub struct Simulation<'p> {
     detour: Vec<Option<Detour>>,
     lag: Vec<f64>,
     polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
-    near: Vec<usize>,
-    act_order: Vec<usize>,
-    act_done: Vec<bool>,
+    bodies: Vec<correct::Body>,
+    act_scratch: act::Scratch,
     act_fin: Vec<DVec2>,
 }
 
@@ -159,9 +158,8 @@ impl<'p> Simulation<'p> {
             detour: vec![None; n],
             lag: vec![0.0; n],
             polygons: orca::obstacle_polygons(&plan.obstacles),
-            near: Vec::new(),
-            act_order: Vec::new(),
-            act_done: Vec::new(),
+            bodies: Vec::new(),
+            act_scratch: act::Scratch::default(),
             act_fin: Vec::new(),
         }
     }
@@ -213,10 +211,10 @@ impl<'p> Simulation<'p> {
         self.predict(t_next);
         let grid = Grid::build(&self.pos, self.cell_m);
         self.correct(&grid);
-        self.act();
+        self.act(&grid);
         self.arrive(t_next);
         self.frame += 1;
-        self.recorder.frame(&self.pos, &self.plan.obstacles, &mut self.moves);
+        self.recorder.frame(&self.pos, &self.plan.obstacles, &mut self.moves, Some(&grid));
     }
 
     fn start_due_events(&mut self, t: f64) {
