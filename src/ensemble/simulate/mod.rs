@@ -14,7 +14,9 @@
 //! clockwise-left or counter-clockwise-right; head-on both keep right) and two feelers plus the own
 //! position against the set pieces, or ORCA ([`super::orca`]). Act: in order of lag, each
 //! move is checked exactly against the moves already taken and the others' places, and turned or
-//! shortened until clear (standing still always is). No hash order and no randomness.
+//! shortened until clear (standing still always is); movers that cannot meet move together
+//! (see `act.rs`). One grid per step serves all three and the pair checks. No hash order and no
+//! randomness; the same motion on any number of threads.
 
 mod act;
 mod correct;
