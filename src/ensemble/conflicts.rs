@@ -177,7 +177,7 @@ pub fn pair_conflicts(frames: &[Vec<DVec2>], radius_m: f64, dt_beats: f64) -> Ve
     }
     let mut watch = PairWatch::new(radius_m, dt_beats);
     for (f, w) in frames.windows(2).enumerate() {
-        watch.step(f, &w[0], &w[1]);
+        watch.step(f, &w[0], &w[1], None);
     }
     watch.finish()
 }

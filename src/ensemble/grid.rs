@@ -1,10 +1,12 @@
 //! Uniform grid over the stage for neighbour queries: square cells of a given size (a whole
-//! multiple of the performer footprint), points bucketed by a counting sort, and queries that look
-//! only at the 3×3 cells around a point (seed 001's nine-cell check). The grid has at most
+//! multiple of the performer footprint), points bucketed by a counting sort and also kept in cell
+//! order, and queries that look only at the 3×3 cells around a point (seed 001's nine-cell check)
+//! or at the cells within a radius, as runs of slots one row of cells long. The grid has at most
 //! [`MAX_CELLS_PER_POINT`] cells per point (plus [`MIN_CELLS`]): points spread far apart, as a
 //! mistyped coordinate spreads them, get larger cells instead of an unbounded grid.
 
 use glam::DVec2;
+use std::ops::Range;
 
 /// Cells per point beyond which the cells are made larger.
 pub const MAX_CELLS_PER_POINT: usize = 64;
@@ -23,6 +25,8 @@ pub struct Grid {
     cell_start: Vec<u32>,
     /// Point indices sorted by cell, ascending within a cell.
     order: Vec<u32>,
+    /// The points in the same order.
+    points: Vec<DVec2>,
 }
 
 /// `v.floor() as i64` without a call to the C library's `floor`.
@@ -48,7 +52,8 @@ impl Grid {
         }
         let nx = (((hi.x - lo.x) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
         let ny = (((hi.y - lo.y) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
-        let mut grid = Self { origin: lo, cell_m, nx, ny, cell_start: Vec::new(), order: Vec::new() };
+        let mut grid =
+            Self { origin: lo, cell_m, nx, ny, cell_start: Vec::new(), order: Vec::new(), points: Vec::new() };
         let cells = (nx * ny) as usize;
         let mut counts = vec![0u32; cells + 1];
         let mut cell_of = Vec::with_capacity(points.len());
@@ -62,12 +67,15 @@ impl Grid {
         }
         let mut next = counts.clone();
         let mut order = vec![0u32; points.len()];
+        let mut sorted = vec![DVec2::ZERO; points.len()];
         for (i, c) in cell_of.iter().enumerate() {
             order[next[*c] as usize] = i as u32;
+            sorted[next[*c] as usize] = points[i];
             next[*c] += 1;
         }
         grid.cell_start = counts;
         grid.order = order;
+        grid.points = sorted;
         grid
     }
 
@@ -86,16 +94,72 @@ impl Grid {
         (y.clamp(0, self.ny - 1) * self.nx + x.clamp(0, self.nx - 1)) as usize
     }
 
+    /// The point indices sorted by cell (rows of cells from the lowest y, each from the lowest
+    /// x; ascending within a cell): a point's slot is its place here.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The points in the order of [`Grid::order`].
+    pub fn points(&self) -> &[DVec2] {
+        &self.points
+    }
+
     /// Calls `f(j)` for every point in the 3×3 cells around `p` (`p`'s own index included when
     /// it is one of the points). Every point closer to `p` than one cell is visited.
     pub fn for_each_near(&self, p: DVec2, mut f: impl FnMut(usize)) {
+        self.for_each_run_near(p, |run| {
+            for &j in &self.order[run] {
+                f(j as usize);
+            }
+        });
+    }
+
+    /// Calls `f` with the slots (places in [`Grid::order`]) of the 3×3 cells around `p`: one
+    /// run per row of cells, in the order [`Grid::for_each_near`] visits them.
+    pub fn for_each_run_near(&self, p: DVec2, mut f: impl FnMut(Range<usize>)) {
+        for run in self.runs_near(p) {
+            if !run.is_empty() {
+                f(run);
+            }
+        }
+    }
+
+    /// The slots of the 3×3 cells around `p`, one run per row of cells (empty beyond the grid),
+    /// in the order [`Grid::for_each_near`] visits them.
+    pub fn runs_near(&self, p: DVec2) -> [Range<usize>; 3] {
         let (cx, cy) = self.cell_xy(p);
-        for y in (cy - 1).max(0)..=(cy + 1).min(self.ny - 1) {
-            for x in (cx - 1).max(0)..=(cx + 1).min(self.nx - 1) {
-                let c = (y * self.nx + x) as usize;
-                for &j in &self.order[self.cell_start[c] as usize..self.cell_start[c + 1] as usize] {
-                    f(j as usize);
-                }
+        let (x0, x1) = (cx.saturating_sub(1).max(0), cx.saturating_add(1).min(self.nx - 1));
+        [-1, 0, 1].map(|dy| {
+            let y = cy.saturating_add(dy);
+            if x0 > x1 || y < 0 || y >= self.ny {
+                return 0..0;
+            }
+            let row = y * self.nx;
+            self.cell_start[(row + x0) as usize] as usize..self.cell_start[(row + x1 + 1) as usize] as usize
+        })
+    }
+
+    /// Calls `f` with the slots of the cells that meet the square of half side `radius_m`
+    /// around `p`, one run per row of cells: every point within `radius_m` of `p` is in them.
+    pub fn for_each_run_within(&self, p: DVec2, radius_m: f64, f: impl FnMut(Range<usize>)) {
+        let (x0, y0) = self.cell_xy(p - DVec2::splat(radius_m));
+        let (x1, y1) = self.cell_xy(p + DVec2::splat(radius_m));
+        self.for_each_run(x0, x1, y0, y1, f);
+    }
+
+    /// The runs of slots of the cells `x0..=x1` × `y0..=y1` (clipped to the grid), by row.
+    fn for_each_run(&self, x0: i64, x1: i64, y0: i64, y1: i64, mut f: impl FnMut(Range<usize>)) {
+        let (x0, x1) = (x0.max(0), x1.min(self.nx - 1));
+        if x0 > x1 {
+            return;
+        }
+        for y in y0.max(0)..=y1.min(self.ny - 1) {
+            let row = y * self.nx;
+            let start = self.cell_start[(row + x0) as usize] as usize;
+            let end = self.cell_start[(row + x1 + 1) as usize] as usize;
+            if start < end {
+                f(start..end);
             }
         }
     }
@@ -133,6 +197,36 @@ mod tests {
         assert!(grid.cell_start.len() <= MIN_CELLS + 1, "{} cells", grid.cell_start.len() - 1);
         assert!(grid.cell_m() > 0.5);
         assert_eq!(grid.within(&points, points[1], 0.5), vec![1, 2]);
+    }
+
+    #[test]
+    fn runs_within_a_radius_hold_every_point_that_near_and_fewer_cells() {
+        let points: Vec<DVec2> = (0..3000)
+            .map(|k| {
+                let k = k as f64;
+                DVec2::new((k * 0.618_033_988_75).fract() * 30.0 - 15.0, (k * 0.754_877_666_2).fract() * 20.0)
+            })
+            .collect();
+        let grid = Grid::build(&points, 1.5);
+        let (mut nine, mut runs) = (0, 0);
+        for p in points.iter().step_by(5) {
+            let radius_m = 0.9;
+            let mut seen = Vec::new();
+            grid.for_each_run_within(*p, radius_m, |run| {
+                assert!(
+                    grid.order()[run.clone()]
+                        .iter()
+                        .zip(&grid.points()[run.clone()])
+                        .all(|(j, q)| points[*j as usize] == *q)
+                );
+                seen.extend(grid.order()[run].iter().map(|&j| j as usize));
+            });
+            runs += seen.len();
+            grid.for_each_near(*p, |_| nine += 1);
+            let brute = (0..points.len()).filter(|&j| points[j].distance(*p) <= radius_m);
+            assert!(brute.into_iter().all(|j| seen.contains(&j)), "{p}");
+        }
+        assert!(runs * 3 < nine * 2, "{runs} visited within 0.9 m, {nine} in the nine cells");
     }
 
     #[test]

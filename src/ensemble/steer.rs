@@ -123,8 +123,14 @@ pub fn avoid_obstacles(
 /// velocity `w` (self − neighbour). Returns the time of closest approach (s) when it comes
 /// within `reach_m` before `horizon_secs`.
 pub fn threat(d: DVec2, w: DVec2, reach_m: f64, horizon_secs: f64) -> Option<f64> {
-    let closing = d.dot(w);
     let w2 = w.length_squared();
+    // Within `reach_m` before the horizon needs |d|² < reach² + horizon²·|w|²: those farther
+    // (by a margin far above rounding) are no threat, found without dividing.
+    let bound = (reach_m * reach_m + horizon_secs * horizon_secs * w2) * (1.0 + 1e-9);
+    if d.length_squared() > bound {
+        return None;
+    }
+    let closing = d.dot(w);
     if closing <= 0.0 || w2 < 1e-12 {
         return None;
     }

@@ -10,6 +10,7 @@ pub mod moves;
 pub mod pairs;
 
 use super::conflicts::{LongStep, ObstacleConflict, PairConflict};
+use super::grid::Grid;
 use super::plan::{Obstacle, Plan};
 use super::simulate::MoveRecord;
 use super::targets::OffFloor;
@@ -87,7 +88,7 @@ impl Motion {
                 recorder.move_started(started, &moves);
                 started += 1;
             }
-            recorder.frame(frame, &plan.obstacles, &mut moves);
+            recorder.frame(frame, &plan.obstacles, &mut moves, None);
         }
         recorder.finish(moves, [0; 2])
     }
@@ -136,11 +137,17 @@ impl Recorder {
     }
 
     /// The next frame: everyone at `positions`; `moves` (arrivals up to this frame recorded)
-    /// get their distance left when due.
-    pub fn frame(&mut self, positions: &[DVec2], obstacles: &[Obstacle], moves: &mut [MoveRecord]) {
+    /// get their distance left when due. `grid`, when given, is over the frame before.
+    pub fn frame(
+        &mut self,
+        positions: &[DVec2],
+        obstacles: &[Obstacle],
+        moves: &mut [MoveRecord],
+        grid: Option<&Grid>,
+    ) {
         let step = self.newest;
         let Some(before) = self.recent.last() else { return };
-        self.pairs.step(step, before, positions);
+        self.pairs.step(step, before, positions, grid);
         if !obstacles.is_empty() {
             self.obstacles.step(step, before, positions, obstacles);
         }

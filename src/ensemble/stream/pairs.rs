@@ -33,22 +33,35 @@ impl PairWatch {
         Self { radius_m, dt_beats, open: BTreeMap::new(), found: Vec::new() }
     }
 
-    /// Step `step`: everyone from `p0` to `p1`. Neighbours come from a grid over `p0` whose
-    /// cells are the contact distance plus twice the longest move.
-    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2]) {
+    /// Step `step`: everyone from `p0` to `p1`. Neighbours come from `grid` when it is given
+    /// (over `p0`), or else from one built here.
+    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2], grid: Option<&Grid>) {
         let reach = 2.0 * self.radius_m - CONTACT_TOLERANCE_M;
         let max_move = p0.iter().zip(p1).map(|(a, b)| a.distance(*b)).fold(0.0f64, f64::max);
-        let grid = Grid::build(p0, (2.0 * self.radius_m + 2.0 * max_move).max(1e-3));
+        let own;
+        let grid = match grid {
+            Some(grid) => grid,
+            None => {
+                own = Grid::build(p0, (2.0 * self.radius_m + 2.0 * max_move).max(1e-3));
+                &own
+            }
+        };
+        let (order, points) = (grid.order(), grid.points());
         let chunks: Vec<Vec<(usize, usize, f64, f64)>> = (0..p0.len().div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let mut hits = Vec::new();
                 for i in c * CHUNK..((c + 1) * CHUNK).min(p0.len()) {
-                    grid.for_each_near(p0[i], |j| {
-                        if j > i {
-                            let (d, s) = closest_approach(p0[i], p1[i], p0[j], p1[j]);
-                            if d < reach {
-                                hits.push((i, j, d, s));
+                    // Two closer than the reach at some moment started within it plus both moves.
+                    let radius_m = reach + p0[i].distance(p1[i]) + max_move + 1e-9;
+                    grid.for_each_run_within(p0[i], radius_m, |run| {
+                        for (&j, q) in order[run.clone()].iter().zip(&points[run]) {
+                            let j = j as usize;
+                            if j > i && q.distance_squared(p0[i]) < radius_m * radius_m {
+                                let (d, s) = closest_approach(p0[i], p1[i], p0[j], p1[j]);
+                                if d < reach {
+                                    hits.push((i, j, d, s));
+                                }
                             }
                         }
                     });

@@ -1,0 +1,187 @@
+//! The correct phase: each moving performer's next position from its desired velocity and its
+//! neighbours in the 3×3 grid cells around it, by Reynolds steering or ORCA. Everyone reads the
+//! state at the start of the step, so performers are shared among threads.
+
+use super::{Active, CHUNK, FEELER_MARGIN_M, HORIZON_SECS, MAX_ACCEL_MPS2, Simulation};
+use crate::ensemble::grid::Grid;
+use crate::ensemble::orca;
+use crate::ensemble::plan::{Avoidance, ObstacleShape, Plan};
+use crate::ensemble::steer::{self, Detour};
+use glam::DVec2;
+use rayon::prelude::*;
+
+impl Simulation<'_> {
+    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA. Each
+    /// performer reads the others' state at the start of the step, so they are shared among
+    /// threads.
+    pub(super) fn correct(&mut self, grid: &Grid) {
+        let (pos, vel, active, group_of) = (&self.pos, &self.vel, &self.active, &self.group_of);
+        self.bodies.clear();
+        self.bodies.par_extend(grid.order().par_iter().with_min_len(CHUNK).map(|&j| {
+            let j = j as usize;
+            Body { pos: pos[j], vel: vel[j], group: group_of[j], index: j, moving: active[j].is_some() }
+        }));
+        let near = Neighbourhood {
+            plan: self.plan,
+            grid,
+            bodies: &self.bodies,
+            pos: &self.pos,
+            vel: &self.vel,
+            active: &self.active,
+            group_of: &self.group_of,
+            desired: &self.desired,
+            shapes: &self.shapes,
+            polygons: &self.polygons,
+            cell_m: self.cell_m,
+            dt_secs: self.dt_secs,
+        };
+        let out = self.proposed.par_iter_mut().zip(self.detour.par_iter_mut()).enumerate().with_min_len(CHUNK);
+        if self.plan.steering.method == Avoidance::Orca {
+            out.for_each_init(
+                || (orca::Scratch::default(), Vec::new()),
+                |(scratch, list), (i, (proposed, detour))| (*proposed, *detour) = near.orca(i, scratch, list),
+            );
+        } else {
+            out.for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(same_v, same_p), (i, (proposed, detour))| (*proposed, *detour) = near.steer(i, same_v, same_p),
+            );
+        }
+    }
+}
+
+/// A performer as its neighbours see it, kept in grid order so that the neighbours in a row of
+/// cells lie side by side.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Body {
+    pos: DVec2,
+    vel: DVec2,
+    group: usize,
+    index: usize,
+    moving: bool,
+}
+
+/// What the correct phase reads: everyone's state at the start of the step.
+struct Neighbourhood<'a> {
+    plan: &'a Plan,
+    grid: &'a Grid,
+    /// Everyone in the grid's order.
+    bodies: &'a [Body],
+    pos: &'a [DVec2],
+    vel: &'a [DVec2],
+    active: &'a [Option<Active>],
+    group_of: &'a [usize],
+    desired: &'a [DVec2],
+    shapes: &'a [ObstacleShape],
+    polygons: &'a [(DVec2, f64, Vec<DVec2>)],
+    cell_m: f64,
+    dt_secs: f64,
+}
+
+impl Neighbourhood<'_> {
+    /// Performer `i`'s next position and detour by Reynolds steering (`same_v`, `same_p`:
+    /// scratch for its group's neighbours).
+    fn steer(&self, i: usize, same_v: &mut Vec<DVec2>, same_p: &mut Vec<DVec2>) -> (DVec2, Option<Detour>) {
+        let Some(a) = &self.active[i] else { return (self.pos[i], None) };
+        let plan = self.plan;
+        let r = plan.body.radius_m;
+        let reach = 2.0 * r + 0.15;
+        let sep_range = 2.0 * r + 0.5;
+        let w = plan.steering;
+        let max_speed = a.max_speed;
+        let p = self.pos[i];
+        let want = self.desired[i];
+        let speed = want.length();
+        same_v.clear();
+        same_p.clear();
+        let mut sep = DVec2::ZERO;
+        let mut first_threat: Option<(f64, usize)> = None;
+        let group = self.group_of[i];
+        let near_m = sep_range.max(self.cell_m);
+        let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
+        for run in self.grid.runs_near(p) {
+            for b in &self.bodies[run] {
+                let j = b.index;
+                if j == i {
+                    continue;
+                }
+                let q = b.pos;
+                let d = q - p;
+                // The distance only matters nearer than `near_m`; beyond `near2` the rounded
+                // square root is surely not nearer, so it is not taken.
+                let d2 = d.length_squared();
+                if d2 < near2 {
+                    let dist = d2.sqrt();
+                    if dist < sep_range {
+                        sep += steer::separation(p, std::iter::once(q));
+                    }
+                    if b.group == group && b.moving && dist < self.cell_m {
+                        same_v.push(b.vel);
+                        same_p.push(q);
+                    }
+                }
+                if let Some(tc) = steer::threat(d, want - b.vel, reach, HORIZON_SECS)
+                    && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
+                {
+                    first_threat = Some((tc, j));
+                }
+            }
+        }
+        let mut v = want;
+        v += sep * (w.separation * r * speed.max(0.2));
+        v += steer::alignment(self.vel[i], same_v) * w.alignment;
+        v += steer::cohesion(p, same_p) * (w.cohesion / HORIZON_SECS);
+        let mut detour = None;
+        if let Some((tc, j)) = first_threat
+            && speed > 1e-6
+        {
+            let kind = Detour::classify(want, self.pos[j] - p);
+            detour = Some(kind);
+            v += kind.side(want) * (speed * (1.0 - tc / HORIZON_SECS));
+        }
+        if !a.routed {
+            let heading = if speed > 1e-6 { want } else { self.vel[i] };
+            let feeler = heading.length() * HORIZON_SECS + r;
+            v += steer::avoid_obstacles(p, heading, feeler, self.shapes, r + FEELER_MARGIN_M)
+                * (w.avoidance * max_speed);
+        }
+        let dv = steer::truncate(v - self.vel[i], MAX_ACCEL_MPS2 * self.dt_secs);
+        let v_new = steer::truncate(self.vel[i] + dv, max_speed);
+        (p + v_new * self.dt_secs, detour)
+    }
+
+    /// Performer `i`'s next position and detour by ORCA: the neighbours in the 3×3 cells and the
+    /// obstacles' polygons bound the velocity nearest the schedule's; a turn to the left counts
+    /// as a clockwise-left detour.
+    fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<orca::Neighbour>) -> (DVec2, Option<Detour>) {
+        let Some(a) = &self.active[i] else { return (self.pos[i], None) };
+        let p = self.pos[i];
+        let want = self.desired[i];
+        near.clear();
+        self.grid.for_each_run_near(p, |run| {
+            near.extend(self.bodies[run].iter().filter(|b| b.index != i).map(|b| orca::Neighbour {
+                position: b.pos,
+                velocity: b.vel,
+                moving: b.moving,
+            }));
+        });
+        let neighbours = near.iter().copied();
+        let v = orca::avoiding_velocity(
+            p,
+            self.vel[i],
+            want,
+            a.max_speed,
+            self.plan.body.radius_m,
+            neighbours,
+            self.polygons,
+            self.dt_secs,
+            scratch,
+        );
+        let turn = want.perp_dot(v);
+        let mut detour = None;
+        if want.length_squared() > 1e-12 && turn.abs() > 1e-6 * want.length() * v.length() {
+            detour = Some(if turn > 0.0 { Detour::ClockwiseLeft } else { Detour::CounterClockwiseRight });
+        }
+        (p + v * self.dt_secs, detour)
+    }
+}
