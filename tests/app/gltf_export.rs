@@ -506,21 +506,30 @@ fn plan_crowd(name: &str) -> labanplay::crowd::Crowd {
     labanplay::crowd::Crowd::new(plan, motion, rig().proportions()).unwrap()
 }
 
-#[test]
-fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
-    use labanplay::export::plan_gltf::{INSTANCING, PlanGltfInput, QUANTIZATION, write_plan_glb};
-    let crowd = plan_crowd("eight.plan.toml");
-    let tempo = crowd.plan.clock.tempo;
-    let input = PlanGltfInput {
-        crowd: &crowd,
+/// The plan export's input for `crowd` in these tests: the test rig for both levels of detail,
+/// 10 fps node trees and a 5 fps crowd flipbook.
+fn plan_input<'a>(
+    crowd: &'a labanplay::crowd::Crowd,
+    full_trees: usize,
+    title: &'a str,
+) -> labanplay::export::plan_gltf::PlanGltfInput<'a> {
+    labanplay::export::plan_gltf::PlanGltfInput {
+        crowd,
         rig: rig(),
         low: rig(),
         fps: 10.0,
         crowd_fps: 5.0,
-        full_trees: 3,
-        title: "eight",
-    };
-    let (bytes, summary) = write_plan_glb(&input).unwrap();
+        full_trees,
+        title,
+    }
+}
+
+#[test]
+fn a_plan_exports_trees_up_to_the_limit_and_instances_the_rest() {
+    use labanplay::export::plan_gltf::{INSTANCING, QUANTIZATION, write_plan_glb};
+    let crowd = plan_crowd("eight.plan.toml");
+    let tempo = crowd.plan.clock.tempo;
+    let (bytes, summary) = write_plan_glb(&plan_input(&crowd, 3, "eight")).unwrap();
     assert_eq!((summary.full, summary.instanced), (3, 5));
     let glb = parse_glb(&bytes);
     let doc = &glb.json;
@@ -712,22 +721,11 @@ fn track_at(glb: &Glb, node: usize, path: &str, t_secs: f32) -> Vec<f32> {
 #[test]
 fn performers_in_unison_share_animation_that_decodes_to_the_players_pose() {
     use labanplay::export::compact::{ROTATION_TOLERANCE_RAD, TRANSLATION_TOLERANCE_M};
-    use labanplay::export::plan_gltf::{PlanGltfInput, write_plan_glb};
+    use labanplay::export::plan_gltf::write_plan_glb;
     let dir = temp_dir("unison");
     let crowd = unison_crowd(&dir);
     assert_eq!(crowd.plan.performers.len(), 12);
-    let export = |full_trees| {
-        let input = PlanGltfInput {
-            crowd: &crowd,
-            rig: rig(),
-            low: rig(),
-            fps: 10.0,
-            crowd_fps: 5.0,
-            full_trees,
-            title: "unison",
-        };
-        parse_glb(&write_plan_glb(&input).unwrap().0)
-    };
+    let export = |full_trees| parse_glb(&write_plan_glb(&plan_input(&crowd, full_trees, "unison")).unwrap().0);
     let (four, twelve) = (export(4), export(12));
     // Rotations: one set of tracks for the dance, however many dance it; roots: one each.
     let rotations = outputs(&four, "rotation").len();

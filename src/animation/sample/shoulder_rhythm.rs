@@ -4,6 +4,7 @@
 //! tilts the shoulder's frame that far. The clavicle rises by the arm's lean past the vertical,
 //! up to [`MAX_ELEVATION_RAD`]; every other arm keeps it at rest and moves as before.
 
+use crate::motion::plan::smoothstep;
 use crate::pose::skeleton::Side;
 use glam::{Quat, Vec3};
 
@@ -32,11 +33,6 @@ const BACK_NONE: f32 = -0.45;
 /// …and from which in full.
 const BACK_FULL: f32 = -0.15;
 
-fn smooth(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
-}
-
 /// The clavicle's elevation on `side`, radians, for an arm along `dir_in_chest` (the chest's
 /// frame: +X the dancer's left, +Y up the spine, +Z forward; any length) reaching `reach_share`
 /// of the straight arm's length: its lean past the vertical towards the other side (in the
@@ -45,10 +41,10 @@ fn smooth(x: f32) -> f32 {
 pub(super) fn clavicle_elevation_rad(side: Side, dir_in_chest: Vec3, reach_share: f32) -> f32 {
     let Some(d) = dir_in_chest.try_normalize() else { return 0.0 };
     let towards_head = if side == Side::Left { -d.x } else { d.x };
-    let weight = smooth((reach_share - BENT_REACH) / (STRAIGHT_REACH - BENT_REACH))
-        * smooth((d.y - LOW_UP) / (HIGH_UP - LOW_UP))
-        * smooth((FRONT_NONE - d.z) / (FRONT_NONE - FRONT_FULL))
-        * smooth((d.z - BACK_NONE) / (BACK_FULL - BACK_NONE));
+    let weight = smoothstep((reach_share - BENT_REACH) / (STRAIGHT_REACH - BENT_REACH))
+        * smoothstep((d.y - LOW_UP) / (HIGH_UP - LOW_UP))
+        * smoothstep((FRONT_NONE - d.z) / (FRONT_NONE - FRONT_FULL))
+        * smoothstep((d.z - BACK_NONE) / (BACK_FULL - BACK_NONE));
     if weight <= 0.0 || towards_head <= 0.0 {
         return 0.0;
     }
