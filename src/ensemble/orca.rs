@@ -2,7 +2,7 @@
 //! alternative correct phase: each performer's new velocity is the one nearest its schedule's that
 //! stays outside every neighbour's velocity obstacle, solved by the `dodgy_2d` crate.
 //!
-//! Neighbours are those in the same 3×3 grid cells, with a 1 s horizon; a performer holding its
+//! Neighbours are those within the neighbourhood radius, with a 1 s horizon; a performer holding its
 //! spot takes no share. Set pieces are obstacles too (boxes exactly, circles as circumscribed
 //! 16-gons). The act phase's exact check still runs after it. Radii are passed 1 mm short so bodies
 //! that touch never count as overlapping for ORCA, whose overlap case picks a random direction: the

@@ -1,5 +1,5 @@
 //! The correct phase: each moving performer's next position from its desired velocity and its
-//! neighbours in the 3×3 grid cells around it, by Reynolds steering or ORCA. Everyone reads the
+//! neighbours within the neighbourhood radius, by Reynolds steering or ORCA. Everyone reads the
 //! state at the start of the step, so performers are shared among threads.
 
 use super::{Active, CHUNK, FEELER_MARGIN_M, HORIZON_SECS, MAX_ACCEL_MPS2, Simulation};
@@ -11,9 +11,9 @@ use glam::DVec2;
 use rayon::prelude::*;
 
 impl Simulation<'_> {
-    /// Correct: Reynolds steering from neighbours (3×3 cells) and obstacles, or ORCA. Each
-    /// performer reads the others' state at the start of the step, so they are shared among
-    /// threads.
+    /// Correct: Reynolds steering from neighbours (within the neighbourhood radius) and
+    /// obstacles, or ORCA. Each performer reads the others' state at the start of the step, so
+    /// they are shared among threads.
     pub(super) fn correct(&mut self, grid: &Grid) {
         let (pos, vel, active, group_of) = (&self.pos, &self.vel, &self.active, &self.group_of);
         self.bodies.clear();
@@ -99,26 +99,24 @@ impl Neighbourhood<'_> {
         let group = self.group_of[i];
         let near_m = sep_range.max(self.cell_m);
         let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
-        for run in self.grid.runs_near(p) {
+        self.grid.for_each_run_within(p, near_m, |run| {
             for b in &self.bodies[run] {
                 let j = b.index;
-                if j == i {
-                    continue;
-                }
                 let q = b.pos;
                 let d = q - p;
-                // The distance only matters nearer than `near_m`; beyond `near2` the rounded
-                // square root is surely not nearer, so it is not taken.
+                // Only those nearer than `near_m` count; beyond `near2` the rounded square root
+                // is surely not nearer, so it is not taken.
                 let d2 = d.length_squared();
-                if d2 < near2 {
-                    let dist = d2.sqrt();
-                    if dist < sep_range {
-                        sep += steer::separation(p, std::iter::once(q));
-                    }
-                    if b.group == group && b.moving && dist < self.cell_m {
-                        same_v.push(b.vel);
-                        same_p.push(q);
-                    }
+                if d2 >= near2 || j == i {
+                    continue;
+                }
+                let dist = d2.sqrt();
+                if dist < sep_range {
+                    sep += steer::separation(p, std::iter::once(q));
+                }
+                if b.group == group && b.moving && dist < self.cell_m {
+                    same_v.push(b.vel);
+                    same_p.push(q);
                 }
                 if let Some(tc) = steer::threat(d, want - b.vel, reach, HORIZON_SECS)
                     && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
@@ -126,7 +124,7 @@ impl Neighbourhood<'_> {
                     first_threat = Some((tc, j));
                 }
             }
-        }
+        });
         let mut v = want;
         v += sep * (w.separation * r * speed.max(0.2));
         v += steer::alignment(self.vel[i], same_v) * w.alignment;
@@ -150,7 +148,7 @@ impl Neighbourhood<'_> {
         (p + v_new * self.dt_secs, detour)
     }
 
-    /// Performer `i`'s next position and detour by ORCA: the neighbours in the 3×3 cells and the
+    /// Performer `i`'s next position and detour by ORCA: the neighbours within the neighbourhood radius and the
     /// obstacles' polygons bound the velocity nearest the schedule's; a turn to the left counts
     /// as a clockwise-left detour.
     fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<orca::Neighbour>) -> (DVec2, Option<Detour>) {
@@ -158,12 +156,14 @@ impl Neighbourhood<'_> {
         let p = self.pos[i];
         let want = self.desired[i];
         near.clear();
-        self.grid.for_each_run_near(p, |run| {
-            near.extend(self.bodies[run].iter().filter(|b| b.index != i).map(|b| orca::Neighbour {
-                position: b.pos,
-                velocity: b.vel,
-                moving: b.moving,
-            }));
+        let near_m = self.cell_m;
+        self.grid.for_each_run_within(p, near_m, |run| {
+            near.extend(
+                self.bodies[run]
+                    .iter()
+                    .filter(|b| b.index != i && b.pos.distance_squared(p) < near_m * near_m)
+                    .map(|b| orca::Neighbour { position: b.pos, velocity: b.vel, moving: b.moving }),
+            );
         });
         let neighbours = near.iter().copied();
         let v = orca::avoiding_velocity(

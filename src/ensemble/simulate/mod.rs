@@ -1,5 +1,5 @@
 //! The simulation: at each step every performer predicts where its schedule wants it, corrects that
-//! with steering forces from the neighbours in the 3×3 grid cells around it and the obstacles, then
+//! with steering forces from the neighbours within one neighbourhood radius and the obstacles, then
 //! acts, each move checked exactly against the neighbours' moves (seed 001's predict → correct →
 //! act). Performers that arrive hold their spot. Deterministic.
 //!
@@ -96,7 +96,10 @@ pub struct Simulation<'p> {
     frame: usize,
     dt_beats: f64,
     dt_secs: f64,
+    /// The neighbourhood radius the correct phase looks within, metres.
     cell_m: f64,
+    /// The grid's cell size, metres.
+    grid_cell_m: f64,
     pos: Vec<DVec2>,
     vel: Vec<DVec2>,
     group_of: Vec<usize>,
@@ -129,10 +132,12 @@ impl<'p> Simulation<'p> {
         let pos: Vec<DVec2> = plan.performers.iter().map(|p| p.start).collect();
         let footprint = 2.0 * plan.body.radius_m;
         let vmax = plan.body.max_speed_mps(Gait::Run, plan.clock.tempo.bpm);
-        // Whole multiple of the footprint, covering the contact distance plus two steps' motion
-        // and at least three footprints (the steering neighbourhood).
+        // The neighbourhood radius: a whole multiple of the footprint, covering the contact
+        // distance plus two steps' motion and at least three footprints. The grid's cells are
+        // one footprint, so that each query looks only at the cells its own radius meets.
         let needed = (footprint + 2.0 * vmax * dt_secs).max(3.0 * footprint);
         let cell_m = footprint * (needed / footprint).ceil();
+        let grid_cell_m = footprint;
         let mut order: Vec<usize> = (0..plan.behaviours.len()).collect();
         order
             .sort_by(|a, b| plan.behaviours[*a].start_beats.total_cmp(&plan.behaviours[*b].start_beats).then(a.cmp(b)));
@@ -144,6 +149,7 @@ impl<'p> Simulation<'p> {
             dt_beats,
             dt_secs,
             cell_m,
+            grid_cell_m,
             vel: vec![DVec2::ZERO; n],
             group_of: plan.performers.iter().map(|p| p.group).collect(),
             active: vec![None; n],
@@ -166,7 +172,7 @@ impl<'p> Simulation<'p> {
         }
     }
 
-    /// The grid cell size in metres (a whole multiple of the footprint).
+    /// The neighbourhood radius in metres (a whole multiple of the footprint).
     pub fn cell_m(&self) -> f64 {
         self.cell_m
     }
@@ -211,7 +217,7 @@ impl<'p> Simulation<'p> {
         let t_next = t + self.dt_beats;
         self.start_due_events(t);
         self.predict(t_next);
-        let grid = Grid::build(&self.pos, self.cell_m);
+        let grid = Grid::build(&self.pos, self.grid_cell_m);
         self.correct(&grid);
         self.act(&grid);
         self.arrive(t_next);
