@@ -148,9 +148,9 @@ impl Neighbourhood<'_> {
         (p + v_new * self.dt_secs, detour)
     }
 
-    /// Performer `i`'s next position and detour by ORCA: the neighbours within the neighbourhood radius and the
-    /// obstacles' polygons bound the velocity nearest the schedule's; a turn to the left counts
-    /// as a clockwise-left detour.
+    /// Performer `i`'s next position and detour by ORCA: the neighbours within the neighbourhood
+    /// radius and the obstacles' polygons bound the velocity nearest the schedule's; a turn to the
+    /// left counts as a clockwise-left detour.
     fn orca(&self, i: usize, scratch: &mut orca::Scratch, near: &mut Vec<orca::Neighbour>) -> (DVec2, Option<Detour>) {
         let Some(a) = &self.active[i] else { return (self.pos[i], None) };
         let p = self.pos[i];
