@@ -12,6 +12,7 @@
 //! another group's line in order.
 
 use glam::DVec2;
+use rayon::prelude::*;
 use std::collections::VecDeque;
 
 /// Above this many performers the auction is used instead of Kuhn–Munkres (O(n³)).
@@ -25,11 +26,17 @@ pub const MAX_COST_MM2: i64 = 10_000_000_000_000;
 /// Cost of moving from `a` to `b`: squared distance in mm² (coordinates rounded to the mm, so
 /// both algorithms optimise the same integers), at most [`MAX_COST_MM2`].
 pub fn cost_mm2(a: DVec2, b: DVec2) -> i64 {
-    let ax = (a.x * 1000.0).round() as i64;
-    let ay = (a.y * 1000.0).round() as i64;
-    let bx = (b.x * 1000.0).round() as i64;
-    let by = (b.y * 1000.0).round() as i64;
-    let (dx, dy) = (ax.saturating_sub(bx), ay.saturating_sub(by));
+    cost_between_mm(to_mm(a), to_mm(b))
+}
+
+/// A point's coordinates rounded to whole millimetres.
+fn to_mm(p: DVec2) -> [i64; 2] {
+    [(p.x * 1000.0).round() as i64, (p.y * 1000.0).round() as i64]
+}
+
+/// [`cost_mm2`] of points already rounded to the mm.
+fn cost_between_mm(a: [i64; 2], b: [i64; 2]) -> i64 {
+    let (dx, dy) = (a[0].saturating_sub(b[0]), a[1].saturating_sub(b[1]));
     dx.saturating_mul(dx).saturating_add(dy.saturating_mul(dy)).min(MAX_COST_MM2)
 }
 
@@ -78,17 +85,19 @@ fn auction_with(from: &[DVec2], to: &[DVec2], exact: bool) -> Vec<usize> {
         return Vec::new();
     }
     let scale = n as i64 + 1;
-    let cost = |i: usize, j: usize| cost_mm2(from[i], to[j]) * scale;
+    let from_mm: Vec<[i64; 2]> = from.iter().map(|p| to_mm(*p)).collect();
+    let to_mm: Vec<[i64; 2]> = to.iter().map(|p| to_mm(*p)).collect();
+    let cost = |i: usize, j: usize| cost_between_mm(from_mm[i], to_mm[j]) * scale;
     let mut k = FIRST_CANDIDATES.min(n);
     'grow: loop {
         let mut cand = nearest_candidates(from, to, k);
-        let c_max = candidate_cost_max(&cand, &cost);
+        let mut graph = Graph::new(&cand, &cost);
         let mut prices = vec![0i64; n];
-        let mut eps = (c_max / 4).max(1);
+        let mut eps = (graph.c_max / 4).max(1);
         let mut owner;
         let mut assigned;
         loop {
-            match auction_phase(&cand, &cost, &mut prices, eps) {
+            match auction_phase(&graph, &mut prices, eps) {
                 Some((a, o)) => {
                     assigned = a;
                     owner = o;
@@ -128,6 +137,7 @@ fn auction_with(from: &[DVec2], to: &[DVec2], exact: bool) -> Vec<usize> {
                     debug_assert!(owner.iter().all(|o| *o != usize::MAX));
                     return assigned;
                 }
+                graph = Graph::new(&cand, &cost);
                 // Scale ε down again from the size of the worst violation, keeping the prices.
                 eps = (worst / 4).max(1);
             } else {
@@ -137,17 +147,36 @@ fn auction_with(from: &[DVec2], to: &[DVec2], exact: bool) -> Vec<usize> {
     }
 }
 
+/// The candidate graph with its costs, flat: performer `i`'s spots are
+/// `spot[start[i]..start[i + 1]]`, in candidate order, costing `cost[..]` (scaled).
+struct Graph {
+    start: Vec<usize>,
+    spot: Vec<usize>,
+    cost: Vec<i64>,
+    /// The largest cost (at least 1).
+    c_max: i64,
+}
+
+impl Graph {
+    fn new(cand: &[Vec<usize>], cost: &impl Fn(usize, usize) -> i64) -> Self {
+        let mut start = Vec::with_capacity(cand.len() + 1);
+        start.push(0);
+        for c in cand {
+            start.push(start[start.len() - 1] + c.len());
+        }
+        let spot: Vec<usize> = cand.iter().flatten().copied().collect();
+        let cost: Vec<i64> = cand.iter().enumerate().flat_map(|(i, js)| js.iter().map(move |&j| cost(i, j))).collect();
+        let c_max = cost.iter().copied().fold(1, i64::max);
+        Self { start, spot, cost, c_max }
+    }
+}
+
 /// One ε phase of the forward (Gauss–Seidel) auction from the given prices. Returns the
 /// assignment and the owner of each spot, or `None` when prices run away (no perfect matching on
 /// the candidate graph).
-fn auction_phase(
-    cand: &[Vec<usize>],
-    cost: &impl Fn(usize, usize) -> i64,
-    prices: &mut [i64],
-    eps: i64,
-) -> Option<(Vec<usize>, Vec<usize>)> {
-    let n = cand.len();
-    let c_max = candidate_cost_max(cand, cost);
+fn auction_phase(graph: &Graph, prices: &mut [i64], eps: i64) -> Option<(Vec<usize>, Vec<usize>)> {
+    let n = graph.start.len() - 1;
+    let c_max = graph.c_max;
     let mut assigned = vec![usize::MAX; n];
     let mut owner = vec![usize::MAX; n];
     let mut queue: VecDeque<usize> = (0..n).collect();
@@ -155,8 +184,9 @@ fn auction_phase(
     while let Some(i) = queue.pop_front() {
         let mut best = (i64::MIN, usize::MAX);
         let mut second = i64::MIN;
-        for &j in &cand[i] {
-            let v = -cost(i, j) - prices[j];
+        let (lo, hi) = (graph.start[i], graph.start[i + 1]);
+        for (&j, &c) in graph.spot[lo..hi].iter().zip(&graph.cost[lo..hi]) {
+            let v = -c - prices[j];
             if v > best.0 || (v == best.0 && j < best.1) {
                 second = best.0;
                 best = (v, j);
@@ -184,16 +214,6 @@ fn auction_phase(
     Some((assigned, owner))
 }
 
-fn candidate_cost_max(cand: &[Vec<usize>], cost: &impl Fn(usize, usize) -> i64) -> i64 {
-    let mut c_max = 1;
-    for (i, js) in cand.iter().enumerate() {
-        for &j in js {
-            c_max = c_max.max(cost(i, j));
-        }
-    }
-    c_max
-}
-
 /// Candidate spots per performer: the `k` spots nearest to its partner under a recursive
 /// bisection matching (both sets split at the same count along alternating axes, a monotone map
 /// close to the optimal transport map), plus that partner itself, so the candidate graph
@@ -209,6 +229,7 @@ fn nearest_candidates(from: &[DVec2], to: &[DVec2], k: usize) -> Vec<Vec<usize>>
     let cell = (area / n as f64 * k as f64).sqrt().max(1e-6);
     let buckets = Buckets::build(to, cell);
     (0..from.len())
+        .into_par_iter()
         .map(|i| {
             let j = partner[i];
             let mut c = buckets.k_nearest(to, to[j], k);
