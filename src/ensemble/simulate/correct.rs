@@ -18,8 +18,11 @@ impl Simulation<'_> {
         let (pos, vel, active, group_of) = (&self.pos, &self.vel, &self.active, &self.group_of);
         self.bodies.clear();
         self.bodies.par_extend(grid.order().par_iter().with_min_len(CHUNK).map(|&j| {
+            let index = j;
             let j = j as usize;
-            Body { pos: pos[j], vel: vel[j], group: group_of[j], index: j, moving: active[j].is_some() }
+            // Groups past `u32::MAX >> 1` share a number (alignment and cohesion only).
+            let group = (group_of[j].min(GROUP_MAX as usize) as u32) << 1 | u32::from(active[j].is_some());
+            Body { pos: pos[j], vel: vel[j], group_moving: group, index }
         }));
         let near = Neighbourhood {
             plan: self.plan,
@@ -42,10 +45,7 @@ impl Simulation<'_> {
                 |(scratch, list), (i, (proposed, detour))| (*proposed, *detour) = near.orca(i, scratch, list),
             );
         } else {
-            out.for_each_init(
-                || (Vec::new(), Vec::new()),
-                |(same_v, same_p), (i, (proposed, detour))| (*proposed, *detour) = near.steer(i, same_v, same_p),
-            );
+            out.for_each(|(i, (proposed, detour))| (*proposed, *detour) = near.steer(i));
         }
     }
 }
@@ -56,10 +56,19 @@ impl Simulation<'_> {
 pub(super) struct Body {
     pos: DVec2,
     vel: DVec2,
-    group: usize,
-    index: usize,
-    moving: bool,
+    /// The group shifted left by one, the lowest bit set when moving.
+    group_moving: u32,
+    index: u32,
 }
+
+impl Body {
+    fn moving(&self) -> bool {
+        self.group_moving & 1 == 1
+    }
+}
+
+/// The largest group number a [`Body`] holds.
+const GROUP_MAX: u32 = u32::MAX >> 1;
 
 /// What the correct phase reads: everyone's state at the start of the step.
 struct Neighbourhood<'a> {
@@ -79,9 +88,8 @@ struct Neighbourhood<'a> {
 }
 
 impl Neighbourhood<'_> {
-    /// Performer `i`'s next position and detour by Reynolds steering (`same_v`, `same_p`:
-    /// scratch for its group's neighbours).
-    fn steer(&self, i: usize, same_v: &mut Vec<DVec2>, same_p: &mut Vec<DVec2>) -> (DVec2, Option<Detour>) {
+    /// Performer `i`'s next position and detour by Reynolds steering.
+    fn steer(&self, i: usize) -> (DVec2, Option<Detour>) {
         let Some(a) = &self.active[i] else { return (self.pos[i], None) };
         let plan = self.plan;
         let r = plan.body.radius_m;
@@ -92,16 +100,16 @@ impl Neighbourhood<'_> {
         let p = self.pos[i];
         let want = self.desired[i];
         let speed = want.length();
-        same_v.clear();
-        same_p.clear();
+        // The group's moving neighbours: how many, their velocities and places summed in turn.
+        let (mut same, mut same_v, mut same_p) = (0usize, DVec2::ZERO, DVec2::ZERO);
         let mut sep = DVec2::ZERO;
         let mut first_threat: Option<(f64, usize)> = None;
-        let group = self.group_of[i];
+        let same_group = (self.group_of[i].min(GROUP_MAX as usize) as u32) << 1 | 1;
         let near_m = sep_range.max(self.cell_m);
         let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
         self.grid.for_each_run_within(p, near_m, |run| {
             for b in &self.bodies[run] {
-                let j = b.index;
+                let j = b.index as usize;
                 let q = b.pos;
                 let d = q - p;
                 // Only those nearer than `near_m` count; beyond `near2` the rounded square root
@@ -114,9 +122,10 @@ impl Neighbourhood<'_> {
                 if dist < sep_range {
                     sep += steer::separation(p, std::iter::once(q));
                 }
-                if b.group == group && b.moving && dist < self.cell_m {
-                    same_v.push(b.vel);
-                    same_p.push(q);
+                if b.group_moving == same_group && dist < self.cell_m {
+                    same += 1;
+                    same_v += b.vel;
+                    same_p += q;
                 }
                 if let Some(tc) = steer::threat(d, want - b.vel, reach, HORIZON_SECS)
                     && first_threat.is_none_or(|(best, bj)| tc < best || (tc == best && j < bj))
@@ -127,8 +136,11 @@ impl Neighbourhood<'_> {
         });
         let mut v = want;
         v += sep * (w.separation * r * speed.max(0.2));
-        v += steer::alignment(self.vel[i], same_v) * w.alignment;
-        v += steer::cohesion(p, same_p) * (w.cohesion / HORIZON_SECS);
+        if same > 0 {
+            // Alignment (their mean velocity less one's own) and cohesion (towards their centre).
+            v += (same_v / same as f64 - self.vel[i]) * w.alignment;
+            v += (same_p / same as f64 - p) * (w.cohesion / HORIZON_SECS);
+        }
         let mut detour = None;
         if let Some((tc, j)) = first_threat
             && speed > 1e-6
@@ -161,8 +173,8 @@ impl Neighbourhood<'_> {
             near.extend(
                 self.bodies[run]
                     .iter()
-                    .filter(|b| b.index != i && b.pos.distance_squared(p) < near_m * near_m)
-                    .map(|b| orca::Neighbour { position: b.pos, velocity: b.vel, moving: b.moving }),
+                    .filter(|b| b.index as usize != i && b.pos.distance_squared(p) < near_m * near_m)
+                    .map(|b| orca::Neighbour { position: b.pos, velocity: b.vel, moving: b.moving() }),
             );
         });
         let neighbours = near.iter().copied();
