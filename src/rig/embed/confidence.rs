@@ -5,8 +5,10 @@
 //! sureness `exp(-Σ weight × term)`. The rig's confidence blends the mean and the worst limb
 //! sureness, times a factor of the search's penalty; the fitted weights ([`Weights::FITTED`],
 //! rounded from the `rig_calibrate` tool's search over stored, stretched, cartoon, fused, cut,
-//! shaken and forced-off rigs of the shared meshes) take the mean alone and leave the penalty
-//! out: it measures unusual proportions (a big head) more than misplaced joints.
+//! shaken and forced-off rigs of the shared meshes) give the worst joint over a third of the
+//! blend, so one joint far off (a rig with a single joint forced 8–10 % of the height off) falls
+//! under 0.8, and leave the penalty out: it measures unusual proportions (a big head) more than
+//! misplaced joints.
 
 use glam::Vec3;
 
@@ -55,7 +57,7 @@ pub struct JointEvidence {
     /// 1 where its own landmark was not found, 0.5 where a neighbour's was not.
     pub guessed: f32,
     /// Distance from the centre of its limb's cross-section beyond a third of the section's
-    /// radius, in radii (2 outside the body).
+    /// radius, in radii (2 outside the body); for a hip, 2 more below the crotch.
     pub off_centre: f32,
     /// How far the proportions it sets lie outside the human range, in the range's spreads.
     pub out_of_range: f32,
@@ -101,18 +103,19 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Rounded from `rig_calibrate --fit` (see the module doc); left–right disagreement, off
-    /// centre and unexplained volume carry the ranking, the others little.
+    /// Rounded from `rig_calibrate --fit` (see the module doc); off centre, out of range and
+    /// unexplained volume carry the ranking, the worst joint a third of the blend, the others
+    /// little.
     pub const FITTED: Weights = Weights {
-        mirror_per_pct: 0.085,
-        guessed: 0.05,
-        off_centre: 0.55,
-        out_of_range: 0.4,
-        toes_back: 0.05,
-        bone_outside: 0.08,
-        unexplained_per_pct: 1.1,
+        mirror_per_pct: 0.026,
+        guessed: 0.02,
+        off_centre: 0.21,
+        out_of_range: 0.25,
+        toes_back: 0.02,
+        bone_outside: 0.04,
+        unexplained_per_pct: 0.54,
         penalty: 0.0,
-        worst_share: 0.0,
+        worst_share: 0.37,
     };
 }
 
@@ -274,7 +277,8 @@ fn proportions(joints: &[Vec3; JOINT_COUNT], frame: &BodyFrame, e: &mut Evidence
 
 /// Each limb joint against its limb's cross-section: the section across the limb (elbow, wrist,
 /// knee, ankle; the ankle's 2 % of the height up the shin, above the foot) or, for the shoulder
-/// and hip (sections there take in the trunk), only whether it lies inside the body.
+/// and hip (sections there take in the trunk), whether it lies inside the body, and for the hip
+/// whether it lies above the crotch.
 fn centred(joints: &[Vec3; JOINT_COUNT], body: &VoxelBody, frame: &BodyFrame, e: &mut Evidence) {
     use JointId::*;
     let h = frame.height;
@@ -308,6 +312,16 @@ fn centred(joints: &[Vec3; JOINT_COUNT], body: &VoxelBody, frame: &BodyFrame, e:
         let depth_cells = body.depth_at(at(j)) / body.cell_m;
         if let Some(x) = e.limb_mut(j) {
             x.off_centre = 2.0 * (1.0 - depth_cells / 1.5).clamp(0.0, 1.0);
+        }
+    }
+    // A hip sits above the crotch: its horizontal section joins the body's middle, which a
+    // section through a thigh below the crotch does not reach.
+    let pelvis = at(Pelvis);
+    for j in [HipL, HipR] {
+        let middle = Vec3::new(pelvis.x, at(j).y, pelvis.z);
+        let joined = sections.section(at(j), Vec3::Y, 0.25 * h, Some(middle)).reached_probe;
+        if !joined && let Some(x) = e.limb_mut(j) {
+            x.off_centre += 2.0;
         }
     }
 }
