@@ -45,10 +45,7 @@ pub struct BoneSegment {
 impl BoneSegment {
     /// Closest point of the segment to `p_in_model`.
     pub fn closest_point(&self, p_in_model: Vec3) -> Vec3 {
-        let d = self.tail_in_model - self.head_in_model;
-        let len2 = d.length_squared();
-        let t = if len2 > 0.0 { ((p_in_model - self.head_in_model).dot(d) / len2).clamp(0.0, 1.0) } else { 0.0 };
-        self.head_in_model + d * t
+        super::segment::closest_on_segment(p_in_model, self.head_in_model, self.tail_in_model)
     }
 
     /// Distance from `p_in_model` to the segment, metres.

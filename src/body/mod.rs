@@ -6,7 +6,8 @@
 //! plus joint rest positions and [`heat::BoneSegment`]s) → [`polygonise::polygonise`] (marching
 //! tetrahedra + relaxation → closed 2-manifold [`mesh::TriMesh`]) → [`heat::heat_weights`]
 //! (Baran & Popović 2007) → [`lbs::skin`] every frame with a palette of
-//! `world_from_joint × joint_from_bind` matrices.
+//! `world_from_joint × joint_from_bind` matrices. [`segment`] holds the point–segment
+//! distance the rig's confidence shares.
 //!
 //! Conventions (rest pose): metres, +Y up, the dancer faces +Z, feet on y = 0, the dancer's
 //! right is −X (so "left" joints have x > 0).
@@ -19,6 +20,7 @@ pub mod mesh;
 pub mod models;
 pub mod polygonise;
 pub mod rig;
+pub mod segment;
 
 /// Errors of the body module (mesh generation, skinning weights, skinning).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -69,6 +69,14 @@ impl<'a> PointGrid<'a> {
         let centre = (q / self.cell_m).floor().as_ivec3();
         let mut ring = 0i32;
         loop {
+            // A point far from every bucket (a vertex of a piece the proxy left out) would take
+            // ring after ring, each larger: once a ring's cube holds an eighth as many cells as
+            // there are points, measuring every point is cheaper.
+            let side = 2 * ring as usize + 1;
+            if side * side * side > self.points.len() / 8 + 26 {
+                self.all_nearest(q, k, out);
+                return;
+            }
             for x in -ring..=ring {
                 for y in -ring..=ring {
                     for z in -ring..=ring {
@@ -90,6 +98,18 @@ impl<'a> PointGrid<'a> {
             }
             ring += 1;
         }
+    }
+
+    /// [`PointGrid::nearest`] by measuring every point.
+    fn all_nearest(&self, q: Vec3, k: usize, out: &mut Vec<(f32, u32)>) {
+        out.clear();
+        out.extend(self.points.iter().enumerate().map(|(i, p)| (p.distance(q), i as u32)));
+        let order = |a: &(f32, u32), b: &(f32, u32)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        if k < out.len() {
+            out.select_nth_unstable_by(k, order);
+            out.truncate(k);
+        }
+        out.sort_by(order);
     }
 }
 
@@ -141,6 +161,12 @@ mod tests {
         let mut out = Vec::new();
         grid.nearest(Vec3::new(2.02, 0.3, 0.0), 3, &mut out);
         assert_eq!(out.iter().map(|o| o.1).collect::<Vec<_>>(), [20, 21, 19]);
+        // Far from every bucket: the same answer as measuring every point.
+        let far = Vec3::new(-30.0, 12.0, 5.0);
+        grid.nearest(far, 4, &mut out);
+        let mut every: Vec<(f32, u32)> = points.iter().enumerate().map(|(i, p)| (p.distance(far), i as u32)).collect();
+        every.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        assert_eq!(out, every[..4]);
         let infl = [VertexInfluences::from_pairs(&[(1.0, 3)]), VertexInfluences::from_pairs(&[(1.0, 5)])];
         let moved = transfer_weights(&points[..2], &infl, &[Vec3::new(0.01, 0.0, 0.0)], 0.05);
         assert_eq!(moved[0].joints[0], 3);

@@ -417,6 +417,7 @@ impl MeshBuilder {
 #[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
 mod tests {
     use super::*;
+    use crate::body::segment::distance_to_segment;
     use glam::Quat;
 
     fn skin(model: &DancerModel, palette: &[Mat4], vertex: usize) -> Vec3 {
@@ -503,12 +504,6 @@ mod tests {
                 assert!((moved - rest - Vec3::new(1.0, 0.0, 2.0)).length() < 1e-4);
             }
         }
-    }
-
-    fn distance_to_segment(p: Vec3, a: Vec3, b: Vec3) -> f32 {
-        let ab = b - a;
-        let s = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-        (p - (a + ab * s)).length()
     }
 
     #[test]

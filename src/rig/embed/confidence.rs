@@ -5,13 +5,16 @@
 //! sureness `exp(-Σ weight × term)`. The rig's confidence blends the mean and the worst limb
 //! sureness, times a factor of the search's penalty; the fitted weights ([`Weights::FITTED`],
 //! rounded from the `rig_calibrate` tool's search over stored, stretched, cartoon, fused, cut,
-//! shaken and forced-off rigs of the shared meshes) take the mean alone and leave the penalty
-//! out: it measures unusual proportions (a big head) more than misplaced joints.
+//! shaken and forced-off rigs of the shared meshes) give the worst joint over a third of the
+//! blend, so one joint far off (a rig with a single joint forced 8–10 % of the height off) falls
+//! under 0.8, and leave the penalty out: it measures unusual proportions (a big head) more than
+//! misplaced joints.
 
 use glam::Vec3;
 
 use super::BodyFrame;
 use super::refine::Sections;
+use crate::body::segment::distance_to_segment;
 use crate::pose::skeleton::{JOINT_COUNT, JointId};
 use crate::rig::voxel::VoxelBody;
 
@@ -54,7 +57,7 @@ pub struct JointEvidence {
     /// 1 where its own landmark was not found, 0.5 where a neighbour's was not.
     pub guessed: f32,
     /// Distance from the centre of its limb's cross-section beyond a third of the section's
-    /// radius, in radii (2 outside the body).
+    /// radius, in radii (2 outside the body); for a hip, 2 more below the crotch.
     pub off_centre: f32,
     /// How far the proportions it sets lie outside the human range, in the range's spreads.
     pub out_of_range: f32,
@@ -100,22 +103,32 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Rounded from `rig_calibrate --fit` (see the module doc); left–right disagreement, off
-    /// centre and unexplained volume carry the ranking, the others little.
+    /// Rounded from `rig_calibrate --fit` (see the module doc); off centre, out of range and
+    /// unexplained volume carry the ranking, the worst joint a third of the blend, the others
+    /// little.
     pub const FITTED: Weights = Weights {
-        mirror_per_pct: 0.085,
-        guessed: 0.05,
-        off_centre: 0.55,
-        out_of_range: 0.4,
-        toes_back: 0.05,
-        bone_outside: 0.08,
-        unexplained_per_pct: 1.1,
+        mirror_per_pct: 0.026,
+        guessed: 0.02,
+        off_centre: 0.21,
+        out_of_range: 0.25,
+        toes_back: 0.02,
+        bone_outside: 0.04,
+        unexplained_per_pct: 0.54,
         penalty: 0.0,
-        worst_share: 0.0,
+        worst_share: 0.37,
     };
 }
 
 impl Evidence {
+    /// The evidence of limb joint `j`; `None` for a joint off the limbs (not in [`LIMBS`]).
+    pub fn limb(&self, j: JointId) -> Option<&JointEvidence> {
+        slot(j).map(|k| &self.joints[k])
+    }
+
+    fn limb_mut(&mut self, j: JointId) -> Option<&mut JointEvidence> {
+        slot(j).map(|k| &mut self.joints[k])
+    }
+
     /// Limb sureness (by [`LIMBS`]), 0–1.
     pub fn limb_sureness(&self, w: &Weights) -> [f32; 12] {
         self.joints.map(|e| {
@@ -154,9 +167,9 @@ fn beyond(x: f32, lo: f32, hi: f32, spread: f32) -> f32 {
     (lo - x).max(x - hi).max(0.0) / spread
 }
 
-/// Position of `j` in [`LIMBS`].
-fn slot(j: JointId) -> usize {
-    LIMBS.iter().position(|&l| l == j).unwrap_or(0)
+/// Position of `j` in [`LIMBS`]; `None` for a joint off the limbs.
+fn slot(j: JointId) -> Option<usize> {
+    LIMBS.iter().position(|&l| l == j)
 }
 
 /// Measures the evidence of the joints `joints` (rig frame) found in `body`; `tips`: the ends of
@@ -177,8 +190,10 @@ pub(super) fn measure(
     outside(joints, body, &mut e);
     unexplained(joints, tips, body, frame, &mut e);
     for (side, ankle) in [JointId::AnkleL, JointId::AnkleR].into_iter().enumerate() {
-        if !landmarks.toes_forward[side] {
-            e.joints[slot(ankle)].toes_back = 1.0;
+        if !landmarks.toes_forward[side]
+            && let Some(x) = e.limb_mut(ankle)
+        {
+            x.toes_back = 1.0;
         }
     }
     e
@@ -190,8 +205,12 @@ fn mirror(joints: &[Vec3; JOINT_COUNT], frame: &BodyFrame, e: &mut Evidence) {
     for pair in LIMBS.chunks(2) {
         let (a, b) = (joints[pair[0].index()], joints[pair[1].index()]);
         let off = 100.0 * a.distance(Vec3::new(2.0 * pelvis_x - b.x, b.y, b.z)) / frame.height;
-        e.joints[slot(pair[0])].mirror_off_pct = off;
-        e.joints[slot(pair[1])].mirror_off_pct = off;
+        if let Some(x) = e.limb_mut(pair[0]) {
+            x.mirror_off_pct = off;
+        }
+        if let Some(x) = e.limb_mut(pair[1]) {
+            x.mirror_off_pct = off;
+        }
     }
 }
 
@@ -200,7 +219,11 @@ fn guessed(landmarks: &Landmarks, e: &mut Evidence) {
     use JointId::*;
     let sides = [(HipL, KneeL, AnkleL, ShoulderL, ElbowL, WristL), (HipR, KneeR, AnkleR, ShoulderR, ElbowR, WristR)];
     for (side, (hip, knee, ankle, shoulder, elbow, wrist)) in sides.into_iter().enumerate() {
-        let mut add = |j: JointId, x: f32| e.joints[slot(j)].guessed += x;
+        let mut add = |j: JointId, share: f32| {
+            if let Some(x) = e.limb_mut(j) {
+                x.guessed += share;
+            }
+        };
         if !landmarks.crotch[side] {
             add(hip, 1.0);
             add(knee, 1.0);
@@ -228,23 +251,34 @@ fn proportions(joints: &[Vec3; JOINT_COUNT], frame: &BodyFrame, e: &mut Evidence
         let hip_height = beyond(frame.rel_y(at(hip)), 0.33, 0.58, 0.12);
         let thigh = at(hip).distance(at(knee));
         let shank = at(knee).distance(at(ankle));
-        e.joints[slot(hip)].out_of_range += hip_height;
-        e.joints[slot(knee)].out_of_range += hip_height + beyond(thigh / shank.max(1e-6), 0.7, 1.45, 0.5);
+        if let Some(x) = e.limb_mut(hip) {
+            x.out_of_range += hip_height;
+        }
+        if let Some(x) = e.limb_mut(knee) {
+            x.out_of_range += hip_height + beyond(thigh / shank.max(1e-6), 0.7, 1.45, 0.5);
+        }
     }
     let half_width = 0.5 * (at(ShoulderL).x - at(ShoulderR).x) / h;
     for (shoulder, elbow, wrist) in [(ShoulderL, ElbowL, WristL), (ShoulderR, ElbowR, WristR)] {
         let upper = at(shoulder).distance(at(elbow)) / h;
         let fore = at(elbow).distance(at(wrist)) / h;
-        e.joints[slot(elbow)].out_of_range += beyond(upper / fore.max(1e-6), 0.75, 1.6, 0.5);
-        e.joints[slot(shoulder)].out_of_range +=
-            beyond(frame.rel_y(at(shoulder)), 0.45, 0.86, 0.12) + beyond(half_width, 0.06, 0.16, 0.08);
-        e.joints[slot(wrist)].out_of_range += beyond(upper + fore, 0.22, 0.42, 0.12);
+        if let Some(x) = e.limb_mut(elbow) {
+            x.out_of_range += beyond(upper / fore.max(1e-6), 0.75, 1.6, 0.5);
+        }
+        if let Some(x) = e.limb_mut(shoulder) {
+            x.out_of_range +=
+                beyond(frame.rel_y(at(shoulder)), 0.45, 0.86, 0.12) + beyond(half_width, 0.06, 0.16, 0.08);
+        }
+        if let Some(x) = e.limb_mut(wrist) {
+            x.out_of_range += beyond(upper + fore, 0.22, 0.42, 0.12);
+        }
     }
 }
 
 /// Each limb joint against its limb's cross-section: the section across the limb (elbow, wrist,
 /// knee, ankle; the ankle's 2 % of the height up the shin, above the foot) or, for the shoulder
-/// and hip (sections there take in the trunk), only whether it lies inside the body.
+/// and hip (sections there take in the trunk), whether it lies inside the body, and for the hip
+/// whether it lies above the crotch.
 fn centred(joints: &[Vec3; JOINT_COUNT], body: &VoxelBody, frame: &BodyFrame, e: &mut Evidence) {
     use JointId::*;
     let h = frame.height;
@@ -270,11 +304,25 @@ fn centred(joints: &[Vec3; JOINT_COUNT], body: &VoxelBody, frame: &BodyFrame, e:
             let radius = (s.count as f32 / std::f32::consts::PI).sqrt() * body.cell_m;
             (p.distance(s.centroid) / radius.max(body.cell_m) - 1.0 / 3.0).clamp(0.0, 2.0)
         };
-        e.joints[slot(j)].off_centre = off;
+        if let Some(x) = e.limb_mut(j) {
+            x.off_centre = off;
+        }
     }
     for j in [ShoulderL, ShoulderR, HipL, HipR] {
         let depth_cells = body.depth_at(at(j)) / body.cell_m;
-        e.joints[slot(j)].off_centre = 2.0 * (1.0 - depth_cells / 1.5).clamp(0.0, 1.0);
+        if let Some(x) = e.limb_mut(j) {
+            x.off_centre = 2.0 * (1.0 - depth_cells / 1.5).clamp(0.0, 1.0);
+        }
+    }
+    // A hip sits above the crotch: its horizontal section joins the body's middle, which a
+    // section through a thigh below the crotch does not reach.
+    let pelvis = at(Pelvis);
+    for j in [HipL, HipR] {
+        let middle = Vec3::new(pelvis.x, at(j).y, pelvis.z);
+        let joined = sections.section(at(j), Vec3::Y, 0.25 * h, Some(middle)).reached_probe;
+        if !joined && let Some(x) = e.limb_mut(j) {
+            x.off_centre += 2.0;
+        }
     }
 }
 
@@ -290,9 +338,15 @@ fn outside(joints: &[Vec3; JOINT_COUNT], body: &VoxelBody, e: &mut Evidence) {
     };
     for [top, middle, end] in limbs {
         let (upper, lower) = (share_out(at(top), at(middle)), share_out(at(middle), at(end)));
-        e.joints[slot(top)].bone_outside = upper;
-        e.joints[slot(middle)].bone_outside = 0.5 * (upper + lower);
-        e.joints[slot(end)].bone_outside = lower;
+        if let Some(x) = e.limb_mut(top) {
+            x.bone_outside = upper;
+        }
+        if let Some(x) = e.limb_mut(middle) {
+            x.bone_outside = 0.5 * (upper + lower);
+        }
+        if let Some(x) = e.limb_mut(end) {
+            x.bone_outside = lower;
+        }
     }
 }
 
@@ -304,15 +358,10 @@ fn segments(joints: &[Vec3; JOINT_COUNT], tips: &[(JointId, Vec3)]) -> Vec<(Vec3
     out
 }
 
-fn distance_to_segment(p: Vec3, (a, b): (Vec3, Vec3)) -> f32 {
-    let ab = b - a;
-    let t = ((p - a).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
-    p.distance(a + t * ab)
-}
-
 /// Body volume below the neck the skeleton does not explain (every second voxel each way; a big
 /// head is no error): voxels further from every bone than twice their own depth plus 10 % of the
-/// height, each counted to the nearest limb joint.
+/// height, each counted to the nearest limb joint. A voxel is explained at the first bone within
+/// its reach, trunk bones first (most voxels are theirs).
 fn unexplained(
     joints: &[Vec3; JOINT_COUNT],
     tips: &[(JointId, Vec3)],
@@ -323,24 +372,31 @@ fn unexplained(
     let bones = segments(joints, tips);
     let margin = 0.1 * frame.height;
     let neck_y = joints[JointId::Neck.index()].y;
+    let [nx, ny, nz] = body.dims;
     let mut counts = [0usize; 12];
     let mut total = 0usize;
-    for (i, &inside) in body.inside.iter().enumerate() {
-        let v = body.voxel(i);
-        if !inside || v.x % 2 != 0 || v.y % 2 != 0 || v.z % 2 != 0 {
-            continue;
-        }
-        total += 1;
-        let c = body.centre(v);
-        if c.y > neck_y {
-            continue;
-        }
-        let near = bones.iter().map(|&s| distance_to_segment(c, s)).fold(f32::MAX, f32::min);
-        if near > 2.0 * body.depth_m[i] + margin {
-            let nearest = (0..12).min_by(|&a, &b| {
-                c.distance_squared(joints[LIMBS[a].index()]).total_cmp(&c.distance_squared(joints[LIMBS[b].index()]))
-            });
-            counts[nearest.unwrap_or(0)] += 1;
+    for z in (0..nz).step_by(2) {
+        for y in (0..ny).step_by(2) {
+            for x in (0..nx).step_by(2) {
+                let i = x + nx * (y + ny * z);
+                if !body.inside[i] {
+                    continue;
+                }
+                total += 1;
+                let c = body.centre(body.voxel(i));
+                if c.y > neck_y {
+                    continue;
+                }
+                let reach = 2.0 * body.depth_m[i] + margin;
+                if bones.iter().any(|&(a, b)| distance_to_segment(c, a, b) <= reach) {
+                    continue;
+                }
+                let nearest = (0..12).min_by(|&a, &b| {
+                    let (ja, jb) = (joints[LIMBS[a].index()], joints[LIMBS[b].index()]);
+                    c.distance_squared(ja).total_cmp(&c.distance_squared(jb))
+                });
+                counts[nearest.unwrap_or(0)] += 1;
+            }
         }
     }
     for (j, n) in e.joints.iter_mut().zip(counts) {
@@ -351,6 +407,17 @@ fn unexplained(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_limb_joint_has_its_own_slot_and_no_other_joint_has_one() {
+        for (k, &j) in LIMBS.iter().enumerate() {
+            assert_eq!(slot(j), Some(k), "{j:?}");
+        }
+        for j in JointId::ALL.iter().filter(|j| !LIMBS.contains(j)) {
+            assert_eq!(slot(*j), None, "{j:?}");
+            assert!(Evidence::default().limb(*j).is_none());
+        }
+    }
 
     #[test]
     fn beyond_is_zero_inside_and_grows_outside() {
