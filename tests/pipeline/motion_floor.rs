@@ -1,5 +1,5 @@
-//! Floor work (kneeling, hands, sitting, lying) on the demos `scores/kneel-floor.lbn` and
-//! `scores/hands-and-feet.lbn`, on small inline scores and on the real corpus: the parts that bear
+//! Floor work (kneeling, hands, sitting, lying, a plank) on the demos `scores/kneel-floor.lbn`,
+//! `scores/hands-and-feet.lbn` and `scores/plank.lbn`, on small inline scores and on the real corpus: the parts that bear
 //! weight stay on the floor at their contact height and do not slide, nothing goes through the
 //! floor (joint centres, and end sites: fingertips, toe tips, head top) with any built-in body, no
 //! joint jumps between 60 fps frames, left and right mirror, and the corpus's floor supports
@@ -372,5 +372,60 @@ fn the_real_floor_scores_put_nothing_through_the_floor_with_every_body() {
             let (joints, ends) = (frames(&anim), end_site_frames(&anim));
             assert_nothing_through_the_floor(&format!("{name} {model}"), &joints, &ends, &anim, &[]);
         }
+    }
+}
+
+/// The angle at the hips between the thighs' line (ankles → hips) and the trunk's (hips →
+/// shoulders), degrees: 0 in a straight plank.
+fn hip_bend_deg(p: &[Vec3; JOINT_COUNT]) -> f32 {
+    let mid = |a: JointId, b: JointId| (p[idx(a)] + p[idx(b)]) * 0.5;
+    let (ankles, hips) = (mid(JointId::AnkleL, JointId::AnkleR), mid(JointId::HipL, JointId::HipR));
+    let shoulders = mid(JointId::ShoulderL, JointId::ShoulderR);
+    (hips - ankles).angle_between(shoulders - hips).to_degrees()
+}
+
+#[test]
+fn the_feet_walk_back_into_a_plank_and_in_again_with_every_body() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scores/plank.lbn")).unwrap();
+    for model in model_names() {
+        let anim = compile_for(&text, model);
+        assert!(anim.interpretation.skipped.is_empty(), "{model}: {:?}", anim.interpretation.skipped);
+        let (joints, ends) = (frames(&anim), end_site_frames(&anim));
+        // Open: the men's fingertips reach 2 cm into the floor as the feet walk back (the wrist
+        // cannot bend the hand flat under the leaning trunk).
+        let open = [("LeftFingertip", 0.025), ("RightFingertip", 0.025)];
+        assert_nothing_through_the_floor(model, &joints, &ends, &anim, &open);
+        let leg_m = anim.skeleton.bone_length_m(JointId::KneeL) + anim.skeleton.bone_length_m(JointId::AnkleL);
+        let mut planks = 0;
+        for (i, (p, e)) in joints.iter().zip(&ends).enumerate() {
+            let t = i as f64 / FPS;
+            let Some(st) = settled_state(&anim, t) else { continue };
+            // Both hands stay on the floor while the feet walk back and in (the hold signs).
+            assert!(st.hands.iter().all(Option::is_some), "{model} t={t:.2}: a hand came off the floor");
+            for side in 0..2 {
+                let low = hand_low(&anim, p, e, side);
+                assert!(low <= 0.02, "{model} t={t:.2}: hand {side} bears weight {low:.3} m above the floor");
+            }
+            let hands_z = (st.hands[0].unwrap() + st.hands[1].unwrap()).z * 0.5;
+            let feet_z = st.feet.iter().flatten().map(|f| f.z).sum::<f32>() / 2.0;
+            if hands_z - feet_z > 1.5 * leg_m {
+                // The plank: the pelvis low, the body in a line from the ankles to the shoulders.
+                let pelvis_y = p[idx(JointId::Pelvis)].y;
+                assert!(pelvis_y < 0.6 * leg_m, "{model} t={t:.2}: pelvis {pelvis_y:.2} m up in the plank");
+                let bend = hip_bend_deg(p);
+                assert!(bend < 20.0, "{model} t={t:.2}: the hips bend {bend:.0}° in the plank");
+                for side in 0..2 {
+                    let low = foot_low(&anim, p, e, side);
+                    assert!(low <= 0.03, "{model} t={t:.2}: foot {side} {low:.3} m above the floor in the plank");
+                }
+                planks += 1;
+            }
+        }
+        println!("{model}: {planks} frames in the plank");
+        assert!(planks > 90, "{model}: the plank held {planks} frames");
+        // Up to standing at the end, the hands off the floor.
+        assert_eq!(anim.dancers[0].plan.floor.keys.last().unwrap().value, None, "{model}: stands up at the end");
+        let j = jumps(&joints);
+        assert!(j.is_empty(), "{model}: joint jumps (frame, joint, metres): {j:?}");
     }
 }

@@ -123,7 +123,9 @@ impl ArmFrame<'_> {
                 // A hand not yet flat on the floor (landing or lifting) keeps its wrist higher by
                 // the part of the hand still hanging, so the fingers land last and leave first.
                 let contact = a.wrist_in_world + Vec3::Y * (1.0 - w) * hand_length_m(self.skeleton, self.side);
-                LimbGoal { end_in_world: goal.end_in_world.lerp(contact, w), ..goal }
+                let end = goal.end_in_world.lerp(contact, w);
+                let soft = soft_reach(self.shoulder_in_world, end, self.upper_m + self.lower_m);
+                LimbGoal { end_in_world: end.lerp(soft, w), ..goal }
             }
             None => goal,
         };
@@ -299,4 +301,24 @@ impl DancerAnimation {
             None => solve_limb_in_pose_from(arm.skeleton, pose, arm.limb, goal, arm.clavicle_world),
         }
     }
+}
+
+/// Where the arm straightens, as a share of its length, a wrist goal farther than that is drawn
+/// in smoothly (so the elbow never snaps straight as the shoulder moves away from a hand on the
+/// floor).
+const SOFT_REACH_SHARE: f32 = 0.94;
+
+/// `wrist` drawn towards `shoulder` so that the distance approaches `arm_m` smoothly and never
+/// reaches it (soft IK): unchanged nearer than [`SOFT_REACH_SHARE`] of the arm, continuous with a
+/// continuous slope beyond.
+fn soft_reach(shoulder: Vec3, wrist: Vec3, arm_m: f32) -> Vec3 {
+    let d = wrist - shoulder;
+    let len = d.length();
+    let soft = SOFT_REACH_SHARE * arm_m;
+    let room = arm_m - soft;
+    if len <= soft || room <= 1e-6 {
+        return wrist;
+    }
+    let eased = soft + room * (1.0 - (-(len - soft) / room).exp());
+    shoulder + d * (eased / len)
 }

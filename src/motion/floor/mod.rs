@@ -12,7 +12,8 @@
 //!
 //! Levels: a knee at low level sits back on the heels, otherwise the thigh is upright; a seat at
 //! low level draws the knees up, otherwise the legs lie stretched forward; lying is on the back
-//! unless the direction is forward. A foot step, a seat or a torso support releases the hands;
+//! unless the direction is forward. A foot step, a seat or a torso support releases the hands,
+//! except hands held by a hold sign while the feet walk (back into a plank);
 //! standing on both feet again ends the floor phase. Supports on other parts are supports, not
 //! flights, and the centre-of-mass job gets a contact on each side that rests on a knee, the seat
 //! or the body. Not done: supports on the head, elbows or shoulders, side lying, rolling, and turns
@@ -106,6 +107,8 @@ pub struct FloorState {
     pub low: bool,
     /// The facing while in this state, radians (the plan's yaw convention).
     pub yaw_rad: f32,
+    /// Left and right: where a foot bearing weight stands (ground point, world space).
+    pub feet: [Option<Vec3>; 2],
 }
 
 impl FloorState {

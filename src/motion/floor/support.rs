@@ -4,11 +4,12 @@
 //! Rules (labanotation-rules §2.4 carried over to other parts; the numbers are [impl. choice]):
 //! a knee, seat or torso support replaces the support of the columns it is written in and keeps
 //! the other side's; a place knee lands under its hip (beside a standing foot: 0.45 L behind
-//! it, a half kneel), a direction moves it 0.3 L that way (both knees at once: half each); hands land under the shoulders of the posture (in front
-//! of the knees, behind the seat, in front of the feet), moved 0.3 L by a direction; the seat and
-//! the lying body land under the centre, moved 0.35 L by a direction. A foot step, a seat or a
-//! torso support releases the hands, and a knee, foot or hand written without a seat or torso
-//! sign ends sitting or lying.
+//! it, a half kneel), a direction moves it 0.3 L that way (both knees at once: half each); hands
+//! land under the shoulders of the posture (in front of the knees, behind the seat, in front of
+//! the feet), moved 0.3 L by a direction; the seat and the lying body land under the centre,
+//! moved 0.35 L by a direction. A foot step, a seat or a torso support releases the hands, except
+//! hands held by a hold sign while the feet walk; a knee, foot or hand written without a seat
+//! or torso sign ends sitting or lying.
 
 use super::{FloorPart, FloorState, LegSupport, Lying};
 use crate::motion::plan::{forward_of, right_of};
@@ -36,6 +37,9 @@ pub struct FloorInput<'a> {
     pub entries: &'a [FloorPartEntry],
     /// Left and right: a foot step is written in that support column in this group.
     pub feet_written: [bool; 2],
+    /// Left and right: a hand on the floor the group's foot steps do not take off it (held by a
+    /// hold sign while the feet walk, as into a plank; not when both feet rise in place).
+    pub hands_kept: [bool; 2],
     /// Left and right: where that foot stands now (ground point), if planted.
     pub planted_feet_in_world: [Option<Vec3>; 2],
     /// Centre of weight over the floor (y = 0) after the group's foot steps, world space.
@@ -140,6 +144,7 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
         lying: None,
         low: false,
         yaw_rad: yaw,
+        feet: [None, None],
     });
     st.yaw_rad = yaw;
     let mut lift_feet = [false; 2];
@@ -155,6 +160,7 @@ pub fn plan_floor_support(input: &FloorInput) -> FloorOutcome {
     release_supports(input, &frame, &written, &mut st, &mut lift_feet);
     interpreted += place_hands(input, &frame, &mut st);
     let new_centre = centre_of_weight(input, &frame, &st);
+    st.feet = [0, 1].map(|i| if st.legs[i] == LegSupport::Foot { input.planted_feet_in_world[i] } else { None });
     let state = if st.is_standing() { None } else { Some(st) };
     FloorOutcome { state, centre_in_world: new_centre, lift_feet, interpreted }
 }
@@ -246,9 +252,13 @@ fn release_supports(
             }
         }
     }
-    // A foot step releases the hands (unless they are written again).
+    // A foot step releases the hands (unless they are kept or written again).
     if input.feet_written.iter().any(|w| *w) {
-        st.hands = [None, None];
+        for i in 0..2 {
+            if !input.hands_kept[i] {
+                st.hands[i] = None;
+            }
+        }
     }
 }
 
@@ -329,6 +339,7 @@ mod tests {
             previous,
             entries,
             feet_written: [false; 2],
+            hands_kept: [false; 2],
             planted_feet_in_world: [Some(Vec3::new(0.09, 0.0, 0.0)), Some(Vec3::new(-0.09, 0.0, 0.0))],
             centre_in_world: Vec3::ZERO,
             yaw_rad: 0.0,

@@ -4,20 +4,31 @@
 
 use super::{Interpretation, Walker, place};
 use crate::diag::Diagnostic;
-use crate::motion::floor::{FloorInput, FloorPart, FloorPartEntry, plan_floor_support};
+use crate::motion::floor::{FloorInput, FloorPart, FloorPartEntry, FloorState, plan_floor_support};
 use crate::motion::plan::{Foot, Key, key_end_secs};
 use crate::score::{Entry, EntryKind};
 
-/// Applies one support group's floor-part entries (`floor`) to the walker. `feet_written`: left
-/// and right foot steps of the same group; `steps_span`: their start and end, seconds.
+/// The foot steps of a support group, as the floor rules need them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct FootSteps {
+    /// Left and right: the foot steps in this group.
+    pub(super) written: [bool; 2],
+    /// Both feet step in place (standing up, or sinking, where they are): held hands come off.
+    pub(super) both_in_place: bool,
+    /// The steps' start and end, seconds.
+    pub(super) span: Option<(f64, f64)>,
+}
+
+/// Applies one support group's floor-part entries (`floor`) to the walker, with the group's foot
+/// steps (`feet`).
 pub(super) fn floor_group(
     w: &mut Walker,
     staff: usize,
     floor: &[(FloorPart, &Entry)],
-    feet_written: [bool; 2],
-    steps_span: Option<(f64, f64)>,
+    feet: FootSteps,
     report: &mut Interpretation,
 ) {
+    let (feet_written, steps_span) = (feet.written, feet.span);
     let previous = w.floor;
     if floor.is_empty() && previous.is_none() {
         return;
@@ -60,6 +71,7 @@ pub(super) fn floor_group(
         previous,
         entries: &entries,
         feet_written,
+        hands_kept: [0, 1].map(|i| !feet.both_in_place && hand_held(w, i, t0)),
         planted_feet_in_world: [w.planted_pos(Foot::Left), w.planted_pos(Foot::Right)],
         centre_in_world: w.com,
         yaw_rad: w.yaw,
@@ -83,6 +95,22 @@ pub(super) fn floor_group(
         w.com = out.centre_in_world;
         w.plan.com_ground.push(Key { t_start_secs: t0, t_end_secs: t_end, value: w.com });
     }
+    for i in 0..2 {
+        let down = |s: Option<FloorState>| s.is_some_and(|s| s.hands[i].is_some());
+        if down(out.state) && !down(previous) {
+            w.hands_down_secs[i] = t0;
+        }
+    }
     w.floor = out.state;
     report.interpreted += out.interpreted;
+}
+
+/// Whether hand `i` (0 left) on the floor is held at `t_secs`: a hold sign in its column (read
+/// with the hand or as the leg's) since it went down (T5 carried over to the hands).
+pub(super) fn hand_held(w: &Walker, i: usize, t_secs: f64) -> bool {
+    let foot = if i == 0 { Foot::Left } else { Foot::Right };
+    let since = |h0: f64| h0 >= w.hands_down_secs[i] - 1e-9 && h0 <= t_secs + 1e-9;
+    w.floor.is_some_and(|s| s.hands[i].is_some())
+        && (w.leg_holds.iter().any(|&(f, h0)| f == foot && since(h0))
+            || w.hand_holds.iter().any(|&(h, h0)| h == i && since(h0)))
 }

@@ -4,7 +4,7 @@
 //! footprints (leg gestures in a flight arriving by its apex), and the footprints' open ends
 //! closed.
 
-use super::floor::floor_group;
+use super::floor::{FootSteps, floor_group};
 use super::gestures::{gesture, leg_gestures_shape_the_flights};
 use super::limbs::{hands_follow_arms, start_in_natural_standing};
 use super::paths::{check_front, count_circle_steps, path_sign, report_unused_circles};
@@ -106,7 +106,7 @@ fn start_position<'a>(w: &mut Walker<'a>, staff: &'a Staff, report: &mut Interpr
     report.interpreted += start_feet.len();
     w.set_level(stand_level, 0.0, 0.0);
     w.plan.com_ground.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: w.com });
-    floor_group(w, staff.index, &start_floor, [false; 2], None, report);
+    floor_group(w, staff.index, &start_floor, FootSteps::default(), report);
 }
 
 /// Reads every channel: gestures and path signs go on the plan now; supports, floor supports and
@@ -123,7 +123,12 @@ fn read_channels<'a>(w: &mut Walker<'a>, staff: &'a Staff, report: &mut Interpre
                 for e in &ch.entries {
                     match weight_bearing_part(p, e) {
                         Some(FloorPart::Foot(side)) => supports.push((side, e)),
-                        Some(part) => floor_supports.push((part, e)),
+                        Some(part) => {
+                            if let (FloorPart::Hand(side), EntryKind::Hold) = (part, &e.kind) {
+                                w.hand_holds.push((side.index(), e.start_secs));
+                            }
+                            floor_supports.push((part, e));
+                        }
                         None => {
                             let (t0, t1) = (e.start_secs, e.start_secs + e.duration_secs);
                             gesture(w, staff.index, ch.kind, e, t0, t1, report);

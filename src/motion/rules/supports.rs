@@ -6,7 +6,7 @@
 //! at once), the other foot lets go once the weight has travelled, the centre of weight and the
 //! level follow, and the supports on other parts written with them are read last.
 
-use super::floor::floor_group;
+use super::floor::{FootSteps, floor_group, hand_held};
 use super::limbs::leg;
 use super::paths::circle_turn_for_step;
 use super::{Interpretation, Walker, hooks, place, step_dir_in_body, whole_body_rotation};
@@ -61,7 +61,7 @@ pub(super) fn support_group(
         support_sign(w, staff, *side, e, &steps, report);
     }
     if steps.is_empty() {
-        floor_group(w, staff, floor_group_entries, [false; 2], None, report);
+        floor_group(w, staff, floor_group_entries, FootSteps::default(), report);
         return;
     }
     take_steps(w, staff, &steps, floor_group_entries, landing, tempo, report);
@@ -242,7 +242,13 @@ fn take_steps(
     // the other foot lets go; closing steps in place keep both feet down, unless the body takes
     // off from this one foot right after (a hop or leap): then the other foot is free already.
     let takes_off_after = w.plan.flights.iter().any(|f| (f.t_takeoff_secs - t1).abs() < 1e-6);
-    if steps.len() == 1 && landing.is_none() && (steps[0].direction != Direction::Place || takes_off_after) {
+    // Held hands on the floor share the weight: the other foot stays down (walking into a plank).
+    let hands_bear = (0..2).any(|i| hand_held(w, i, t0));
+    if steps.len() == 1
+        && landing.is_none()
+        && !hands_bear
+        && (steps[0].direction != Direction::Place || takes_off_after)
+    {
         let other = steps[0].foot.other();
         let release = t_touch + (t1 - t0) * w.opts.release_after_touch_fraction;
         if w.planted.contains_key(&other) {
@@ -254,8 +260,12 @@ fn take_steps(
     let com_from = landing.map(|g| tempo.secs_from_beats(g.start_beats)).unwrap_or(t0);
     w.plan.com_ground.push(Key { t_start_secs: com_from, t_end_secs: key_end_secs(t0, t1), value: new_com });
     w.set_level(level, t0, t1);
-    let feet_written = [Foot::Left, Foot::Right].map(|f| steps.iter().any(|s| s.foot == f));
-    floor_group(w, staff, floor_group_entries, feet_written, Some((t0, t1)), report);
+    let feet = FootSteps {
+        written: [Foot::Left, Foot::Right].map(|f| steps.iter().any(|s| s.foot == f)),
+        both_in_place: steps.len() > 1 && steps.iter().all(|s| s.direction == Direction::Place),
+        span: Some((t0, t1)),
+    };
+    floor_group(w, staff, floor_group_entries, feet, report);
 }
 
 /// Where each step's foot lands, from the centre `com_old` travelling along `travel_yaw`.

@@ -44,6 +44,11 @@ pub(super) struct Walker<'a> {
     pub(super) hips: Vec<hips::Shift>,
     /// Hold signs in the leg gesture columns: the leg and when the sign starts, seconds.
     pub(super) leg_holds: Vec<(Foot, f64)>,
+    /// Hold signs read with a hand on the floor: the hand (0 left) and when the sign starts,
+    /// seconds.
+    pub(super) hand_holds: Vec<(usize, f64)>,
+    /// When each hand (left, right) last went down on the floor, seconds.
+    pub(super) hands_down_secs: [f64; 2],
 }
 
 impl<'a> Walker<'a> {
@@ -64,6 +69,8 @@ impl<'a> Walker<'a> {
             segments: Vec::new(),
             hips: Vec::new(),
             leg_holds: Vec::new(),
+            hand_holds: Vec::new(),
+            hands_down_secs: [0.0; 2],
         };
         w.plan.yaw.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: yaw0 });
         w.plan.pelvis_offset.push(Key { t_start_secs: 0.0, t_end_secs: 0.0, value: 0.0 });

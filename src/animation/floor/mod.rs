@@ -3,11 +3,14 @@
 //! bears weight puts its wrist — blended in and out over the symbols that change support.
 //!
 //! The pelvis goes where the contacts put it (hips over the knees; hip joints 10 cm above the floor
-//! when sitting, 11 cm when lying) and pitches so the arms reach the hands. A kneeling leg puts its
+//! when sitting, 11 cm when lying; spanning hands and feet far apart, [`span`]) and pitches so the
+//! arms reach the hands. A kneeling leg puts its
 //! knee joint 5 cm above its contact with the shin and instep on the floor behind. A hand puts the
 //! wrist 8.5 cm above its contact (the fingers touch where the wrist cannot bend back far enough
 //! for a flat palm) and lies as flat as the wrist allows. No joint of a floor-driven leg goes below
 //! 1 cm; a knee moving to a new contact (knee walking) lifts on the way.
+
+mod span;
 
 use crate::motion::floor::{
     FloorState, KNEE_CONTACT_HEIGHT_M, LYING_PELVIS_HEIGHT_M, LegSupport, Lying, SEAT_HIP_HEIGHT_M,
@@ -23,11 +26,17 @@ const ANKLE_ON_INSTEP_M: f32 = 0.075;
 const INSTEP_FLEX_RAD: f32 = 1.3;
 /// The lowest a free wrist may hang while the body is on the floor (its hand hangs below it).
 pub const FREE_WRIST_MIN_M: f32 = 0.12;
+/// How far past its limits a floor hand's wrist may turn (rounding), radians.
+const WRIST_LIMIT_EPS_RAD: f32 = 1e-4;
+/// Bisection steps finding how far a floor hand's wrist may turn towards flat.
+const WRIST_BISECT_STEPS: usize = 16;
 /// The lowest a joint centre of a floor-driven leg may be, metres.
 const MIN_JOINT_HEIGHT_M: f32 = 0.01;
 /// How far a floor-driven leg's goal rises per solve for each metre a joint or the sole dipped
 /// below the floor (more than the dip, so it clears in a few solves).
 const FLOOR_LIFT_OVERSHOOT: f32 = 1.5;
+/// Solves of a floor-driven leg, each lifting its goal by what the lowest point lacks.
+const FLOOR_SOLVES: usize = 8;
 /// The fraction of a step symbol by which the foot has landed (the rule engine's swing fraction).
 const LAND_FRACTION: f32 = 0.45;
 /// A knee between knee steps hovers this far above its contact height, metres.
@@ -97,6 +106,10 @@ pub struct FloorSizes {
     pub ankle_height_m: f32,
     /// Hip → ankle with the knee bent as far as its limits let it (the nearest an ankle can be).
     pub folded_leg_m: f32,
+    /// Ankle → ball of the foot.
+    pub ankle_to_ball_m: f32,
+    /// How far the ankle → ball line points below the shin's perpendicular at rest, radians.
+    pub foot_droop_rad: f32,
 }
 
 impl FloorSizes {
@@ -123,6 +136,11 @@ impl FloorSizes {
             hips_in_pelvis: [in_pelvis(JointId::HipL), in_pelvis(JointId::HipR)],
             shoulders_in_pelvis: [in_pelvis(JointId::ShoulderL), in_pelvis(JointId::ShoulderR)],
             ankle_height_m,
+            ankle_to_ball_m: skeleton.bone_length_m(JointId::BallL),
+            foot_droop_rad: {
+                let ball = skeleton.rest_offset(JointId::BallL);
+                (-ball.y).atan2(ball.z.max(1e-4))
+            },
         }
     }
 }
@@ -139,6 +157,13 @@ pub struct LegTarget {
     pub knee_pole_in_world: Vec3,
     /// Ankle plantar flexion after the solve, radians.
     pub ankle_flex_rad: f32,
+    /// Toe bend after the solve (negative: the toes bend up), radians.
+    pub toe_bend_rad: f32,
+    /// How much the foot lies flat on the floor facing [`Self::flat_yaw_rad`] instead of taking
+    /// the ankle flexion (1: a foot planted flat where its footprint is).
+    pub flat_foot: f32,
+    /// The facing of a flat foot, radians.
+    pub flat_yaw_rad: f32,
 }
 
 /// Where one arm goes on the floor.
@@ -226,6 +251,9 @@ fn kneeling_leg(sizes: &FloorSizes, knee_ground: Vec3, yaw: f32, lift_m: f32) ->
         knee_in_world: knee,
         knee_pole_in_world: forward_of(yaw),
         ankle_flex_rad: INSTEP_FLEX_RAD,
+        toe_bend_rad: 0.0,
+        flat_foot: 0.0,
+        flat_yaw_rad: 0.0,
     }
 }
 
@@ -260,6 +288,9 @@ fn floor_pose(state: &FloorState, sizes: &FloorSizes, standing_pelvis: Vec3) -> 
         })
         .collect();
     if kneeling.is_empty() {
+        if let Some(pose) = span::spanning_pose(state, sizes, arms) {
+            return pose;
+        }
         return hands_and_feet_pose(state, sizes, standing_pelvis, &wrists, arms);
     }
     kneeling_pose(state, sizes, &kneeling, &wrists, arms)
@@ -302,6 +333,9 @@ fn lying_pose(
             knee_in_world: knee,
             knee_pole_in_world: pole,
             ankle_flex_rad: flex,
+            toe_bend_rad: 0.0,
+            flat_foot: 0.0,
+            flat_yaw_rad: 0.0,
         });
     }
     // The arms lie along the body unless the hands are written.
@@ -351,6 +385,9 @@ fn seated_pose(
                     knee_in_world: knee,
                     knee_pole_in_world: (Vec3::Y + fwd).normalize(),
                     ankle_flex_rad: DRAWN_UP_FLEX_RAD,
+                    toe_bend_rad: 0.0,
+                    flat_foot: 0.0,
+                    flat_yaw_rad: 0.0,
                 })
             }
             _ => {
@@ -363,6 +400,9 @@ fn seated_pose(
                     knee_in_world: knee,
                     knee_pole_in_world: Vec3::Y,
                     ankle_flex_rad: LONG_SITTING_FLEX_RAD,
+                    toe_bend_rad: 0.0,
+                    flat_foot: 0.0,
+                    flat_yaw_rad: 0.0,
                 })
             }
         }
@@ -385,11 +425,28 @@ fn hands_and_feet_pose(
     } else {
         pitch_for_hands(sizes, yaw, wrists, HANDS_AND_FEET_MAX_PITCH_RAD, |_| standing_pelvis)
     };
-    let legs = [0, 1].map(|i| match state.legs[i] {
-        LegSupport::FreeKnee(k) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
+    let legs = [0, 1].map(|i| match (state.legs[i], state.feet[i]) {
+        (LegSupport::FreeKnee(k), _) => Some(kneeling_leg(sizes, k, yaw, FREE_KNEE_LIFT_M)),
+        // With the hands down the floor drives the feet too, so a foot stepping under the
+        // trunk's lean goes where its footprint is (and into a spanning pose, continuously).
+        (LegSupport::Foot, Some(foot)) if !wrists.is_empty() => Some(flat_foot_leg(sizes, foot, yaw)),
         _ => None,
     });
     FloorPose { pelvis_in_world: None, pitch_rad: pitch, legs, arms }
+}
+
+/// A leg standing flat on its footprint at `foot_ground`, the knee forward over the toes.
+fn flat_foot_leg(sizes: &FloorSizes, foot_ground: Vec3, yaw: f32) -> LegTarget {
+    let ankle = foot_ground + Vec3::Y * sizes.ankle_height_m;
+    LegTarget {
+        ankle_in_world: ankle,
+        knee_in_world: ankle + Vec3::Y * sizes.shin_m,
+        knee_pole_in_world: forward_of(yaw),
+        ankle_flex_rad: 0.0,
+        toe_bend_rad: 0.0,
+        flat_foot: 1.0,
+        flat_yaw_rad: yaw,
+    }
 }
 
 /// Kneeling on the knees of `kneeling` (side, knee contact): each hip over its knee (upright) or
@@ -452,6 +509,9 @@ fn lerp_leg(a: LegTarget, b: LegTarget, s: f32) -> LegTarget {
         knee_in_world: a.knee_in_world.lerp(b.knee_in_world, s) + lift,
         knee_pole_in_world: a.knee_pole_in_world.lerp(b.knee_pole_in_world, s).normalize_or(b.knee_pole_in_world),
         ankle_flex_rad: a.ankle_flex_rad + (b.ankle_flex_rad - a.ankle_flex_rad) * s,
+        toe_bend_rad: a.toe_bend_rad + (b.toe_bend_rad - a.toe_bend_rad) * s,
+        flat_foot: a.flat_foot + (b.flat_foot - a.flat_foot) * s,
+        flat_yaw_rad: a.flat_yaw_rad + (b.flat_yaw_rad - a.flat_yaw_rad) * s,
     }
 }
 
@@ -534,6 +594,12 @@ fn folded_legs_rise(
     rise
 }
 
+/// 3x² − 2x³ of `x` in 0..=1: a weight that starts and ends without a jump in its rate.
+fn smoothstep(x: f32) -> f32 {
+    let x = x.clamp(0.0, 1.0);
+    x * x * (3.0 - 2.0 * x)
+}
+
 fn blend_opt<T: Copy>(a: Option<T>, b: Option<T>, s: f32, lerp: impl Fn(T, T, f32) -> T) -> Option<(T, f32)> {
     match (a, b) {
         (Some(x), Some(y)) => Some((lerp(x, y, s), 1.0)),
@@ -582,7 +648,7 @@ pub fn floor_sample(
         (None, None) => return None,
     };
     // A leg going back onto its foot hands over by the time the stepping foot lands.
-    let handover = (1.0 - s / LAND_FRACTION).max(0.0);
+    let handover = smoothstep((1.0 - s / LAND_FRACTION).max(0.0));
     let side = |get: &dyn Fn(&FloorPose) -> Option<LegTarget>| {
         let ta = pa.as_ref().and_then(get);
         let tb = pb.as_ref().and_then(get);
@@ -644,13 +710,14 @@ impl super::DancerAnimation {
                 Side::Left => (JointId::HipL, JointId::KneeL, JointId::AnkleL, JointId::BallL),
                 Side::Right => (JointId::HipR, JointId::KneeR, JointId::AnkleR, JointId::BallR),
             };
-            // The knee's way from the standing solve blends into the floor pose's, so the
-            // first floor-driven frames continue the standing ones.
+            // The ankle from where the standing solve put it (short of its key where that is out
+            // of reach) and the knee's way from the standing solve blend into the floor pose's,
+            // so the first floor-driven frames continue the standing ones.
             let [hip, knee, ankle] =
                 [hip_j, knee_j, ankle_j].map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1);
             let standing_pole = (knee - (hip + ankle) * 0.5).normalize_or(target.knee_pole_in_world);
             let mut goal = LimbGoal {
-                end_in_world: state.ankle_in_world.lerp(target.ankle_in_world, w),
+                end_in_world: ankle.lerp(target.ankle_in_world, w),
                 pole_in_world: Some(
                     standing_pole.lerp(target.knee_pole_in_world, w).normalize_or(target.knee_pole_in_world),
                 ),
@@ -660,7 +727,10 @@ impl super::DancerAnimation {
             // The toes from the foot keys (the pose's may have snapped straight as the foot left
             // the floor), straightening as the floor takes over.
             let ball_local = Quat::from_rotation_x(state.toe_bend_rad);
-            for _ in 0..5 {
+            // After the first solve the foot keeps its world orientation while the leg lifts it
+            // clear of the floor (turning with the shin it would dip again as the shin tilts).
+            let mut foot_in_world: Option<Quat> = None;
+            for _ in 0..FLOOR_SOLVES {
                 // The knee goes where the floor pose puts it: no swivel search away from the
                 // pole (it would flip the knee between frames where the hip's limits bind).
                 let mut job = limb_job(skeleton, pose, Limb::leg(*side), &goal);
@@ -671,30 +741,48 @@ impl super::DancerAnimation {
                 }
                 let limits = skeleton.limits(ankle_j);
                 let flexed = Quat::from_rotation_x(target.ankle_flex_rad);
-                pose.set_local(ankle_j, limits.clamp(ankle_local.slerp(flexed, w)));
-                pose.set_local(ball_j, ball_local.slerp(Quat::IDENTITY, w));
-                // Nothing of the leg below the floor: lift the ankle by what the lowest joint
+                let shin_world = crate::pose::fk::joint_world(skeleton, pose, knee_j).0;
+                let flat = shin_world.inverse() * Quat::from_rotation_y(target.flat_yaw_rad);
+                let wanted = flexed.slerp(flat, target.flat_foot);
+                let foot_local = match foot_in_world {
+                    Some(foot) => shin_world.inverse() * foot,
+                    None => ankle_local.slerp(wanted, w),
+                };
+                pose.set_local(ankle_j, limits.clamp(foot_local));
+                foot_in_world.get_or_insert(crate::pose::fk::joint_world(skeleton, pose, ankle_j).0);
+                let toes = Quat::from_rotation_x(target.toe_bend_rad);
+                pose.set_local(ball_j, skeleton.limits(ball_j).clamp(ball_local.slerp(toes, w)));
+                // Nothing of the leg below the floor: lift the ankle by what the lowest point
                 // lacks and solve again.
-                let [knee_y, ankle_y, ball_y] =
-                    [knee_j, ankle_j, ball_j].map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y);
-                let low = knee_y.min(ankle_y).min(ball_y);
-                // The sole too (heel, under the ball, toe tip): a foot lying on its instep or
-                // still turning onto it must not dip its surface into the floor.
-                let fg = &self.foot_geometry;
-                let (ankle_rot, ankle_pos) = crate::pose::fk::joint_world(skeleton, pose, ankle_j);
-                let (ball_rot, ball_pos) = crate::pose::fk::joint_world(skeleton, pose, ball_j);
-                let ball_sole_below_joint = Vec3::new(0.0, -(fg.ankle_height_m + fg.ball_in_ankle.y), 0.0);
-                let sole_low = (ankle_pos + ankle_rot * fg.heel_in_ankle)
-                    .y
-                    .min((ball_pos + ankle_rot * ball_sole_below_joint).y)
-                    .min((ball_pos + ball_rot * fg.toe_tip_in_ball()).y);
-                let deficit = (MIN_JOINT_HEIGHT_M - low).max(-sole_low);
+                let deficit = self.floor_deficit(skeleton, pose, [knee_j, ankle_j, ball_j]);
                 if deficit <= 1e-4 {
                     break;
                 }
                 goal.end_in_world.y += FLOOR_LIFT_OVERSHOOT * deficit;
             }
         }
+    }
+
+    /// How far the lowest point of a leg (`[knee, ankle, ball]` joints) lacks its clearance: a
+    /// joint centre under [`MIN_JOINT_HEIGHT_M`], or the sole (heel, under the ball, toe tip)
+    /// under the floor, metres (negative: clear by that much).
+    fn floor_deficit(&self, skeleton: &Skeleton, pose: &crate::pose::fk::Pose, joints: [JointId; 3]) -> f32 {
+        let [_, ankle_j, ball_j] = joints;
+        let low = joints
+            .map(|j| crate::pose::fk::joint_world(skeleton, pose, j).1.y)
+            .into_iter()
+            .fold(f32::INFINITY, f32::min);
+        // The sole too: a foot lying on its instep or still turning onto it must not dip its
+        // surface into the floor.
+        let fg = &self.foot_geometry;
+        let (ankle_rot, ankle_pos) = crate::pose::fk::joint_world(skeleton, pose, ankle_j);
+        let (ball_rot, ball_pos) = crate::pose::fk::joint_world(skeleton, pose, ball_j);
+        let ball_sole_below_joint = Vec3::new(0.0, -(fg.ankle_height_m + fg.ball_in_ankle.y), 0.0);
+        let sole_low = (ankle_pos + ankle_rot * fg.heel_in_ankle)
+            .y
+            .min((ball_pos + ankle_rot * ball_sole_below_joint).y)
+            .min((ball_pos + ball_rot * fg.toe_tip_in_ball()).y);
+        (MIN_JOINT_HEIGHT_M - low).max(-sole_low)
     }
 }
 
@@ -754,7 +842,21 @@ impl super::DancerAnimation {
         let (wrist_rot, _) = joint_world(skeleton, pose, wrist_j);
         let (elbow_rot, _) = joint_world(skeleton, pose, elbow_j);
         let flat = Quat::from_rotation_arc(wrist_rot * rest_hand, forward_of(yaw_rad)) * wrist_rot;
-        let local = pose.local(wrist_j).slerp(elbow_rot.inverse() * flat, w);
-        pose.set_local(wrist_j, skeleton.limits(wrist_j).clamp(local));
+        let limits = skeleton.limits(wrist_j);
+        let (from, to) = (pose.local(wrist_j), elbow_rot.inverse() * flat);
+        // As far towards flat as the wrist's limits allow along the way (clamping each angle of
+        // a turn out of range would swing the fingers sideways between frames).
+        let within = |t: f32| limits.violation_rad(from.slerp(to, t * w)) <= WRIST_LIMIT_EPS_RAD;
+        let local = if within(1.0) || !within(0.0) {
+            limits.clamp(from.slerp(to, w))
+        } else {
+            let (mut ok, mut bad) = (0.0f32, 1.0f32);
+            for _ in 0..WRIST_BISECT_STEPS {
+                let mid = 0.5 * (ok + bad);
+                if within(mid) { ok = mid } else { bad = mid }
+            }
+            from.slerp(to, ok * w)
+        };
+        pose.set_local(wrist_j, local);
     }
 }
