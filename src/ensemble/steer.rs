@@ -65,20 +65,16 @@ pub fn separation(position: DVec2, neighbours: impl Iterator<Item = DVec2>) -> D
     sum
 }
 
-/// Alignment: the neighbours' mean velocity minus one's own.
-pub fn alignment(velocity: DVec2, neighbour_velocities: &[DVec2]) -> DVec2 {
-    if neighbour_velocities.is_empty() {
-        return DVec2::ZERO;
-    }
-    neighbour_velocities.iter().copied().sum::<DVec2>() / neighbour_velocities.len() as f64 - velocity
+/// Alignment: the neighbours' mean velocity (`velocity_sum` over `count` of them) minus one's own;
+/// zero without neighbours.
+pub fn alignment(velocity: DVec2, velocity_sum: DVec2, count: usize) -> DVec2 {
+    if count == 0 { DVec2::ZERO } else { velocity_sum / count as f64 - velocity }
 }
 
-/// Cohesion: towards the neighbours' mean position.
-pub fn cohesion(position: DVec2, neighbour_positions: &[DVec2]) -> DVec2 {
-    if neighbour_positions.is_empty() {
-        return DVec2::ZERO;
-    }
-    neighbour_positions.iter().copied().sum::<DVec2>() / neighbour_positions.len() as f64 - position
+/// Cohesion: towards the neighbours' mean position (`position_sum` over `count` of them); zero
+/// without neighbours.
+pub fn cohesion(position: DVec2, position_sum: DVec2, count: usize) -> DVec2 {
+    if count == 0 { DVec2::ZERO } else { position_sum / count as f64 - position }
 }
 
 /// Obstacle avoidance after seed 003 §2.3: feelers of length `feeler_m` and half of it ahead of

@@ -136,11 +136,8 @@ impl Neighbourhood<'_> {
         });
         let mut v = want;
         v += sep * (w.separation * r * speed.max(0.2));
-        if same > 0 {
-            // Alignment (their mean velocity less one's own) and cohesion (towards their centre).
-            v += (same_v / same as f64 - self.vel[i]) * w.alignment;
-            v += (same_p / same as f64 - p) * (w.cohesion / HORIZON_SECS);
-        }
+        v += steer::alignment(self.vel[i], same_v, same) * w.alignment;
+        v += steer::cohesion(p, same_p, same) * (w.cohesion / HORIZON_SECS);
         let mut detour = None;
         if let Some((tc, j)) = first_threat
             && speed > 1e-6
