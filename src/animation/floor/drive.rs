@@ -20,7 +20,8 @@ const WRIST_BISECT_STEPS: usize = 16;
 
 impl crate::animation::DancerAnimation {
     /// Puts the legs that the floor drives on their targets (knee on its contact point, shin and
-    /// instep on the floor), blended from the standing foot keys `feet` by their weights.
+    /// instep on the floor), blended by their weights from the standing pose (the toes from the
+    /// foot keys `feet`).
     pub(in crate::animation) fn floor_legs(
         &self,
         skeleton: &Skeleton,
