@@ -16,7 +16,7 @@ use crate::motion::floor::{
     FloorState, KNEE_CONTACT_HEIGHT_M, LYING_PELVIS_HEIGHT_M, LegSupport, Lying, SEAT_HIP_HEIGHT_M,
     WRIST_CONTACT_HEIGHT_M,
 };
-use crate::motion::plan::{Track, forward_of, right_of};
+use crate::motion::plan::{Track, forward_of, right_of, smoothstep};
 use crate::pose::skeleton::{JointId, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -581,12 +581,6 @@ fn folded_legs_rise(
         }
     }
     rise
-}
-
-/// 3x² − 2x³ of `x` in 0..=1: a weight that starts and ends without a jump in its rate.
-fn smoothstep(x: f32) -> f32 {
-    let x = x.clamp(0.0, 1.0);
-    x * x * (3.0 - 2.0 * x)
 }
 
 fn blend_opt<T: Copy>(a: Option<T>, b: Option<T>, s: f32, lerp: impl Fn(T, T, f32) -> T) -> Option<(T, f32)> {
