@@ -68,7 +68,7 @@ fn angle_between(a: Vec3, b: Vec3) -> f32 {
 
 /// The rotation meeting both goals exactly (twist 0 without a palm goal); `None` when the palm
 /// faces (nearly) along the hand, which needs a compromise.
-fn exact_rotation(job: &WristJob) -> Option<Quat> {
+pub fn exact_rotation(job: &WristJob) -> Option<Quat> {
     let hand = job.hand_dir_in_forearm.try_normalize()?;
     let swing = Quat::from_rotation_arc(HAND_AXIS_IN_WRIST, hand);
     let Some(palm) = job.palm_normal_in_forearm else { return Some(swing) };

@@ -39,15 +39,9 @@ const MAX_FLAT_SLIDE_M_PER_S: f32 = 0.01;
 /// The most an end site or sole point (a surface point) may be below the floor, metres.
 const MAX_SINK_M: f32 = 0.01;
 /// Points still found through the floor, allowed until they are fixed: (score, point, the most
-/// past the allowance, metres), with every body. A toe tip on the turn at 16 s
-/// in `barn` (8 mm: the couple turning together lengthens the step), and the men's right fingertips as the right hand lands in `hands-and-feet`
-/// (3.65 s, 2 cm), and in `plank` as the men's right hand bears weight with the wrist turned as
-/// far towards flat as its limits allow (13.5–15.6 s, 8 mm).
-const OPEN_SINKS: &[(&str, &str, f32)] = &[
-    ("laban-tk/barn.lbn", "RightToeEnd", 0.009),
-    ("scores/hands-and-feet.lbn", "RightHandEnd", 0.02),
-    ("scores/plank.lbn", "RightHandEnd", 0.008),
-];
+/// past the allowance, metres), with every body: a toe tip on the turn at 16 s in `barn` (8 mm:
+/// the couple turning together lengthens the step).
+const OPEN_SINKS: &[(&str, &str, f32)] = &[("laban-tk/barn.lbn", "RightToeEnd", 0.009)];
 /// The longest a dancer may be in the air, seconds (a flight's longest, and one frame).
 const MAX_AIR_SECS: f64 = labanplay::score::gaps::FLIGHT_MAX_SECS + 1.0 / FPS;
 

@@ -3,6 +3,7 @@
 //! and each hand bearing weight turned towards lying flat as far as the wrist allows.
 
 use super::{FloorSample, forward_of};
+use crate::animation::hands::{WristJob, exact_rotation};
 use crate::pose::skeleton::{JointId, Skeleton};
 use glam::{Quat, Vec3};
 
@@ -13,10 +14,6 @@ const MIN_JOINT_HEIGHT_M: f32 = 0.01;
 const FLOOR_LIFT_OVERSHOOT: f32 = 1.5;
 /// Solves of a floor-driven leg, each lifting its goal by what the lowest point lacks.
 const FLOOR_SOLVES: usize = 8;
-/// How far past its limits a floor hand's wrist may turn (rounding), radians.
-const WRIST_LIMIT_EPS_RAD: f32 = 1e-4;
-/// Bisection steps finding how far a floor hand's wrist may turn towards flat.
-const WRIST_BISECT_STEPS: usize = 16;
 
 impl crate::animation::DancerAnimation {
     /// Puts the legs that the floor drives on their targets (knee on its contact point, shin and
@@ -131,29 +128,25 @@ impl crate::animation::DancerAnimation {
         if w <= 1e-4 {
             return;
         }
-        let (elbow_j, wrist_j, hand_j) = match side {
-            Side::Left => (JointId::ElbowL, JointId::WristL, JointId::HandL),
-            Side::Right => (JointId::ElbowR, JointId::WristR, JointId::HandR),
+        let (elbow_j, wrist_j) = match side {
+            Side::Left => (JointId::ElbowL, JointId::WristL),
+            Side::Right => (JointId::ElbowR, JointId::WristR),
         };
-        let rest_hand = skeleton.rest_offset(hand_j).normalize_or(Vec3::NEG_Y);
-        let (wrist_rot, _) = joint_world(skeleton, pose, wrist_j);
         let (elbow_rot, _) = joint_world(skeleton, pose, elbow_j);
-        let flat = Quat::from_rotation_arc(wrist_rot * rest_hand, forward_of(yaw_rad)) * wrist_rot;
         let limits = skeleton.limits(wrist_j);
-        let (from, to) = (pose.local(wrist_j), elbow_rot.inverse() * flat);
-        // As far towards flat as the wrist's limits allow along the way (clamping each angle of
-        // a turn out of range would swing the fingers sideways between frames).
-        let within = |t: f32| limits.violation_rad(from.slerp(to, t * w)) <= WRIST_LIMIT_EPS_RAD;
-        let local = if within(1.0) || !within(0.0) {
-            limits.clamp(from.slerp(to, w))
-        } else {
-            let (mut ok, mut bad) = (0.0f32, 1.0f32);
-            for _ in 0..WRIST_BISECT_STEPS {
-                let mid = 0.5 * (ok + bad);
-                if within(mid) { ok = mid } else { bad = mid }
-            }
-            from.slerp(to, ok * w)
+        // Flat: the fingers forward and the palm down, each angle of it as far as the wrist's
+        // range allows (a clamp that is continuous in the goal, so the hand never jumps).
+        let job = WristJob {
+            hand_dir_in_forearm: elbow_rot.inverse() * forward_of(yaw_rad),
+            hand_weight: 1.0,
+            palm_normal_in_forearm: Some(elbow_rot.inverse() * Vec3::NEG_Y),
+            palm_weight: 1.0,
+            side,
+            limits: *limits,
         };
+        let from = pose.local(wrist_j);
+        let flat = exact_rotation(&job).map_or(from, |q| limits.clamp(q));
+        let local = limits.clamp(from.slerp(flat, w));
         pose.set_local(wrist_j, local);
     }
 }

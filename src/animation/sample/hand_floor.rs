@@ -1,6 +1,6 @@
 //! A hand coming down to the floor stops at it. After an arm and its hand are posed, fingers whose
-//! tips would go through the floor bend at the knuckles (the least turn about the knuckles' −z
-//! axis within their range, up to 80°, that keeps the tips on it); then the lowest of the elbow, wrist and knuckle joints (kept 1 cm above
+//! tips would go through the floor bend back at the knuckles (the least turn within their range,
+//! up to 80°, that keeps the tips on it); then the lowest of the elbow, wrist and knuckle joints (kept 1 cm above
 //! the floor) and the fingertip (kept on or above it) says how far the wrist's goal must rise,
 //! and the arm is solved again that much higher, so the elbow bends and the hand rests on the
 //! floor instead of passing through it. A hand bearing weight is placed by its support: only the
@@ -53,11 +53,11 @@ fn fingertip(skeleton: &Skeleton, knuckles_joint: JointId) -> Option<&EndSite> {
     skeleton.end_sites().iter().find(|s| s.parent == knuckles_joint)
 }
 
-/// Fingers whose tips go through the floor bend at the knuckles, by the least turn about the
-/// knuckles' −z axis (within their range, up to [`FINGERS_PRESSED_MAX_RAD`]) that keeps the tips
-/// on it, or the most where none does. One way of bending only, so the bend grows and shrinks with
-/// the hand's height and never switches side between frames. The limits mirror the right side's
-/// knuckles, so −z curls the left fingers towards the palm and bends the right ones back.
+/// Fingers whose tips go through the floor bend back at the knuckles, as a hand pressed on the
+/// floor takes them: by the least turn (within their range, up to [`FINGERS_PRESSED_MAX_RAD`])
+/// that keeps the tips on it, or the most where none does. One way of bending only, so the bend
+/// grows and shrinks with the hand's height and never switches side between frames. The limits
+/// mirror the right side's knuckles: +z bends the left fingers back, −z the right ones.
 pub(super) fn fingers_above_floor(skeleton: &Skeleton, pose: &mut Pose, limb: Limb, clavicle_world: (Quat, Vec3)) {
     let ([.., wrist, knuckles], joint) = arm_world(skeleton, pose, limb, clavicle_world);
     let Some(tip) = fingertip(skeleton, joint) else { return };
@@ -65,8 +65,9 @@ pub(super) fn fingers_above_floor(skeleton: &Skeleton, pose: &mut Pose, limb: Li
         return;
     }
     let (local, limits) = (pose.local(joint), skeleton.limits(joint));
+    let back = if joint == JointId::HandL { 1.0 } else { -1.0 };
     let bent = |k: usize| {
-        let turn = -FINGERS_PRESSED_MAX_RAD * k as f32 / FINGER_BEND_STEPS as f32;
+        let turn = back * FINGERS_PRESSED_MAX_RAD * k as f32 / FINGER_BEND_STEPS as f32;
         limits.clamp(local * Quat::from_rotation_z(turn))
     };
     let on_floor = |q: Quat| (knuckles.1 + wrist.0 * q * tip.offset_in_parent).y >= MIN_FINGERTIP_HEIGHT_M;
