@@ -304,6 +304,21 @@ fn hand_low(anim: &Animation, joints: &[Vec3; JOINT_COUNT], ends: &[Vec3], side:
     joints[idx(wrist)].y.min(joints[idx(knuckles)].y).min(ends[tip].y)
 }
 
+/// Hands bearing weight in a plank point their fingers forward (+Z, where the dancer faces) along
+/// the floor, the left the mirror image of the right.
+fn assert_hands_flat_and_mirrored(anim: &Animation, joints: &[Vec3; JOINT_COUNT], ends: &[Vec3], what: &str) {
+    let fingers = |knuckles: JointId| {
+        let tip = anim.skeleton.end_sites().iter().position(|s| s.parent == knuckles).unwrap();
+        (ends[tip] - joints[idx(knuckles)]).normalize()
+    };
+    let (left, right) = (fingers(JointId::HandL), fingers(JointId::HandR));
+    for f in [left, right] {
+        assert!(f.z > 0.8, "{what}: fingers point {f:.2}, not forward along the floor");
+    }
+    let mirrored = Vec3::new(-right.x, right.y, right.z);
+    assert!(left.distance(mirrored) < 0.05, "{what}: left fingers {left:.2}, right {right:.2}: not mirrored");
+}
+
 /// The lowest point of the foot on `side` (ankle, ball, toe tip), metres above the floor.
 fn foot_low(anim: &Animation, joints: &[Vec3; JOINT_COUNT], ends: &[Vec3], side: usize) -> f32 {
     let (ankle, ball) = if side == 0 { (JointId::AnkleL, JointId::BallL) } else { (JointId::AnkleR, JointId::BallR) };
@@ -327,9 +342,7 @@ fn the_hands_and_feet_phrase_plays_on_the_floor_with_every_body() {
         );
         assert_eq!(anim.dancers[0].plan.floor.keys.last().unwrap().value, None, "{model}: stands up at the end");
         let (joints, ends) = (frames(&anim), end_site_frames(&anim));
-        // Open: as the right hand lands (3.65 s) the men's fingertips reach 2.7 cm into the floor.
-        let open: &[(&str, f32)] = if model.starts_with("man") { &[("RightFingertip", 0.03)] } else { &[] };
-        assert_nothing_through_the_floor(model, &joints, &ends, &anim, open);
+        assert_nothing_through_the_floor(model, &joints, &ends, &anim, &[]);
         let (mut hands, mut knees, mut feet) = (0, 0, 0);
         for (i, (p, e)) in joints.iter().zip(&ends).enumerate() {
             let t = i as f64 / FPS;
@@ -391,10 +404,7 @@ fn the_feet_walk_back_into_a_plank_and_in_again_with_every_body() {
         let anim = compile_for(&text, model);
         assert!(anim.interpretation.skipped.is_empty(), "{model}: {:?}", anim.interpretation.skipped);
         let (joints, ends) = (frames(&anim), end_site_frames(&anim));
-        // Open: the men's fingertips reach 2 cm into the floor as the feet walk back (the wrist
-        // cannot bend the hand flat under the leaning trunk).
-        let open = [("LeftFingertip", 0.025), ("RightFingertip", 0.025)];
-        assert_nothing_through_the_floor(model, &joints, &ends, &anim, &open);
+        assert_nothing_through_the_floor(model, &joints, &ends, &anim, &[]);
         let leg_m = anim.skeleton.bone_length_m(JointId::KneeL) + anim.skeleton.bone_length_m(JointId::AnkleL);
         let mut planks = 0;
         for (i, (p, e)) in joints.iter().zip(&ends).enumerate() {
@@ -418,6 +428,7 @@ fn the_feet_walk_back_into_a_plank_and_in_again_with_every_body() {
                     let low = foot_low(&anim, p, e, side);
                     assert!(low <= 0.03, "{model} t={t:.2}: foot {side} {low:.3} m above the floor in the plank");
                 }
+                assert_hands_flat_and_mirrored(&anim, p, e, &format!("{model} t={t:.2}"));
                 planks += 1;
             }
         }
