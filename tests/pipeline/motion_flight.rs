@@ -419,3 +419,25 @@ Dirn 1 122 133 2 10 11 L\nDirn 11 122 145 4 10 23 M\nDirn 11 134 145 4 10 23 M\n
     println!("split leap: left {:?} {front:.0}° from forward, right {:?} {back:.0}° from back", legs[0], legs[1]);
     assert!(front < 35.0 && back < 35.0, "left {front:.0}° from forward, right {back:.0}° from back");
 }
+
+#[test]
+fn real_weight_shift_straddle_opens_both_legs_side_low_in_the_air() {
+    let Some(dir) = crate::support::real_scores_dir("weight_shift straddle") else { return };
+    let s = crate::support::load_score(&dir.join("laban-tk/weight_shift.lbn"));
+    let anim = compile(&s, &MotionOptions::default(), &Proportions::default());
+    // Measure 10 beat 2: from a plié both legs side low in the leg-gesture columns, the support
+    // columns empty for the beat: a straddle jump landing in plié.
+    let jump =
+        anim.dancers[0].plan.flights.iter().find(|f| (f.t_takeoff_secs - s.tempo.secs_from_beats(19.0)).abs() < 0.05);
+    let f = jump.expect("the jump on beat 19");
+    let legs = legs_at(&anim, 0.5 * (f.t_takeoff_secs + f.t_land_secs));
+    let out = [-right_of(0.0), right_of(0.0)];
+    for i in 0..2 {
+        let off = legs[i].angle_between((out[i] - Vec3::Y).normalize()).to_degrees();
+        assert!(
+            off < 15.0,
+            "weight_shift.lbn lines 60/61: leg {i} {off:.0}° from side low at the apex ({:?})",
+            legs[i]
+        );
+    }
+}
