@@ -48,6 +48,7 @@
 pub mod capture;
 pub mod com_cache;
 pub mod com_job;
+mod contact_warnings;
 pub mod feet;
 pub mod flight_keys;
 pub mod floor;
@@ -71,10 +72,6 @@ use pelvis_tilt::TiltRule;
 use simple_path::SimplePath;
 
 pub use sample::SampleReport;
-
-/// A contact between two dancers whose points end further apart than this is warned about,
-/// metres.
-const CONTACT_GAP_WARN_M: f32 = 0.06;
 
 /// The pelvis path of one dancer.
 #[derive(Clone, Debug)]
@@ -224,8 +221,8 @@ pub fn compile_reusing(
         contacts,
         capture: None,
     };
-    let out_of_reach = anim.contacts_out_of_reach(score);
-    anim.interpretation.skipped.extend(out_of_reach);
+    let said = anim.contact_warnings(score);
+    anim.interpretation.skipped.extend(said);
     anim
 }
 
@@ -325,39 +322,5 @@ impl Animation {
             d.sample_into(&self.skeleton, t_secs, pose);
         }
         crate::contact::apply_contacts(&self.skeleton, &self.contacts, t_secs, poses);
-    }
-
-    /// A warning for each contact whose ends stay apart (out of reach) where it is fully held,
-    /// checked at its start, middle and end.
-    fn contacts_out_of_reach(&self, score: &Score) -> Vec<crate::diag::Diagnostic> {
-        let mut out = Vec::new();
-        let mut poses = Vec::new();
-        for (i, c) in self.contacts.iter().enumerate() {
-            let mut worst = 0.0f32;
-            for t in [c.t_full_secs, 0.5 * (c.t_full_secs + c.t_end_secs), c.t_end_secs] {
-                self.sample(t, &mut poses);
-                let [a, b] = c.ends;
-                if let (Some(pa), Some(pb)) = (poses.get(a.dancer), poses.get(b.dancer)) {
-                    let gap = crate::contact::solve::point_in_world(&self.skeleton, pa, a)
-                        .distance(crate::contact::solve::point_in_world(&self.skeleton, pb, b));
-                    worst = worst.max(gap);
-                }
-            }
-            if worst > CONTACT_GAP_WARN_M {
-                let Some(sc) = score.contacts.iter().find(|s| s.span == c.span) else { continue };
-                let (m, beat) = (sc.measure, sc.beat_in_measure + 1.0);
-                let place =
-                    if m == 0 { "starting position".to_string() } else { format!("measure {m}, beat {beat:.2}") };
-                out.push(crate::diag::Diagnostic::warning(
-                    c.span,
-                    format!(
-                        "contact {} ({place}): the parts stay {:.0} cm apart; out of reach, the hand stops short",
-                        i + 1,
-                        worst * 100.0
-                    ),
-                ));
-            }
-        }
-        out
     }
 }

@@ -197,3 +197,41 @@ fn the_barn_dance_couple_keeps_its_holds() {
     assert!(worst < 0.10, "held parts {:.1} cm apart", worst * 100.0);
     assert_eq!(out_of_reach(&together), 0, "{:#?}", together.interpretation.skipped);
 }
+
+/// The warnings that a contact turned an arm away from its written direction.
+fn turned_arms(anim: &Animation) -> Vec<String> {
+    let said = anim.interpretation.skipped.iter().map(|d| d.message.clone());
+    said.filter(|m| m.contains("from the written arm direction")).collect()
+}
+
+#[test]
+fn a_contact_that_turns_an_arm_from_its_written_direction_is_said() {
+    // Facing each other, his right arm and her left arm forward: the hands meet as written.
+    let forward =
+        animate(&couple(&format!("{}{}{JOIN_HANDS_AT_BEAT_4}", step_in_place(122, 0), step_in_place(292, 0))));
+    assert_eq!(turned_arms(&forward), Vec::<String>::new());
+    // The same arms written back: the hands can only meet in front of them; kept, and said.
+    let back =
+        JOIN_HANDS_AT_BEAT_4.replace("Dirn 1 171 193", "Dirn 5 171 193").replace("Dirn 10 255 193", "Dirn 6 255 193");
+    let turned = animate(&couple(&format!("{}{}{back}", step_in_place(122, 0), step_in_place(292, 0))));
+    let said = turned_arms(&turned);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("contact 1 (measure 3, beat 1.00): the hand meets the other end"), "{said:?}");
+    assert!(worst_held_gap_m(&turned) < 0.06, "the hands still meet");
+}
+
+#[test]
+fn the_barn_dance_starting_hold_says_which_contacts_turn_the_arms() {
+    let Some(dir) = crate::support::real_scores_dir("barn dance arms turned by the holds") else { return };
+    let anim = animate(&crate::support::load_score(&dir.join("laban-tk/barn.lbn")));
+    let lines: Vec<u32> = anim
+        .interpretation
+        .skipped
+        .iter()
+        .filter(|d| d.message.contains("from the written arm direction") && d.message.contains("starting position"))
+        .map(|d| d.span.line)
+        .collect();
+    // Lines 37 and 38: the man's right hand on the back of her left shoulder and her left hand on
+    // the front of his right elbow, while they face 90° apart with those arms written forward.
+    assert_eq!(lines, [37, 38]);
+}
