@@ -167,8 +167,8 @@ impl Grid {
         let (x1, y1) = self.cell_xy(p + DVec2::splat(radius_m));
         let (x0, x1) = (x0.max(0), x1.min(self.nx - 1));
         // No rows when no column is on the grid.
-        let rows = if x0 > x1 { 1..=0 } else { y0.max(0)..=y1.min(self.ny - 1) };
-        rows.filter_map(move |y| {
+        let y1 = if x0 > x1 { -1 } else { y1.min(self.ny - 1) };
+        (y0.max(0)..=y1).filter_map(move |y| {
             let row = y * self.nx;
             let start = self.cell_start[(row + x0) as usize] as usize;
             let end = self.cell_start[(row + x1 + 1) as usize] as usize;
