@@ -14,8 +14,8 @@ pub const MAX_CELLS_PER_POINT: usize = 64;
 /// Cells any grid may have, however few its points.
 pub const MIN_CELLS: usize = 1 << 16;
 
-/// Points bucketed into square cells. Built once per simulation step.
-#[derive(Clone, Debug)]
+/// Points bucketed into square cells. Built once per simulation step (into the same storage).
+#[derive(Clone, Debug, Default)]
 pub struct Grid {
     origin: DVec2,
     cell_m: f64,
@@ -27,6 +27,8 @@ pub struct Grid {
     order: Vec<u32>,
     /// The points in the same order.
     points: Vec<DVec2>,
+    /// Scratch of the counting sort: each point's cell.
+    cell_of: Vec<usize>,
 }
 
 /// `v.floor() as i64` without a call to the C library's `floor`.
@@ -39,6 +41,13 @@ impl Grid {
     /// Buckets `points` into cells of `cell_m` metres, or larger ones (see [`Grid::cell_m`]) when
     /// the points spread over more than [`MAX_CELLS_PER_POINT`] cells per point.
     pub fn build(points: &[DVec2], cell_m: f64) -> Self {
+        let mut grid = Self::default();
+        grid.rebuild(points, cell_m);
+        grid
+    }
+
+    /// [`Grid::build`] into this grid's storage.
+    pub fn rebuild(&mut self, points: &[DVec2], cell_m: f64) {
         let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 { cell_m } else { 1.0 };
         let (lo, hi) = match points.first() {
             Some(first) => points.iter().fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
@@ -50,33 +59,38 @@ impl Grid {
         if wanted > max_cells {
             cell_m *= (wanted / max_cells).sqrt() * 1.01 + 1.0;
         }
-        let nx = (((hi.x - lo.x) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
-        let ny = (((hi.y - lo.y) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
-        let mut grid =
-            Self { origin: lo, cell_m, nx, ny, cell_start: Vec::new(), order: Vec::new(), points: Vec::new() };
-        let cells = (nx * ny) as usize;
-        let mut counts = vec![0u32; cells + 1];
-        let mut cell_of = Vec::with_capacity(points.len());
+        self.origin = lo;
+        self.cell_m = cell_m;
+        self.nx = (((hi.x - lo.x) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
+        self.ny = (((hi.y - lo.y) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
+        let cells = (self.nx * self.ny) as usize;
+        // A counting sort: each cell's count, then its end, then (placing the points from the
+        // last) its start, so that each cell keeps its points in ascending order.
+        let mut counts = std::mem::take(&mut self.cell_start);
+        counts.clear();
+        counts.resize(cells + 1, 0);
+        let mut cell_of = std::mem::take(&mut self.cell_of);
+        cell_of.clear();
         for p in points {
-            let c = grid.cell_index(*p);
+            let c = self.cell_index(*p);
             cell_of.push(c);
-            counts[c + 1] += 1;
+            counts[c] += 1;
         }
-        for c in 0..cells {
-            counts[c + 1] += counts[c];
+        for c in 1..=cells {
+            counts[c] += counts[c - 1];
         }
-        let mut next = counts.clone();
-        let mut order = vec![0u32; points.len()];
-        let mut sorted = vec![DVec2::ZERO; points.len()];
-        for (i, c) in cell_of.iter().enumerate() {
-            order[next[*c] as usize] = i as u32;
-            sorted[next[*c] as usize] = points[i];
-            next[*c] += 1;
+        self.order.clear();
+        self.order.resize(points.len(), 0);
+        self.points.clear();
+        self.points.resize(points.len(), DVec2::ZERO);
+        for (i, c) in cell_of.iter().enumerate().rev() {
+            counts[*c] -= 1;
+            let slot = counts[*c] as usize;
+            self.order[slot] = i as u32;
+            self.points[slot] = points[i];
         }
-        grid.cell_start = counts;
-        grid.order = order;
-        grid.points = sorted;
-        grid
+        self.cell_start = counts;
+        self.cell_of = cell_of;
     }
 
     /// The cell size in metres: the size asked for, or larger for points spread far apart.
@@ -143,25 +157,23 @@ impl Grid {
     /// Calls `f` with the slots of the cells that meet the square of half side `radius_m`
     /// around `p`, one run per row of cells: every point within `radius_m` of `p` is in them.
     pub fn for_each_run_within(&self, p: DVec2, radius_m: f64, f: impl FnMut(Range<usize>)) {
-        let (x0, y0) = self.cell_xy(p - DVec2::splat(radius_m));
-        let (x1, y1) = self.cell_xy(p + DVec2::splat(radius_m));
-        self.for_each_run(x0, x1, y0, y1, f);
+        self.runs_within(p, radius_m).for_each(f);
     }
 
-    /// The runs of slots of the cells `x0..=x1` × `y0..=y1` (clipped to the grid), by row.
-    fn for_each_run(&self, x0: i64, x1: i64, y0: i64, y1: i64, mut f: impl FnMut(Range<usize>)) {
+    /// The runs of [`Grid::for_each_run_within`] as an iterator (non-empty runs, by row), so
+    /// that a caller's loop over them keeps its sums in registers.
+    pub fn runs_within(&self, p: DVec2, radius_m: f64) -> impl Iterator<Item = Range<usize>> + '_ {
+        let (x0, y0) = self.cell_xy(p - DVec2::splat(radius_m));
+        let (x1, y1) = self.cell_xy(p + DVec2::splat(radius_m));
         let (x0, x1) = (x0.max(0), x1.min(self.nx - 1));
-        if x0 > x1 {
-            return;
-        }
-        for y in y0.max(0)..=y1.min(self.ny - 1) {
+        // No rows when no column is on the grid.
+        let y1 = if x0 > x1 { -1 } else { y1.min(self.ny - 1) };
+        (y0.max(0)..=y1).filter_map(move |y| {
             let row = y * self.nx;
             let start = self.cell_start[(row + x0) as usize] as usize;
             let end = self.cell_start[(row + x1 + 1) as usize] as usize;
-            if start < end {
-                f(start..end);
-            }
-        }
+            (start < end).then_some(start..end)
+        })
     }
 
     /// The indices within `radius_m` of `p` (needs `radius_m ≤ cell_m`), ascending.

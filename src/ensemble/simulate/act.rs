@@ -12,6 +12,7 @@ use crate::ensemble::conflicts::{closest_approach, segment_obstacle_distance};
 use crate::ensemble::grid::Grid;
 use crate::ensemble::plan::Obstacle;
 use crate::ensemble::steer::Detour;
+use crate::ensemble::stream::pairs::StepNeighbours;
 use glam::DVec2;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -159,6 +160,13 @@ pub(super) fn take_moves(
 }
 
 impl Scratch {
+    /// Who could meet whom in the step the last act phase took over `grid`: everyone a mover
+    /// could meet is on its list (closer than the contact distance plus both proposed moves, and
+    /// no move taken is longer than proposed).
+    pub(super) fn neighbours<'a>(&'a self, grid: &'a Grid) -> StepNeighbours<'a> {
+        StepNeighbours { grid, slot_of: &self.slot_of, near_start: &self.near_start, near: &self.near }
+    }
+
     /// The movers (a proposed move longer than standing still) and everyone's move length.
     fn find_movers(&mut self, moves: &Moves) {
         let n = moves.pos.len();
@@ -193,7 +201,7 @@ impl Scratch {
                     let (near0, behind0) = (lists.near.len(), lists.behind.len());
                     let mut waiting = 0;
                     let radius_m = min_d + WAIT_SLACK_M + (step_m[i] + longest_m) + 1e-9;
-                    grid.for_each_run_within(p, radius_m, |run| {
+                    for run in grid.runs_within(p, radius_m) {
                         for (&j, q) in order[run.clone()].iter().zip(&points[run]) {
                             let j = j as usize;
                             if j == i {
@@ -213,7 +221,7 @@ impl Scratch {
                                 }
                             }
                         }
-                    });
+                    }
                     lists.near_len.push((lists.near.len() - near0) as u32);
                     lists.behind_len.push((lists.behind.len() - behind0) as u32);
                     lists.waiting.push(waiting);
@@ -310,6 +318,7 @@ impl Pick<'_> {
 mod tests {
     use super::*;
     use crate::ensemble::plan::{Obstacle, ObstacleShape};
+    use crate::ensemble::stream::pairs::PairWatch;
 
     /// The moves taken one by one in lag order, every neighbour checked: what the waves must
     /// reproduce bit for bit.
@@ -362,6 +371,41 @@ mod tests {
         let shape = ObstacleShape::Circle { centre: goal, radius_m: 0.6 };
         let pillar = Obstacle { name: "pillar".into(), shape, span: crate::diag::Span::default() };
         (pos, proposed, lag, vec![pillar])
+    }
+
+    #[test]
+    fn the_movers_lists_find_the_pairs_a_grid_of_their_own_finds() {
+        // 600 bodies 0.4 m across scattered at random over 24 × 24 m (some overlap from the
+        // start), every third standing still, the others stepping 0.15 m towards the middle.
+        let unit = |k: u64| {
+            let mut z = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let pos: Vec<DVec2> = (0..600u64).map(|k| DVec2::new(unit(2 * k + 1), unit(2 * k + 2)) * 24.0).collect();
+        let goal = DVec2::new(12.0, 12.0);
+        let proposed: Vec<DVec2> = pos
+            .iter()
+            .enumerate()
+            .map(|(k, p)| if k % 3 == 0 { *p } else { *p + (goal - *p).normalize_or_zero() * 0.15 })
+            .collect();
+        let lag: Vec<f64> = (0..600).map(|k| ((k * 37) % 101) as f64 * 0.01).collect();
+        let moves = Moves { pos: &pos, proposed: &proposed, lag: &lag, radius_m: 0.2, obstacles: &[] };
+        let (mut s, mut fin, mut detour) = (Scratch::default(), Vec::new(), vec![None; pos.len()]);
+        let grid = Grid::build(&pos, 0.4);
+        take_moves(&moves, &grid, &mut detour, &mut s, &mut fin);
+        let (mut by_lists, mut by_grid) = (PairWatch::new(0.2, 0.125), PairWatch::new(0.2, 0.125));
+        by_lists.step(0, &pos, &fin, Some(s.neighbours(&grid)));
+        by_grid.step(0, &pos, &fin, None);
+        let (by_lists, by_grid) = (by_lists.finish(), by_grid.finish());
+        let still = |i: usize| s.slot_of[i] == u32::MAX;
+        let moved = (0..pos.len()).filter(|&i| fin[i] != pos[i]).count();
+        assert!(moved > 150, "{moved} moved");
+        assert!(by_grid.iter().any(|c| still(c.a) && still(c.b)), "no pair standing still");
+        assert!(by_grid.iter().any(|c| !still(c.a) && !still(c.b)), "no pair of movers");
+        assert!(by_grid.iter().any(|c| still(c.a) != still(c.b)), "no mover beside one standing still");
+        assert_eq!(by_lists, by_grid);
     }
 
     #[test]

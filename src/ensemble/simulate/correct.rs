@@ -107,7 +107,7 @@ impl Neighbourhood<'_> {
         let same_group = (self.group_of[i].min(GROUP_MAX as usize) as u32) << 1 | 1;
         let near_m = sep_range.max(self.cell_m);
         let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
-        self.grid.for_each_run_within(p, near_m, |run| {
+        for run in self.grid.runs_within(p, near_m) {
             for b in &self.bodies[run] {
                 let j = b.index as usize;
                 let q = b.pos;
@@ -133,7 +133,7 @@ impl Neighbourhood<'_> {
                     first_threat = Some((tc, j));
                 }
             }
-        });
+        }
         let mut v = want;
         v += sep * (w.separation * r * speed.max(0.2));
         v += steer::alignment(self.vel[i], same_v, same) * w.alignment;

@@ -119,6 +119,8 @@ pub struct Simulation<'p> {
     lag: Vec<f64>,
     polygons: Vec<(DVec2, f64, Vec<DVec2>)>,
     bodies: Vec<correct::Body>,
+    /// The grid over the places at the start of the step.
+    grid: Grid,
     act_scratch: act::Scratch,
     act_fin: Vec<DVec2>,
 }
@@ -167,6 +169,7 @@ impl<'p> Simulation<'p> {
             lag: vec![0.0; n],
             polygons: orca::obstacle_polygons(&plan.obstacles),
             bodies: Vec::new(),
+            grid: Grid::default(),
             act_scratch: act::Scratch::default(),
             act_fin: Vec::new(),
         }
@@ -217,12 +220,15 @@ impl<'p> Simulation<'p> {
         let t_next = t + self.dt_beats;
         self.start_due_events(t);
         self.predict(t_next);
-        let grid = Grid::build(&self.pos, self.grid_cell_m);
+        let mut grid = std::mem::take(&mut self.grid);
+        grid.rebuild(&self.pos, self.grid_cell_m);
         self.correct(&grid);
         self.act(&grid);
         self.arrive(t_next);
         self.frame += 1;
-        self.recorder.frame(&self.pos, &self.plan.obstacles, &mut self.moves, Some(&grid));
+        let near = self.act_scratch.neighbours(&grid);
+        self.recorder.frame(&self.pos, &self.plan.obstacles, &mut self.moves, Some(near));
+        self.grid = grid;
     }
 
     fn start_due_events(&mut self, t: f64) {

@@ -10,14 +10,13 @@ pub mod moves;
 pub mod pairs;
 
 use super::conflicts::{LongStep, ObstacleConflict, PairConflict};
-use super::grid::Grid;
 use super::plan::{Obstacle, Plan};
 use super::simulate::MoveRecord;
 use super::targets::OffFloor;
 use glam::DVec2;
 use keys::{KeyWriter, Track};
 use moves::{MoveWatch, Window};
-use pairs::{ObstacleWatch, PairWatch};
+use pairs::{ObstacleWatch, PairWatch, StepNeighbours};
 use rayon::prelude::*;
 
 /// What the checks found while the simulation stepped.
@@ -137,17 +136,18 @@ impl Recorder {
     }
 
     /// The next frame: everyone at `positions`; `moves` (arrivals up to this frame recorded)
-    /// get their distance left when due. `grid`, when given, is over the frame before.
+    /// get their distance left when due. `near`, when given, is who could meet whom in the step
+    /// from the frame before.
     pub fn frame(
         &mut self,
         positions: &[DVec2],
         obstacles: &[Obstacle],
         moves: &mut [MoveRecord],
-        grid: Option<&Grid>,
+        near: Option<StepNeighbours>,
     ) {
         let step = self.newest;
         let Some(before) = self.recent.last() else { return };
-        self.pairs.step(step, before, positions, grid);
+        self.pairs.step(step, before, positions, near);
         if !obstacles.is_empty() {
             self.obstacles.step(step, before, positions, obstacles);
         }

@@ -33,42 +33,30 @@ impl PairWatch {
         Self { radius_m, dt_beats, open: BTreeMap::new(), found: Vec::new() }
     }
 
-    /// Step `step`: everyone from `p0` to `p1`. Neighbours come from `grid` when it is given
-    /// (over `p0`), or else from one built here.
-    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2], grid: Option<&Grid>) {
+    /// Step `step`: everyone from `p0` to `p1`. Neighbours come from `near` when it is given
+    /// (the step's grid over `p0` and the movers' lists), or else from a grid built here.
+    pub fn step(&mut self, step: usize, p0: &[DVec2], p1: &[DVec2], near: Option<StepNeighbours>) {
         let reach = 2.0 * self.radius_m - CONTACT_TOLERANCE_M;
-        let max_move = p0.iter().zip(p1).map(|(a, b)| a.distance(*b)).fold(0.0f64, f64::max);
-        let own;
-        let grid = match grid {
-            Some(grid) => grid,
+        let chunks: Vec<Vec<(usize, usize, f64, f64)>> = match near {
+            Some(near) => Self::hits(p0.len(), |i, hits| near.hits_of(i, p0, p1, reach, hits)),
             None => {
-                own = Grid::build(p0, (2.0 * self.radius_m + 2.0 * max_move).max(1e-3));
-                &own
-            }
-        };
-        let (order, points) = (grid.order(), grid.points());
-        let chunks: Vec<Vec<(usize, usize, f64, f64)>> = (0..p0.len().div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let mut hits = Vec::new();
-                for i in c * CHUNK..((c + 1) * CHUNK).min(p0.len()) {
+                let max_move = p0.iter().zip(p1).map(|(a, b)| a.distance(*b)).fold(0.0f64, f64::max);
+                let grid = Grid::build(p0, (2.0 * self.radius_m + 2.0 * max_move).max(1e-3));
+                Self::hits(p0.len(), |i, hits| {
                     // Two closer than the reach at some moment started within it plus both moves.
                     let radius_m = reach + p0[i].distance(p1[i]) + max_move + 1e-9;
+                    let (order, points) = (grid.order(), grid.points());
                     grid.for_each_run_within(p0[i], radius_m, |run| {
                         for (&j, q) in order[run.clone()].iter().zip(&points[run]) {
                             let j = j as usize;
                             if j > i && q.distance_squared(p0[i]) < radius_m * radius_m {
-                                let (d, s) = closest_approach(p0[i], p1[i], p0[j], p1[j]);
-                                if d < reach {
-                                    hits.push((i, j, d, s));
-                                }
+                                push_hit(p0, p1, reach, i, j, hits);
                             }
                         }
                     });
-                }
-                hits
-            })
-            .collect();
+                })
+            }
+        };
         for (i, j, d, s) in chunks.into_iter().flatten() {
             let at = (step as f64 + s) * self.dt_beats;
             match self.open.get_mut(&(i, j)) {
@@ -88,10 +76,82 @@ impl PairWatch {
         }
     }
 
+    /// Each performer's hits (`hits_of(i, hits)`: the pairs `(i, j)` or `(j, i)` it finds),
+    /// found in chunks shared among threads and kept in performer order.
+    fn hits(
+        n: usize,
+        hits_of: impl Fn(usize, &mut Vec<(usize, usize, f64, f64)>) + Sync,
+    ) -> Vec<Vec<(usize, usize, f64, f64)>> {
+        (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut hits = Vec::new();
+                for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
+                    hits_of(i, &mut hits);
+                }
+                hits
+            })
+            .collect()
+    }
+
     /// Every episode, by when it was closest, then by pair.
     pub fn finish(mut self) -> Vec<PairConflict> {
         self.found.sort_by(|x, y| x.at_beats.total_cmp(&y.at_beats).then((x.a, x.b).cmp(&(y.a, y.b))));
         self.found
+    }
+}
+
+/// Pair `a < b`'s closest approach over the step, kept when nearer than `reach`.
+fn push_hit(p0: &[DVec2], p1: &[DVec2], reach: f64, a: usize, b: usize, hits: &mut Vec<(usize, usize, f64, f64)>) {
+    let (d, s) = closest_approach(p0[a], p1[a], p0[b], p1[b]);
+    if d < reach {
+        hits.push((a, b, d, s));
+    }
+}
+
+/// Who could meet whom in one simulation step: the step's grid over the places at its start,
+/// and each mover's list of everyone it could meet (as the act phase gathered them). Those who
+/// stood still end the step exactly where they began.
+#[derive(Clone, Copy, Debug)]
+pub struct StepNeighbours<'a> {
+    /// The grid over the places at the start of the step.
+    pub grid: &'a Grid,
+    /// Per performer, its mover slot; `u32::MAX` for those who stood still.
+    pub slot_of: &'a [u32],
+    /// Per mover slot `m`, `near[near_start[m]..near_start[m + 1]]` holds everyone closer to
+    /// it at the start than the contact distance plus both moves (an upper bound of each).
+    pub near_start: &'a [u32],
+    /// The movers' lists, one after another.
+    pub near: &'a [u32],
+}
+
+impl StepNeighbours<'_> {
+    /// Performer `i`'s pairs nearer than `reach` at some moment of the step: a mover's with
+    /// everyone on its list (a pair of movers by the lower index's list), one standing still
+    /// with those standing still nearer than `reach` (the movers' lists hold the rest).
+    fn hits_of(&self, i: usize, p0: &[DVec2], p1: &[DVec2], reach: f64, hits: &mut Vec<(usize, usize, f64, f64)>) {
+        const STILL: u32 = u32::MAX;
+        let m = self.slot_of[i];
+        if m != STILL {
+            let m = m as usize;
+            for &j in &self.near[self.near_start[m] as usize..self.near_start[m + 1] as usize] {
+                let j = j as usize;
+                if j > i || self.slot_of[j] == STILL {
+                    push_hit(p0, p1, reach, i.min(j), i.max(j), hits);
+                }
+            }
+            return;
+        }
+        let radius_m = reach + 1e-9;
+        let (order, points) = (self.grid.order(), self.grid.points());
+        for run in self.grid.runs_within(p0[i], radius_m) {
+            for (&j, q) in order[run.clone()].iter().zip(&points[run]) {
+                let j = j as usize;
+                if j > i && self.slot_of[j] == STILL && q.distance_squared(p0[i]) < radius_m * radius_m {
+                    push_hit(p0, p1, reach, i, j, hits);
+                }
+            }
+        }
     }
 }
 
