@@ -7,9 +7,11 @@
 //! landmarks (crotch, armpit, wrist narrowing, neck).
 //!
 //! The distance field is exact and Euclidean, 150 voxels per height; graph edges stay half a radius
-//! deep. The penalty's unary terms are height bands, sides and graph ends; its pairwise terms a
-//! bone length within e^±0.4 of the average for free, bone direction, left–right symmetry and no
-//! two bones down one limb; the first complete placement off the queue is the best. Landmarks: the
+//! deep. The penalty's unary terms are height bands, sides and graph ends (the head top a local
+//! top, the fingertips and toe tips ends seen from the largest sphere); its pairwise terms a bone
+//! length within e^±0.4 of the average for free, bone direction, left–right symmetry, the
+//! shoulder junction on the graph path from one fingertip to the other and no two bones down one
+//! limb; the first complete placement off the queue is the best. Landmarks: the
 //! crotch where the legs' sections part (looked for down to 5 % of the height), the ankle where the
 //! section grows into the foot (looked for lower on legs whose crotch is under 20 %), the knee
 //! halfway, the wrist at the narrowest section behind the palm (an arm whose sections only taper to

@@ -142,6 +142,9 @@ pub(super) struct Search {
 pub(super) const CANDIDATES: usize = 24;
 /// Partial embeddings at or above this penalty are dropped.
 pub(super) const PRUNE: f32 = 40.0;
+/// Detour (body heights) from one fingertip to the other by the shoulder junction that costs
+/// nothing (the junction sits a little above the path across the chest on ordinary bodies).
+const JUNCTION_DETOUR_FREE: f32 = 0.1;
 
 /// Best-first branch and bound over assignments of the reduced joints (in index order) to
 /// spheres: the queue is ordered by the penalty so far plus the least unary penalty of each
@@ -192,6 +195,21 @@ impl<'a> Scorer<'a> {
             / h
     }
 
+    /// How far a sphere is from being a local top of the graph: the most a touching sphere rises
+    /// above it, in body heights. (The head top is judged upwards, not from the body's centre:
+    /// a cartoon's head can hold the largest sphere, and an end seen from inside the head is
+    /// not its top.)
+    fn rise_gap(&self, s: usize) -> f32 {
+        let (spheres, h) = (self.spheres, self.frame.height);
+        let c = spheres[s];
+        self.usable
+            .iter()
+            .filter(|&&t| spheres[t].centre.distance(c.centre) < c.radius + spheres[t].radius + 0.02 * h)
+            .map(|&t| spheres[t].centre.y - c.centre.y)
+            .fold(0.0f32, f32::max)
+            / h
+    }
+
     /// Penalty of reduced joint `joint` on sphere `s` alone (height band, side, graph end).
     fn unary(&self, joint: usize, s: usize) -> f32 {
         let h = self.frame.height;
@@ -202,7 +220,7 @@ impl<'a> Scorer<'a> {
             // Wide bands: stylised bodies put the hips and shoulders far from the average.
             0 => band(y, 0.25, 0.62) + (x / 0.04).powi(2),
             1 => band(y, 0.45, 0.9) + (x / 0.04).powi(2),
-            2 => ((self.max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (self.end_gap(s) / 0.03).powi(2),
+            2 => ((self.max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (self.rise_gap(s) / 0.03).powi(2),
             3 | 4 => {
                 let want = if joint == 3 { 1.0 } else { -1.0 };
                 side(want)
@@ -234,9 +252,10 @@ impl<'a> Scorer<'a> {
     fn pair_penalty(&self, assigned: &[usize], j: usize, s: usize) -> f32 {
         let Some(mut p) = self.bone_penalty(assigned, j, s) else { return f32::INFINITY };
         self.add_overlap_penalty(&mut p, assigned, j, s);
-        // Left–right symmetry about the parent joint.
+        // Left–right symmetry about the parent joint; the arms joined through the shoulders.
         if j == 4 {
             p += self.mirror(assigned[3], s, assigned[1]);
+            p += self.junction_detour(assigned[3], s, assigned[1]);
         }
         if j == 6 {
             p += self.mirror(assigned[5], s, assigned[0]);
@@ -301,6 +320,16 @@ impl<'a> Scorer<'a> {
                 *p += 10.0 + shared as f32;
             }
         }
+    }
+
+    /// Penalty of the shoulder junction `junction` off the graph path between the fingertips `l`
+    /// and `r`: the arms join through the shoulders, so going from one hand to the other by the
+    /// junction is a detour of at most [`JUNCTION_DETOUR_FREE`] of the height for free. (A
+    /// junction up in a big head, with the arms' paths down the neck, is a long detour.)
+    fn junction_detour(&self, l: usize, r: usize, junction: usize) -> f32 {
+        let g = self.graph;
+        let detour = (g.d(junction, l) + g.d(junction, r) - g.d(l, r)) / self.frame.height;
+        ((detour - JUNCTION_DETOUR_FREE).max(0.0) / 0.1).powi(2)
     }
 
     /// How far spheres `l` and `r` are from mirror images about sphere `about`.
