@@ -7,8 +7,9 @@
 //! sure of and the time to rig. Then Spearman's rank correlation of the confidence with the
 //! errors and the calibration checks (no rig above 5 % at 0.8 or more; no rig with a joint forced
 //! more than 8 % off at 0.8 or more, and the forced joint named least sure; most good rigs, under
-//! 2.5 % with no joint above 8 %, at 0.8 or more). `--fit` searches the weights (see
-//! `labanplay::rig::embed::Weights`) again.
+//! 2.5 % with no joint above 8 %, at 0.8 or more), and for each sureness cut-off of the joints
+//! named least sure how often a joint far off is named (first, at all) and a well-placed one is.
+//! `--fit` searches the weights (see `labanplay::rig::embed::Weights`) again.
 //!
 //! `cargo run --release --no-default-features --example rig_calibrate [-- --fit] [--dump FILE] [MESH…]`
 
@@ -478,7 +479,7 @@ fn cut_off_table(what: &str, rows: &[&Row]) {
         "least sure, {what} ({} rigs): cut-off | rigs with a joint > {FAR_OFF_PCT} %: one named first, one named | joints > {FAR_OFF_PCT} % named | joints < {WELL_PCT} % named | rigs with none > {FAR_OFF_PCT} % naming a joint",
         rows.len()
     );
-    for cut_off in [0.95, 0.9, LEAST_SURE_BELOW, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5] {
+    for cut_off in [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5] {
         let (mut far_rigs, mut first, mut any) = (0, 0, 0);
         let (mut far_joints, mut far_named, mut well_joints, mut well_named) = (0, 0, 0, 0);
         let (mut calm_rigs, mut calm_naming) = (0, 0);
@@ -500,8 +501,9 @@ fn cut_off_table(what: &str, rows: &[&Row]) {
             first += usize::from(named.first().is_some_and(|n| error_of(n.0) > FAR_OFF_PCT));
             any += usize::from(far.iter().any(|&j| is_named(j)));
         }
+        let now = if cut_off == LEAST_SURE_BELOW { " (now)" } else { "" };
         println!(
-            "  {cut_off:.2} | {first} / {any} of {far_rigs} | {far_named} of {far_joints} | {well_named} of {well_joints} | {calm_naming} of {calm_rigs}"
+            "  {cut_off:.2}{now} | {first} / {any} of {far_rigs} | {far_named} of {far_joints} | {well_named} of {well_joints} | {calm_naming} of {calm_rigs}"
         );
     }
 }
