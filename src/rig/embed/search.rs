@@ -400,8 +400,8 @@ impl Bounds {
         let n = scorer.spheres.len();
         // The least cost of the pair of joints (`l`, `l + 1`) about `parent` on sphere `at`.
         let pair = |parent: usize, l: usize, at: usize| -> f32 {
-            let mut placed = [at; 2];
-            placed[parent] = at;
+            // The joints placed so far as `bone_penalty` reads them: the parent's slot holds `at`.
+            let placed = [at; 2];
             let placed = &placed[..=parent];
             let mut best = f32::INFINITY;
             for a in &candidates[l] {
