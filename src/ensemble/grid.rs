@@ -3,10 +3,15 @@
 //! order, and queries that look only at the 3×3 cells around a point (seed 001's nine-cell check)
 //! or at the cells within a radius, as runs of slots one row of cells long. The grid has at most
 //! [`MAX_CELLS_PER_POINT`] cells per point (plus [`MIN_CELLS`]): points spread far apart, as a
-//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid.
+//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid. The bounds
+//! and the points' cells are found on all threads; the grid is the same on any number of them.
 
 use glam::DVec2;
+use rayon::prelude::*;
 use std::ops::Range;
+
+/// Points per piece of work shared among threads while the grid is built.
+const CHUNK: usize = 4096;
 
 /// Cells per point beyond which the cells are made larger.
 pub const MAX_CELLS_PER_POINT: usize = 64;
@@ -49,10 +54,12 @@ impl Grid {
     /// [`Grid::build`] into this grid's storage.
     pub fn rebuild(&mut self, points: &[DVec2], cell_m: f64) {
         let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 { cell_m } else { 1.0 };
-        let (lo, hi) = match points.first() {
-            Some(first) => points.iter().fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-            None => (DVec2::ZERO, DVec2::ZERO),
-        };
+        let bounds = |c: &[DVec2]| c.iter().fold((c[0], c[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let (lo, hi) = points
+            .par_chunks(CHUNK)
+            .map(bounds)
+            .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            .unwrap_or((DVec2::ZERO, DVec2::ZERO));
         let max_cells = (points.len().saturating_mul(MAX_CELLS_PER_POINT)).max(MIN_CELLS) as f64;
         let cells_along = |extent: f64, cell_m: f64| ((extent / cell_m).floor() + 1.0).clamp(1.0, (1u64 << 40) as f64);
         let wanted = cells_along(hi.x - lo.x, cell_m) * cells_along(hi.y - lo.y, cell_m);
@@ -71,10 +78,10 @@ impl Grid {
         counts.resize(cells + 1, 0);
         let mut cell_of = std::mem::take(&mut self.cell_of);
         cell_of.clear();
-        for p in points {
-            let c = self.cell_index(*p);
-            cell_of.push(c);
-            counts[c] += 1;
+        let this = &*self;
+        cell_of.par_extend(points.par_iter().with_min_len(CHUNK).map(|p| this.cell_index(*p)));
+        for c in &cell_of {
+            counts[*c] += 1;
         }
         for c in 1..=cells {
             counts[c] += counts[c - 1];

@@ -104,6 +104,10 @@ pub struct Simulation<'p> {
     vel: Vec<DVec2>,
     group_of: Vec<usize>,
     active: Vec<Option<Active>>,
+    /// Per performer, its group shifted left by one with the lowest bit set while it moves
+    /// (see `correct::Body`), written by the predict phase so that the neighbours' copies need
+    /// not read the move records in grid order.
+    group_moving: Vec<u32>,
     next_behaviour: usize,
     /// Behaviour indices sorted by start.
     order: Vec<usize>,
@@ -155,6 +159,7 @@ impl<'p> Simulation<'p> {
             vel: vec![DVec2::ZERO; n],
             group_of: plan.performers.iter().map(|p| p.group).collect(),
             active: vec![None; n],
+            group_moving: vec![0; n],
             next_behaviour: 0,
             order,
             shapes,
@@ -294,10 +299,13 @@ impl<'p> Simulation<'p> {
     /// follows the remaining distance over the remaining time).
     fn predict(&mut self, t_next: f64) {
         let (pos, active, router, dt_secs) = (&self.pos, &self.active, &self.router, self.dt_secs);
-        self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(
-            |(i, (desired, lag))| {
+        let group_of = &self.group_of;
+        let out = self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).zip(self.group_moving.par_iter_mut());
+        out.enumerate().with_min_len(CHUNK).for_each(
+            |(i, ((desired, lag), group_moving))| {
                 *desired = DVec2::ZERO;
                 *lag = 0.0;
+                *group_moving = correct::group_moving(group_of[i], active[i].is_some());
                 let Some(a) = &active[i] else { return };
                 let span = (a.t1_beats - a.t0_beats).max(1e-9);
                 let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
