@@ -108,6 +108,9 @@ pub struct Simulation<'p> {
     /// (see `correct::Body`), written by the predict phase so that the neighbours' copies need
     /// not read the move records in grid order.
     group_moving: Vec<u32>,
+    /// Per performer, the end of its move's schedule in beats (infinite while it stands), so
+    /// that the arrival check need not read every move record.
+    due_beats: Vec<f64>,
     next_behaviour: usize,
     /// Behaviour indices sorted by start.
     order: Vec<usize>,
@@ -160,6 +163,7 @@ impl<'p> Simulation<'p> {
             group_of: plan.performers.iter().map(|p| p.group).collect(),
             active: vec![None; n],
             group_moving: vec![0; n],
+            due_beats: vec![f64::INFINITY; n],
             next_behaviour: 0,
             order,
             shapes,
@@ -282,6 +286,7 @@ impl<'p> Simulation<'p> {
                 short_m: 0.0,
             });
             self.recorder.move_started(record, &self.moves);
+            self.due_beats[i] = ev.end_beats();
             self.active[i] = Some(Active {
                 record,
                 path,
@@ -337,10 +342,10 @@ impl<'p> Simulation<'p> {
     /// spot has arrived; within [`ARRIVE_M`] it stops and holds the spot until its next event.
     fn arrive(&mut self, t_next: f64) {
         for i in 0..self.pos.len() {
-            let Some(a) = &self.active[i] else { continue };
-            if t_next < a.t1_beats - 1e-9 {
+            if t_next < self.due_beats[i] - 1e-9 {
                 continue;
             }
+            let Some(a) = &self.active[i] else { continue };
             let left_m = self.pos[i].distance(a.target);
             let record = &mut self.moves[a.record];
             if left_m <= ARRIVAL_TOLERANCE_M && record.arrived_beats.is_none() {
@@ -348,6 +353,7 @@ impl<'p> Simulation<'p> {
             }
             if left_m <= ARRIVE_M {
                 self.active[i] = None;
+                self.due_beats[i] = f64::INFINITY;
                 self.vel[i] = DVec2::ZERO;
             }
         }
