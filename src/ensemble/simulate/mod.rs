@@ -306,29 +306,27 @@ impl<'p> Simulation<'p> {
         let (pos, active, router, dt_secs) = (&self.pos, &self.active, &self.router, self.dt_secs);
         let group_of = &self.group_of;
         let out = self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).zip(self.group_moving.par_iter_mut());
-        out.enumerate().with_min_len(CHUNK).for_each(
-            |(i, ((desired, lag), group_moving))| {
-                *desired = DVec2::ZERO;
-                *lag = 0.0;
-                *group_moving = correct::group_moving(group_of[i], active[i].is_some());
-                let Some(a) = &active[i] else { return };
-                let span = (a.t1_beats - a.t0_beats).max(1e-9);
-                let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
-                let u = ramp_profile(tau);
-                let mut carrot = a.path.at_fraction(u);
-                if let Some(p) = a.attract {
-                    carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
-                }
-                if tau >= 1.0 {
-                    carrot = a.target;
-                }
-                if a.routed && !router.clear(pos[i], carrot) {
-                    carrot = Self::corner_in_sight(router, &a.path, pos[i], u);
-                }
-                *desired = steer::seek(pos[i], carrot, dt_secs, a.max_speed);
-                *lag = pos[i].distance(carrot);
-            },
-        );
+        out.enumerate().with_min_len(CHUNK).for_each(|(i, ((desired, lag), group_moving))| {
+            *desired = DVec2::ZERO;
+            *lag = 0.0;
+            *group_moving = correct::group_moving(group_of[i], active[i].is_some());
+            let Some(a) = &active[i] else { return };
+            let span = (a.t1_beats - a.t0_beats).max(1e-9);
+            let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
+            let u = ramp_profile(tau);
+            let mut carrot = a.path.at_fraction(u);
+            if let Some(p) = a.attract {
+                carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
+            }
+            if tau >= 1.0 {
+                carrot = a.target;
+            }
+            if a.routed && !router.clear(pos[i], carrot) {
+                carrot = Self::corner_in_sight(router, &a.path, pos[i], u);
+            }
+            *desired = steer::seek(pos[i], carrot, dt_secs, a.max_speed);
+            *lag = pos[i].distance(carrot);
+        });
     }
 
     /// The farthest corner of a route, up to the schedule's point at fraction `u`, that `p`
