@@ -1,10 +1,10 @@
 //! Uniform grid over the stage for neighbour queries: square cells of a given size (a whole
-//! multiple of the performer footprint), points sorted by cell (a radix sort) and also kept in
-//! cell order, and queries that look only at the 3×3 cells around a point (seed 001's nine-cell check)
+//! multiple of the performer footprint), points sorted by cell (a radix sort) and also kept in cell
+//! order, and queries that look only at the 3×3 cells around a point (seed 001's nine-cell check)
 //! or at the cells within a radius, as runs of slots one row of cells long. The grid has at most
 //! [`MAX_CELLS_PER_POINT`] cells per point (plus [`MIN_CELLS`]): points spread far apart, as a
-//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid. The bounds
-//! and the points' cells are found on all threads; the grid is the same on any number of them.
+//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid. The bounds and
+//! the points' cells are found on all threads; the grid is the same on any number of them.
 
 use glam::DVec2;
 use rayon::prelude::*;
