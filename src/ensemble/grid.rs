@@ -1,12 +1,17 @@
 //! Uniform grid over the stage for neighbour queries: square cells of a given size (a whole
-//! multiple of the performer footprint), points bucketed by a counting sort and also kept in cell
+//! multiple of the performer footprint), points sorted by cell (a radix sort) and also kept in cell
 //! order, and queries that look only at the 3×3 cells around a point (seed 001's nine-cell check)
 //! or at the cells within a radius, as runs of slots one row of cells long. The grid has at most
 //! [`MAX_CELLS_PER_POINT`] cells per point (plus [`MIN_CELLS`]): points spread far apart, as a
-//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid.
+//! mistyped coordinate spreads them, get larger cells instead of an unbounded grid. The bounds and
+//! the points' cells are found on all threads; the grid is the same on any number of them.
 
 use glam::DVec2;
+use rayon::prelude::*;
 use std::ops::Range;
+
+/// Points per piece of work shared among threads while the grid is built.
+const CHUNK: usize = 4096;
 
 /// Cells per point beyond which the cells are made larger.
 pub const MAX_CELLS_PER_POINT: usize = 64;
@@ -27,8 +32,37 @@ pub struct Grid {
     order: Vec<u32>,
     /// The points in the same order.
     points: Vec<DVec2>,
-    /// Scratch of the counting sort: each point's cell.
-    cell_of: Vec<usize>,
+    /// Scratch of the sort: each point's cell above its index, and the sort's second buffer.
+    keys: Vec<u64>,
+    spare: Vec<u64>,
+}
+
+/// Sorts `keys` by their bits `low..high` (a stable radix sort, 11 bits a pass); `spare` is
+/// scratch.
+fn radix_sort(keys: &mut Vec<u64>, spare: &mut Vec<u64>, low: u32, high: u32) {
+    const BITS: u32 = 11;
+    let mut counts = [0u32; 1 << BITS];
+    let mut shift = low;
+    while shift < high {
+        let digit = |k: u64| ((k >> shift) & ((1 << BITS) - 1)) as usize;
+        counts.fill(0);
+        for k in keys.iter() {
+            counts[digit(*k)] += 1;
+        }
+        let mut sum = 0;
+        for c in &mut counts {
+            (*c, sum) = (sum, sum + *c);
+        }
+        spare.clear();
+        spare.resize(keys.len(), 0);
+        for k in keys.iter() {
+            let d = digit(*k);
+            spare[counts[d] as usize] = *k;
+            counts[d] += 1;
+        }
+        std::mem::swap(keys, spare);
+        shift += BITS;
+    }
 }
 
 /// `v.floor() as i64` without a call to the C library's `floor`.
@@ -49,10 +83,12 @@ impl Grid {
     /// [`Grid::build`] into this grid's storage.
     pub fn rebuild(&mut self, points: &[DVec2], cell_m: f64) {
         let mut cell_m = if cell_m.is_finite() && cell_m > 0.0 { cell_m } else { 1.0 };
-        let (lo, hi) = match points.first() {
-            Some(first) => points.iter().fold((*first, *first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-            None => (DVec2::ZERO, DVec2::ZERO),
-        };
+        let bounds = |c: &[DVec2]| c.iter().fold((c[0], c[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let (lo, hi) = points
+            .par_chunks(CHUNK)
+            .map(bounds)
+            .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+            .unwrap_or((DVec2::ZERO, DVec2::ZERO));
         let max_cells = (points.len().saturating_mul(MAX_CELLS_PER_POINT)).max(MIN_CELLS) as f64;
         let cells_along = |extent: f64, cell_m: f64| ((extent / cell_m).floor() + 1.0).clamp(1.0, (1u64 << 40) as f64);
         let wanted = cells_along(hi.x - lo.x, cell_m) * cells_along(hi.y - lo.y, cell_m);
@@ -64,33 +100,43 @@ impl Grid {
         self.nx = (((hi.x - lo.x) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
         self.ny = (((hi.y - lo.y) / cell_m).floor() as i64 + 1).clamp(1, 1 << 20);
         let cells = (self.nx * self.ny) as usize;
-        // A counting sort: each cell's count, then its end, then (placing the points from the
-        // last) its start, so that each cell keeps its points in ascending order.
-        let mut counts = std::mem::take(&mut self.cell_start);
-        counts.clear();
-        counts.resize(cells + 1, 0);
-        let mut cell_of = std::mem::take(&mut self.cell_of);
-        cell_of.clear();
-        for p in points {
-            let c = self.cell_index(*p);
-            cell_of.push(c);
-            counts[c] += 1;
-        }
-        for c in 1..=cells {
-            counts[c] += counts[c - 1];
-        }
+        // Each point's key (its cell above its index) sorted by a radix sort, then each cell's
+        // start filled in one pass: within a cell the points stay in ascending order, and no
+        // pass runs over all the cells more than once.
+        let index_bits = u64::BITS - (points.len() as u64).leading_zeros();
+        let cell_bits = u64::BITS - (cells as u64).leading_zeros();
+        assert!(index_bits + cell_bits <= u64::BITS, "{} points in {cells} cells", points.len());
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        let this = &*self;
+        keys.par_extend(
+            points
+                .par_iter()
+                .enumerate()
+                .with_min_len(CHUNK)
+                .map(|(i, p)| (this.cell_index(*p) as u64) << index_bits | i as u64),
+        );
+        let mut spare = std::mem::take(&mut self.spare);
+        radix_sort(&mut keys, &mut spare, index_bits, index_bits + cell_bits);
+        let index_mask = (1u64 << index_bits) - 1;
+        let mut starts = std::mem::take(&mut self.cell_start);
+        starts.resize(cells + 1, 0);
         self.order.clear();
-        self.order.resize(points.len(), 0);
         self.points.clear();
-        self.points.resize(points.len(), DVec2::ZERO);
-        for (i, c) in cell_of.iter().enumerate().rev() {
-            counts[*c] -= 1;
-            let slot = counts[*c] as usize;
-            self.order[slot] = i as u32;
-            self.points[slot] = points[i];
+        let mut next_cell = 0;
+        for (slot, key) in keys.iter().enumerate() {
+            let (c, i) = ((key >> index_bits) as usize, (key & index_mask) as usize);
+            if c >= next_cell {
+                starts[next_cell..=c].fill(slot as u32);
+                next_cell = c + 1;
+            }
+            self.order.push(i as u32);
+            self.points.push(points[i]);
         }
-        self.cell_start = counts;
-        self.cell_of = cell_of;
+        starts[next_cell..].fill(points.len() as u32);
+        self.cell_start = starts;
+        self.keys = keys;
+        self.spare = spare;
     }
 
     /// The cell size in metres: the size asked for, or larger for points spread far apart.

@@ -88,9 +88,10 @@ impl Simulation<'_> {
         let counts = take_moves(&moves, grid, &mut self.detour, &mut self.act_scratch, &mut fin);
         self.detours[0] += counts[0];
         self.detours[1] += counts[1];
-        for ((v, f), p) in self.vel.iter_mut().zip(&fin).zip(&self.pos) {
-            *v = (*f - *p) / self.dt_secs;
-        }
+        let dt_secs = self.dt_secs;
+        self.vel.par_iter_mut().zip(&fin).zip(&self.pos).with_min_len(CHUNK).for_each(|((v, f), p)| {
+            *v = (*f - *p) / dt_secs;
+        });
         std::mem::swap(&mut self.pos, &mut fin);
         self.act_fin = fin;
     }
@@ -171,14 +172,15 @@ impl Scratch {
     fn find_movers(&mut self, moves: &Moves) {
         let n = moves.pos.len();
         self.step_m.clear();
-        self.step_m.resize(n, 0.0);
+        self.step_m.par_extend(moves.proposed.par_iter().zip(moves.pos).with_min_len(CHUNK).map(|(q, p)| {
+            let step = *q - *p;
+            if step.length_squared() >= STILL_M2 { step.length() } else { 0.0 }
+        }));
         self.slot_of.clear();
         self.slot_of.resize(n, u32::MAX);
         self.movers.clear();
-        for i in 0..n {
-            let step = moves.proposed[i] - moves.pos[i];
-            if step.length_squared() >= STILL_M2 {
-                self.step_m[i] = step.length();
+        for (i, step_m) in self.step_m.iter().enumerate() {
+            if *step_m != 0.0 {
                 self.slot_of[i] = self.movers.len() as u32;
                 self.movers.push(i as u32);
             }

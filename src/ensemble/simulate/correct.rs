@@ -15,14 +15,12 @@ impl Simulation<'_> {
     /// obstacles, or ORCA. Each performer reads the others' state at the start of the step, so
     /// they are shared among threads.
     pub(super) fn correct(&mut self, grid: &Grid) {
-        let (pos, vel, active, group_of) = (&self.pos, &self.vel, &self.active, &self.group_of);
+        let (vel, group_moving) = (&self.vel, &self.group_moving);
         self.bodies.clear();
-        self.bodies.par_extend(grid.order().par_iter().with_min_len(CHUNK).map(|&j| {
+        self.bodies.par_extend(grid.order().par_iter().zip(grid.points()).with_min_len(CHUNK).map(|(&j, p)| {
             let index = j;
             let j = j as usize;
-            // Groups past `u32::MAX >> 1` share a number (alignment and cohesion only).
-            let group = (group_of[j].min(GROUP_MAX as usize) as u32) << 1 | u32::from(active[j].is_some());
-            Body { pos: pos[j], vel: vel[j], group_moving: group, index }
+            Body { pos: *p, vel: vel[j], group_moving: group_moving[j], index }
         }));
         let near = Neighbourhood {
             plan: self.plan,
@@ -70,6 +68,12 @@ impl Body {
 /// The largest group number a [`Body`] holds.
 const GROUP_MAX: u32 = u32::MAX >> 1;
 
+/// A [`Body`]'s group and moving flag: groups past [`GROUP_MAX`] share a number (alignment and
+/// cohesion only).
+pub(super) fn group_moving(group: usize, moving: bool) -> u32 {
+    (group.min(GROUP_MAX as usize) as u32) << 1 | u32::from(moving)
+}
+
 /// What the correct phase reads: everyone's state at the start of the step.
 struct Neighbourhood<'a> {
     plan: &'a Plan,
@@ -104,7 +108,7 @@ impl Neighbourhood<'_> {
         let (mut same, mut same_v, mut same_p) = (0usize, DVec2::ZERO, DVec2::ZERO);
         let mut sep = DVec2::ZERO;
         let mut first_threat: Option<(f64, usize)> = None;
-        let same_group = (self.group_of[i].min(GROUP_MAX as usize) as u32) << 1 | 1;
+        let same_group = group_moving(self.group_of[i], true);
         let near_m = sep_range.max(self.cell_m);
         let near2 = (near_m * (1.0 + 1e-12)) * (near_m * (1.0 + 1e-12));
         for run in self.grid.runs_within(p, near_m) {

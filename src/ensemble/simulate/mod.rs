@@ -104,6 +104,13 @@ pub struct Simulation<'p> {
     vel: Vec<DVec2>,
     group_of: Vec<usize>,
     active: Vec<Option<Active>>,
+    /// Per performer, its group shifted left by one with the lowest bit set while it moves
+    /// (see `correct::Body`), written by the predict phase so that the neighbours' copies need
+    /// not read the move records in grid order.
+    group_moving: Vec<u32>,
+    /// Per performer, the end of its move's schedule in beats (infinite while it stands), so
+    /// that the arrival check need not read every move record.
+    due_beats: Vec<f64>,
     next_behaviour: usize,
     /// Behaviour indices sorted by start.
     order: Vec<usize>,
@@ -155,6 +162,8 @@ impl<'p> Simulation<'p> {
             vel: vec![DVec2::ZERO; n],
             group_of: plan.performers.iter().map(|p| p.group).collect(),
             active: vec![None; n],
+            group_moving: vec![0; n],
+            due_beats: vec![f64::INFINITY; n],
             next_behaviour: 0,
             order,
             shapes,
@@ -277,6 +286,7 @@ impl<'p> Simulation<'p> {
                 short_m: 0.0,
             });
             self.recorder.move_started(record, &self.moves);
+            self.due_beats[i] = ev.end_beats();
             self.active[i] = Some(Active {
                 record,
                 path,
@@ -294,28 +304,29 @@ impl<'p> Simulation<'p> {
     /// follows the remaining distance over the remaining time).
     fn predict(&mut self, t_next: f64) {
         let (pos, active, router, dt_secs) = (&self.pos, &self.active, &self.router, self.dt_secs);
-        self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).enumerate().with_min_len(CHUNK).for_each(
-            |(i, (desired, lag))| {
-                *desired = DVec2::ZERO;
-                *lag = 0.0;
-                let Some(a) = &active[i] else { return };
-                let span = (a.t1_beats - a.t0_beats).max(1e-9);
-                let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
-                let u = ramp_profile(tau);
-                let mut carrot = a.path.at_fraction(u);
-                if let Some(p) = a.attract {
-                    carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
-                }
-                if tau >= 1.0 {
-                    carrot = a.target;
-                }
-                if a.routed && !router.clear(pos[i], carrot) {
-                    carrot = Self::corner_in_sight(router, &a.path, pos[i], u);
-                }
-                *desired = steer::seek(pos[i], carrot, dt_secs, a.max_speed);
-                *lag = pos[i].distance(carrot);
-            },
-        );
+        let group_of = &self.group_of;
+        let out = self.desired.par_iter_mut().zip(self.lag.par_iter_mut()).zip(self.group_moving.par_iter_mut());
+        out.enumerate().with_min_len(CHUNK).for_each(|(i, ((desired, lag), group_moving))| {
+            *desired = DVec2::ZERO;
+            *lag = 0.0;
+            *group_moving = correct::group_moving(group_of[i], active[i].is_some());
+            let Some(a) = &active[i] else { return };
+            let span = (a.t1_beats - a.t0_beats).max(1e-9);
+            let tau = ((t_next - a.t0_beats) / span).clamp(0.0, 1.0);
+            let u = ramp_profile(tau);
+            let mut carrot = a.path.at_fraction(u);
+            if let Some(p) = a.attract {
+                carrot += (p - carrot) * (0.3 * (std::f64::consts::PI * u).sin());
+            }
+            if tau >= 1.0 {
+                carrot = a.target;
+            }
+            if a.routed && !router.clear(pos[i], carrot) {
+                carrot = Self::corner_in_sight(router, &a.path, pos[i], u);
+            }
+            *desired = steer::seek(pos[i], carrot, dt_secs, a.max_speed);
+            *lag = pos[i].distance(carrot);
+        });
     }
 
     /// The farthest corner of a route, up to the schedule's point at fraction `u`, that `p`
@@ -329,10 +340,10 @@ impl<'p> Simulation<'p> {
     /// spot has arrived; within [`ARRIVE_M`] it stops and holds the spot until its next event.
     fn arrive(&mut self, t_next: f64) {
         for i in 0..self.pos.len() {
-            let Some(a) = &self.active[i] else { continue };
-            if t_next < a.t1_beats - 1e-9 {
+            if t_next < self.due_beats[i] - 1e-9 {
                 continue;
             }
+            let Some(a) = &self.active[i] else { continue };
             let left_m = self.pos[i].distance(a.target);
             let record = &mut self.moves[a.record];
             if left_m <= ARRIVAL_TOLERANCE_M && record.arrived_beats.is_none() {
@@ -340,6 +351,7 @@ impl<'p> Simulation<'p> {
             }
             if left_m <= ARRIVE_M {
                 self.active[i] = None;
+                self.due_beats[i] = f64::INFINITY;
                 self.vel[i] = DVec2::ZERO;
             }
         }
