@@ -89,7 +89,11 @@ impl Grid {
             .map(bounds)
             .reduce_with(|a, b| (a.0.min(b.0), a.1.max(b.1)))
             .unwrap_or((DVec2::ZERO, DVec2::ZERO));
-        let max_cells = (points.len().saturating_mul(MAX_CELLS_PER_POINT)).max(MIN_CELLS) as f64;
+        // The sort's keys hold a cell above a point's index in 64 bits: the cells stay within
+        // what the index leaves.
+        let index_bits = u64::BITS - (points.len() as u64).leading_zeros();
+        let key_cells = 2f64.powi(63 - index_bits as i32);
+        let max_cells = ((points.len().saturating_mul(MAX_CELLS_PER_POINT)).max(MIN_CELLS) as f64).min(key_cells / 2.0);
         let cells_along = |extent: f64, cell_m: f64| ((extent / cell_m).floor() + 1.0).clamp(1.0, (1u64 << 40) as f64);
         let wanted = cells_along(hi.x - lo.x, cell_m) * cells_along(hi.y - lo.y, cell_m);
         if wanted > max_cells {
@@ -103,9 +107,8 @@ impl Grid {
         // Each point's key (its cell above its index) sorted by a radix sort, then each cell's
         // start filled in one pass: within a cell the points stay in ascending order, and no
         // pass runs over all the cells more than once.
-        let index_bits = u64::BITS - (points.len() as u64).leading_zeros();
         let cell_bits = u64::BITS - (cells as u64).leading_zeros();
-        assert!(index_bits + cell_bits <= u64::BITS, "{} points in {cells} cells", points.len());
+        debug_assert!(index_bits + cell_bits <= u64::BITS, "{} points in {cells} cells", points.len());
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
         let this = &*self;
