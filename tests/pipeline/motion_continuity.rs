@@ -38,10 +38,6 @@ const FLAT_TOLERANCE_M: f32 = 0.003;
 const MAX_FLAT_SLIDE_M_PER_S: f32 = 0.01;
 /// The most an end site or sole point (a surface point) may be below the floor, metres.
 const MAX_SINK_M: f32 = 0.01;
-/// Points still found through the floor, allowed until they are fixed: (score, point, the most
-/// past the allowance, metres), with every body: a toe tip on the turn at 16 s in `barn` (8 mm:
-/// the couple turning together lengthens the step).
-const OPEN_SINKS: &[(&str, &str, f32)] = &[("laban-tk/barn.lbn", "RightToeEnd", 0.009)];
 /// The longest a dancer may be in the air, seconds (a flight's longest, and one frame).
 const MAX_AIR_SECS: f64 = labanplay::score::gaps::FLIGHT_MAX_SECS + 1.0 / FPS;
 
@@ -268,10 +264,7 @@ fn check_body(model: &str) -> BodyReport {
             r.frames += traj.len();
             let lowest = traj.iter().flatten().map(|v| v.y).fold(0.0f32, f32::min);
             r.worst_sink_m = r.worst_sink_m.max(-lowest);
-            let open = |past: f32, i: usize| {
-                OPEN_SINKS.iter().any(|o| (o.0, o.1) == (name.as_str(), names[i].as_str()) && past <= o.2)
-            };
-            if let Some((past, f, i)) = through_the_floor(&traj).filter(|(past, _, i)| !open(*past, *i)) {
+            if let Some((past, f, i)) = through_the_floor(&traj) {
                 r.sinking.push(format!(
                     "{model} {name} dancer {}: {} {:.1} cm past the floor's allowance at frame {f} (t={:.2} s)",
                     d + 1,

@@ -4,7 +4,7 @@
 
 use super::foot_roll::FootRoll;
 use super::legs::{Leg, LegFrame};
-use super::{DancerAnimation, FootState, Pose, Side, Skeleton, leg_tap};
+use super::{DancerAnimation, FootState, JointId, Pose, Side, Skeleton, leg_tap};
 use crate::animation::feet::wrap_angle;
 use crate::pose::fk::{child_world, joint_world};
 use crate::pose::ik::{IkError, LimbGoal, LimbIkSolution, least_twist_pole, limb_job, solve_limb};
@@ -121,7 +121,10 @@ impl DancerAnimation {
             return true;
         }
         let actual = FootState { ankle_in_world: got_pos, pitch_rad: roll.pitch_of(got_rot), ..leg.state };
-        let toes = self.air_toe_bend(frame.flying, leg, actual.pitch_rad);
+        // The toes as far as their joint bends (the pose clamps them there too).
+        let ball = if leg.side == Side::Left { JointId::BallL } else { JointId::BallR };
+        let limits = frame.skeleton.limits(ball);
+        let toes = self.air_toe_bend(frame.flying, leg, actual.pitch_rad).clamp(limits.min_rad.x, limits.max_rad.x);
         let probe = FootState { toe_bend_rad: toes, ..actual };
         let low = geo.lowest_sole_y_turned(&probe, got_rot);
         if low >= AIR_SOLE_MIN_M {
