@@ -153,7 +153,8 @@ const JUNCTION_DETOUR_FREE: f32 = 0.1;
 pub(super) fn discrete_embedding(spheres: &[Sphere], graph: &Graph, frame: &BodyFrame) -> Result<Search, RigError> {
     let scorer = Scorer::new(spheres, graph, *frame)?;
     let candidates = scorer.candidates();
-    branch_and_bound(&scorer, &candidates)
+    let bounds = Bounds::new(&scorer, &candidates);
+    branch_and_bound(&scorer, &candidates, &bounds)
 }
 
 /// Penalties of placing the reduced joints on spheres of the graph's largest component.
@@ -460,8 +461,7 @@ impl Bounds {
 }
 
 /// The search proper: expands the partial embedding of least lower bound until one is complete.
-fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Result<Search, RigError> {
-    let bounds = Bounds::new(scorer, candidates);
+fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>], bounds: &Bounds) -> Result<Search, RigError> {
     let mut heap: BinaryHeap<Reverse<Partial>> = BinaryHeap::new();
     let mut seq = 0u64;
     heap.push(Reverse(Partial { lower_bound: Key(bounds.rest(&[])), seq, assigned: Vec::new(), cost: 0.0 }));
@@ -500,4 +500,80 @@ fn branch_and_bound(scorer: &Scorer, candidates: &[Vec<Candidate>]) -> Result<Se
         "no placement of a standing humanoid skeleton (head up, two arms, two legs on the floor) fits this shape"
             .into(),
     ))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // A failed unwrap is a failed test.
+mod tests {
+    use super::super::{body_frame, pack_spheres};
+    use super::*;
+    use crate::body::polygonise::PolygoniseParams;
+    use crate::body::rig::find_model;
+
+    impl Bounds {
+        /// The bound before the pairs: the least unary penalty of each joint still to place.
+        fn unary_only(candidates: &[Vec<Candidate>], spheres: usize) -> Bounds {
+            let lu: Vec<f32> = candidates.iter().map(|l| l.first().map_or(0.0, |c| c.unary)).collect();
+            Bounds { legs: vec![lu[5] + lu[6]; spheres], arms: vec![lu[3] + lu[4]; spheres], least_unary: lu }
+        }
+    }
+
+    /// The penalty of placing the reduced joints on `assignment` in order, as the search sums it.
+    fn cost_of(scorer: &Scorer, candidates: &[Vec<Candidate>], assignment: &[usize]) -> Option<Vec<f32>> {
+        let mut prefix_costs = vec![0.0f32];
+        for (j, &s) in assignment.iter().enumerate() {
+            let unary = candidates[j].iter().find(|c| c.sphere == s)?.unary;
+            let cost = prefix_costs[j] + unary + scorer.pair_penalty(&assignment[..j], j, s);
+            prefix_costs.push(cost);
+        }
+        prefix_costs.last().is_some_and(|c| c.is_finite()).then_some(prefix_costs)
+    }
+
+    #[test]
+    fn the_pair_bound_never_overestimates_and_finds_the_embedding_the_unary_bound_finds() {
+        let mesh = find_model("woman-modern").unwrap().build_mesh(&PolygoniseParams::default()).unwrap();
+        let height = mesh.bounds_in_model().map(|(lo, hi)| hi.y - lo.y).unwrap();
+        let body = VoxelBody::build(&mesh, height / 150.0).unwrap();
+        let (frame, _) = body_frame(&body).unwrap();
+        let spheres = pack_spheres(&body);
+        let graph = Graph::build(&body, &spheres);
+        let scorer = Scorer::new(&spheres, &graph, frame).unwrap();
+        let candidates = scorer.candidates();
+        let tight = Bounds::new(&scorer, &candidates);
+        let loose = Bounds::unary_only(&candidates, spheres.len());
+        let best = branch_and_bound(&scorer, &candidates, &tight).unwrap();
+        let reference = branch_and_bound(&scorer, &candidates, &loose).unwrap();
+        assert_eq!(best.assignment, reference.assignment);
+        assert_eq!(best.penalty, reference.penalty);
+        assert!(best.expansions <= reference.expansions, "{} > {}", best.expansions, reference.expansions);
+        // Completions near the best one (one or two joints moved to other candidates): at every
+        // prefix, the cost so far plus the bound is at most the completion's whole cost.
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as usize % n
+        };
+        let mut checked = 0;
+        for trial in 0..3000 {
+            let mut assignment = best.assignment;
+            for _ in 0..1 + trial % 2 {
+                let j = next(REDUCED);
+                assignment[j] = candidates[j][next(candidates[j].len())].sphere;
+            }
+            let distinct = (0..REDUCED).all(|a| (a + 1..REDUCED).all(|b| assignment[a] != assignment[b]));
+            let Some(prefix_costs) = cost_of(&scorer, &candidates, &assignment).filter(|_| distinct) else {
+                continue;
+            };
+            let whole = prefix_costs[REDUCED];
+            assert!(whole >= best.penalty - 1e-3, "{assignment:?} costs {whole} < {}", best.penalty);
+            for placed in 0..=REDUCED {
+                let bound = prefix_costs[placed] + tight.rest(&assignment[..placed]);
+                assert!(bound <= whole + 1e-3, "{assignment:?}: after {placed} joints {bound} > {whole}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 500, "{checked} completions checked");
+    }
 }
