@@ -1,5 +1,6 @@
 //! A developer's tool: the confidence of a rig against its measured error. Every shared mesh with
-//! a reference skeleton (`../shared/meshes`), as stored and stretched (taller, shorter, wider,
+//! a reference skeleton (`../shared/meshes`) and the project's four built-in bodies (their rest
+//! joints the reference; never used to tune the placement, so summed apart as held out), as stored and stretched (taller, shorter, wider,
 //! deeper, legs together: the reference skeleton moved alike), and, for bad rigs, as a cartoon,
 //! with legs fused, arms swung into the trunk, a piece cut away, every vertex shaken, and each
 //! stored rig with one joint forced off by a share of the height; per rig the mean and worst
@@ -11,12 +12,13 @@
 //! named least sure how often a joint far off is named (first, at all) and a well-placed one is.
 //! `--fit` searches the weights (see `labanplay::rig::embed::Weights`) again.
 //!
-//! `cargo run --release --no-default-features --example rig_calibrate [-- --fit] [--dump FILE] [MESH…]`
+//! `cargo run --release --no-default-features --example rig_calibrate [-- --fit] [--dump FILE] [MESH… | built-in]`
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use glam::Vec3;
+use labanplay::body::polygonise::PolygoniseParams;
 use labanplay::pose::JointId;
 use labanplay::pose::skeleton::JOINT_COUNT;
 use labanplay::rig::embed::{Evidence, LEAST_SURE_BELOW, Weights, least_sure_of};
@@ -191,7 +193,8 @@ fn limb_errors(rig: &RiggedMesh, joints_in_rig: &[Vec3], reference: &Reference) 
         .iter()
         .filter_map(|(joint, names)| {
             let at = rig_variants::find_joint(reference, names)?;
-            Some((*joint, 100.0 * rig.frame.to_input(joints_in_rig[joint.index()]).distance(at) / height))
+            let got = rig.frame.to_input(joints_in_rig[joint.index()]);
+            Some((*joint, 100.0 * got.distance(at) / height))
         })
         .collect()
 }
@@ -247,11 +250,52 @@ fn mesh_rows(dir: &Path, mesh: &str, skeleton: &str) -> Vec<Row> {
         return Vec::new();
     };
     let Ok(raw) = read_mesh(&bytes, mesh.rsplit('.').next(), Some(dir)) else { return Vec::new() };
-    let options = RigOptions::default();
     let bad: &[Variant] = if BAD_VARIANTS_ON.contains(&mesh) { &BAD } else { &[] };
+    variant_rows(mesh, &raw, &reference, bad)
+}
+
+/// The project's built-in bodies (never used to tune the placement): their polygonised rest
+/// meshes, with their own rest joints as the reference (named as Mixamo names them).
+fn builtin_rows() -> Vec<Row> {
+    use labanplay::body::models::{builtin_models, joint};
+    let names = [
+        (joint::SHOULDER_L, "mixamorig:LeftArm"),
+        (joint::SHOULDER_R, "mixamorig:RightArm"),
+        (joint::ELBOW_L, "mixamorig:LeftForeArm"),
+        (joint::ELBOW_R, "mixamorig:RightForeArm"),
+        (joint::WRIST_L, "mixamorig:LeftHand"),
+        (joint::WRIST_R, "mixamorig:RightHand"),
+        (joint::HIP_L, "mixamorig:LeftUpLeg"),
+        (joint::HIP_R, "mixamorig:RightUpLeg"),
+        (joint::KNEE_L, "mixamorig:LeftLeg"),
+        (joint::KNEE_R, "mixamorig:RightLeg"),
+        (joint::ANKLE_L, "mixamorig:LeftFoot"),
+        (joint::ANKLE_R, "mixamorig:RightFoot"),
+        (joint::NECK, "mixamorig:Neck"),
+    ];
+    let mut rows = Vec::new();
+    for model in builtin_models() {
+        let Ok(mesh) = model.build_mesh(&PolygoniseParams::default()) else { continue };
+        let raw = RawMesh {
+            format: None,
+            positions_in_input: mesh.positions_in_model.clone(),
+            triangles: mesh.triangles.clone(),
+            notes: Vec::new(),
+            own_skeleton: Vec::new(),
+        };
+        let reference: Reference =
+            names.iter().map(|&(j, name)| (name.to_owned(), model.joint_rest_in_model[j])).collect();
+        rows.extend(variant_rows(&format!("built-in {}", model.name), &raw, &reference, &[]));
+    }
+    rows
+}
+
+/// Rows of `raw` as stored and stretched, then as each of `bad`.
+fn variant_rows(mesh: &str, raw: &RawMesh, reference: &Reference, bad: &[Variant]) -> Vec<Row> {
+    let options = RigOptions::default();
     let mut rows = Vec::new();
     for &variant in STRETCHES.iter().chain(bad) {
-        let Some((made, moved)) = variant.make(&raw, &reference) else { continue };
+        let Some((made, moved)) = variant.make(raw, reference) else { continue };
         let start = Instant::now();
         let rig = match rig_mesh(&made, &options, &mut |_, _| {}) {
             Ok(rig) => rig,
@@ -290,7 +334,8 @@ fn print_row(r: &Row, w: &Weights) {
 }
 
 /// One line per rig: mesh, variant, mean %, worst %, rig ms, penalty, then per limb joint its
-/// seven evidence terms (tab-separated, for fitting elsewhere).
+/// seven evidence terms, then each limb joint's error as `Joint=%` (tab-separated, for fitting
+/// elsewhere).
 fn dump(rows: &[Row]) -> String {
     let mut out = String::new();
     for r in rows {
@@ -309,6 +354,9 @@ fn dump(rows: &[Row]) -> String {
             ] {
                 cells.push(x.to_string());
             }
+        }
+        for (j, e) in &r.errors {
+            cells.push(format!("{j:?}={e}"));
         }
         out += &cells.join("\t");
         out.push('\n');
@@ -558,11 +606,20 @@ fn main() {
             rows.extend(mesh_rows(&dir, name, skeleton));
         }
     }
+    if only.is_empty() || only.iter().any(|o| o.as_str() == "built-in") {
+        rows.extend(builtin_rows());
+    }
     let all: Vec<&Row> = rows.iter().collect();
     let rigged: Vec<&Row> = rows.iter().filter(|r| r.rig_ms > 0.0).collect();
     let stretched: Vec<&Row> =
         rigged.iter().copied().filter(|r| STRETCHES.iter().any(|s| s.name() == r.variant)).collect();
-    for (what, set) in [("stored and stretched", &stretched), ("rigged", &rigged), ("rigged and forced", &all)] {
+    let held_out: Vec<&Row> = stretched.iter().copied().filter(|r| r.mesh.starts_with("built-in")).collect();
+    for (what, set) in [
+        ("stored and stretched", &stretched),
+        ("held out (built-in bodies)", &held_out),
+        ("rigged", &rigged),
+        ("rigged and forced", &all),
+    ] {
         Score::of(set, &Weights::FITTED).print(what, set.len());
     }
     ablation(&rigged, &Weights::FITTED);

@@ -108,11 +108,11 @@ impl Weights {
     /// little.
     pub const FITTED: Weights = Weights {
         mirror_per_pct: 0.026,
-        guessed: 0.02,
-        off_centre: 0.21,
-        out_of_range: 0.25,
+        guessed: 0.032,
+        off_centre: 0.2,
+        out_of_range: 0.35,
         toes_back: 0.02,
-        bone_outside: 0.04,
+        bone_outside: 0.024,
         unexplained_per_pct: 0.54,
         penalty: 0.0,
         worst_share: 0.37,
@@ -270,7 +270,7 @@ fn proportions(joints: &[Vec3; JOINT_COUNT], frame: &BodyFrame, e: &mut Evidence
                 beyond(frame.rel_y(at(shoulder)), 0.45, 0.86, 0.12) + beyond(half_width, 0.06, 0.16, 0.08);
         }
         if let Some(x) = e.limb_mut(wrist) {
-            x.out_of_range += beyond(upper + fore, 0.22, 0.42, 0.12);
+            x.out_of_range += beyond(upper + fore, 0.22, 0.42, 0.1);
         }
     }
 }

@@ -17,7 +17,8 @@
 //! halfway, the wrist at the narrowest section behind the palm (an arm whose sections only taper to
 //! its end, a mannequin without hands, has its wrist 3 % of the height from that end; an arm longer
 //! than half the height whose hand is not found on the height's scale is searched on its own), the
-//! armpit where the arm's section jumps, the neck at the narrowest section under the head.
+//! armpit where the arm's section jumps (a hanging arm's shoulder 3 % of the height under where
+//! the upper arm's axis leaves the shoulder's top), the neck at the narrowest section under the head.
 
 mod confidence;
 mod refine;

@@ -157,6 +157,15 @@ const SHORT_LEGS: f32 = 0.2;
 /// longer than ordinary (the shared meshes measure 0.33–0.48): a hand not found on the height's
 /// scale is looked for on the arm's (its length over this).
 const ARM_OF_HEIGHT: f32 = 0.5;
+/// Rise of the upper arm's axis (its direction's height component) from which it hangs and the
+/// shoulder is found under the shoulder's top, fully so this much higher (an A-pose measures
+/// 0.75–0.9, arms down 0.95–1, a T-pose under 0.4).
+const HANGING_FROM: f32 = 0.6;
+const HANGING_OVER: f32 = 0.15;
+/// Depth of a hanging arm's shoulder joint under the top of the shoulder along the upper arm's
+/// axis (body heights): the median over the shared meshes' hanging arms, 0.017–0.046 (the
+/// acromion to the head of the humerus).
+const SHOULDER_UNDER_TOP: f32 = 0.03;
 
 /// Arc length from the fingertip of the wrist (`areas`: section voxel counts by arc length),
 /// lengths measured on scale `u`: the narrowest section behind the palm, the palm being the
@@ -325,7 +334,8 @@ impl Refiner<'_> {
     /// An arm from its graph path (shoulder junction → hand end): the fingertip is the
     /// farthest inside point past the hand end, the wrist the narrowest section near the hand,
     /// the armpit where the section first jumps in size towards the body; the shoulder lies
-    /// half an arm radius inside the armpit on the upper arm's axis; the elbow near halfway.
+    /// half an arm radius inside the armpit on the upper arm's axis, or, for a hanging arm, under
+    /// the shoulder's top on that axis; the elbow near halfway.
     pub(super) fn arm(&mut self, path: &[Vec3]) -> Arm {
         let h = self.frame.height;
         let cell = self.body.cell_m;
@@ -392,11 +402,41 @@ impl Refiner<'_> {
         // Raised arms (T-pose) meet the body at the armpit; lowered arms (A-pose, arms down)
         // reach further in: the joint sits deeper the more the upper arm hangs.
         let hang = (axis.y / 0.6).clamp(0.0, 1.0);
-        let shoulder = upper_a + axis * (hang * (0.045 * h + 0.5 * arm_radius));
+        let from_armpit = upper_a + axis * (hang * (0.045 * h + 0.5 * arm_radius));
         let wrist = centroid(self, wrist_s);
-        let shoulder_s = armpit_s + 0.5 * arm_radius;
+        // A hanging upper arm (A-pose, arms down) ends under the shoulder's top: where its axis,
+        // carried on up, leaves the body.
+        let under_top = ((axis.y - HANGING_FROM) / HANGING_OVER).clamp(0.0, 1.0);
+        let top = if under_top > 0.0 { self.exit_along(upper_a, axis, 0.25 * h) } else { None };
+        let (shoulder, shoulder_s) = match top {
+            Some(top) => {
+                let below_top = top - axis * (SHOULDER_UNDER_TOP * h);
+                let shoulder = from_armpit.lerp(below_top, under_top);
+                let s = (armpit_s + 0.5 * arm_radius) * (1.0 - under_top)
+                    + (wrist_s + wrist.distance(shoulder)) * under_top;
+                (shoulder, s)
+            }
+            None => (from_armpit, armpit_s + 0.5 * arm_radius),
+        };
         let elbow = centroid(self, wrist_s + 0.48 * (shoulder_s - wrist_s));
         Arm { shoulder, elbow, wrist, fingertip, armpit_found, hand_found }
+    }
+
+    /// The last inside point on the ray from `from` along unit `dir` before it leaves the body,
+    /// within `reach`; `None` when `from` is outside or the ray stays inside that far.
+    pub(super) fn exit_along(&self, from: Vec3, dir: Vec3, reach: f32) -> Option<Vec3> {
+        let step = 0.5 * self.body.cell_m;
+        if !self.body.is_inside(from) {
+            return None;
+        }
+        let mut at = from;
+        while self.body.is_inside(at + dir * step) {
+            at += dir * step;
+            if at.distance(from) > reach {
+                return None;
+            }
+        }
+        Some(at)
     }
 
     /// The inside voxel connected to `from` (within `radius`) farthest along `dir`.
