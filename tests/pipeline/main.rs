@@ -50,6 +50,7 @@ mod purity;
 mod reading;
 mod rig;
 mod rig_cartoon;
+mod rig_held_out;
 mod rig_mesh;
 mod rig_orient;
 mod robustness;
