@@ -236,7 +236,9 @@ impl Refiner<'_> {
 
     /// A leg from its graph path (pelvis → toe) and the other leg's path: the crotch is where
     /// the horizontal sections of the two legs join; the ankle where the section grows into
-    /// the foot; the knee halfway; the hip a little above the crotch on the thigh's axis.
+    /// the foot; the knee halfway (the narrowest section between calf and thigh lands 2.0 % of
+    /// the height off on average over the shared and built-in bodies' 26 legs, halfway 1.0 %);
+    /// the hip a little above the crotch on the thigh's axis.
     pub(super) fn leg(&mut self, path: &[Vec3], other: &[Vec3]) -> Leg {
         let f = self.frame;
         let h = f.height;
