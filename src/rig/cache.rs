@@ -22,7 +22,7 @@ use crate::pose::skeleton::{JOINT_COUNT, Proportions, Skeleton};
 /// Environment variable naming the cache folder (tests; overrides the platform's).
 pub const CACHE_DIR_ENV: &str = "LABANPLAY_CACHE_DIR";
 /// Bumped whenever rigging or the cached format changes, so old entries are not reused.
-pub const RIG_CACHE_VERSION: u64 = 2;
+pub const RIG_CACHE_VERSION: u64 = 3;
 
 /// Where rigged models are cached: [`CACHE_DIR_ENV`], else `$XDG_CACHE_HOME/labanplay/rigs`,
 /// else `$HOME/.cache/labanplay/rigs`; `None` when none is set.
