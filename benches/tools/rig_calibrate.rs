@@ -277,11 +277,9 @@ fn builtin_rows() -> Vec<Row> {
     for model in builtin_models() {
         let Ok(mesh) = model.build_mesh(&PolygoniseParams::default()) else { continue };
         let raw = RawMesh {
-            format: None,
             positions_in_input: mesh.positions_in_model.clone(),
             triangles: mesh.triangles.clone(),
-            notes: Vec::new(),
-            own_skeleton: Vec::new(),
+            ..RawMesh::default()
         };
         let reference: Reference =
             names.iter().map(|&(j, name)| (name.to_owned(), model.joint_rest_in_model[j])).collect();

@@ -33,11 +33,9 @@ fn the_built_in_bodies_rig_within_one_and_a_half_percent_mean_and_three_and_a_ha
     for model in builtin_models() {
         let mesh = model.build_mesh(&PolygoniseParams::default()).unwrap();
         let raw = RawMesh {
-            format: None,
             positions_in_input: mesh.positions_in_model.clone(),
             triangles: mesh.triangles.clone(),
-            notes: Vec::new(),
-            own_skeleton: Vec::new(),
+            ..RawMesh::default()
         };
         let rig = rig_mesh(&raw, &RigOptions::default(), &mut |_, _| {}).unwrap();
         let joints = rig.bind_joints();
