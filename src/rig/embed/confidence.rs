@@ -5,7 +5,8 @@
 //! sureness `exp(-Σ weight × term)`. The rig's confidence blends the mean and the worst limb
 //! sureness, times a factor of the search's penalty; the fitted weights ([`Weights::FITTED`],
 //! rounded from the `rig_calibrate` tool's search over stored, stretched, cartoon, fused, cut,
-//! shaken and forced-off rigs of the shared meshes) give the worst joint over a third of the
+//! shaken and forced-off rigs of the shared meshes and the stored and stretched built-in bodies)
+//! give the worst joint over a third of the
 //! blend, so one joint far off (a rig with a single joint forced 8–10 % of the height off) falls
 //! under 0.8, and leave the penalty out: it measures unusual proportions (a big head) more than
 //! misplaced joints.
