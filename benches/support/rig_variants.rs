@@ -2,7 +2,7 @@
 //! tests and the rig tools: each maps the mesh (and, where the body's shape moves, its reference
 //! skeleton alike) so that the embedding is put to a test — a cartoon (big head about the neck,
 //! legs compressed below the hips, arms stretched along their axis), legs pressed together, arms
-//! swung down against the trunk, a piece cut away, every vertex shaken. Y up, X left–right.
+//! swung down against the trunk, a crouch, a piece cut away, every vertex shaken. Y up, X left–right.
 
 #![allow(dead_code)] // Each user takes the variants it needs.
 
@@ -171,6 +171,36 @@ impl ArmsDown {
             return *shoulder + Quat::from_axis_angle(about, self.radians * w) * q;
         }
         p
+    }
+}
+
+/// A crouch of `degrees`: the thighs turn forward about the hips, the shins back about the
+/// knees by twice that, the feet forward again about the ankles, so the feet stay flat and the
+/// knees come forward (a plié), each blended over 3 % of the height about its joint.
+pub struct Crouch {
+    joints: [[Vec3; 2]; 3],
+    height: f32,
+    radians: f32,
+}
+
+impl Crouch {
+    pub fn new(reference: &[(String, Vec3)], height: f32, degrees: f32) -> Option<Crouch> {
+        let joints = [pair(reference, &HIPS)?, pair(reference, &KNEES)?, pair(reference, &ANKLES)?];
+        Some(Crouch { joints, height, radians: degrees.to_radians() })
+    }
+
+    pub fn apply(&self, p: Vec3) -> Vec3 {
+        let side = if p.x >= 0.0 { 0 } else { 1 };
+        let mut q = p;
+        // From the foot up, each turn about its joint where the point lay before any turn.
+        for (joint, turns) in [(2, -1.0f32), (1, 2.0), (0, -1.0)] {
+            let at = self.joints[joint][side];
+            let w = smoothstep(0.03 * self.height, -0.03 * self.height, p.y - at.y);
+            if w > 0.0 {
+                q = at + Quat::from_axis_angle(Vec3::X, turns * self.radians * w) * (q - at);
+            }
+        }
+        q
     }
 }
 

@@ -138,7 +138,7 @@ const INCHES_MAX_UNITS: f32 = 3.0 / 0.0254;
 /// points away from the end whose outline has a gap in the middle (between the legs), or when
 /// neither end has one, away from the end that spreads far wider (two feet against a head).
 /// Left–right is the other of the two, forward where the toes point (the bottom slab's centre
-/// against the shins'). Units: metres when the height is 0.3–3, inches for 40–118 (1–3 m, so a
+/// against the ankles'). Units: metres when the height is 0.3–3, inches for 40–118 (1–3 m, so a
 /// body read in metres reads the same in inches), centimetres for 30–300, millimetres for
 /// 300–3000, else scaled to 1.75 m.
 pub fn detect_frame(
@@ -309,8 +309,10 @@ fn slab_spread(points: &[Vec3], axis: usize, from: f32, to: f32) -> f32 {
 }
 
 /// True when the feet extend towards +`depth`: the mean of the bottom slab (feet with toes)
-/// lies ahead of the mean of the shins' slab. The shins are 12–22 % of the height up, lower on
-/// short legs: scaled by the crotch's height (where the outline's legs join) under 42 %.
+/// lies ahead of the mean of the slab just above the feet, 5–10 % of the height up (lower on short
+/// legs: scaled by the crotch's height, where the outline's legs join, under 42 %). Higher up the
+/// shins of a body modelled in a plié lean forward past the toes (12–22 % turned five of the
+/// six shared meshes round when crouched 30°).
 fn toes_point_positive(points: &[Vec3], triangles: &[[u32; 3]], up: Axis, depth: usize, lo: Vec3, hi: Vec3) -> bool {
     let u = up.index();
     let h = hi[u] - lo[u];
@@ -319,23 +321,23 @@ fn toes_point_positive(points: &[Vec3], triangles: &[[u32; 3]], up: Axis, depth:
     let legs = Silhouette::build(points, triangles, [u, 3 - u - depth])
         .and_then(|outline| outline.legs_join(0, sign < 0.0))
         .map_or(1.0, |join| (join / 0.42).clamp(0.25, 1.0));
-    // Mid-range of the feet (heel to toe tip) against the mean of the shins: the toes reach
-    // further from the shin than the heel does.
-    let (mut feet_lo, mut feet_hi, mut shin_sum, mut shin_n) = (f32::MAX, f32::MIN, 0.0f64, 0usize);
+    // Mid-range of the feet (heel to toe tip) against the mean of the ankles: the toes reach
+    // further from the ankle than the heel does.
+    let (mut feet_lo, mut feet_hi, mut ankle_sum, mut ankle_n) = (f32::MAX, f32::MIN, 0.0f64, 0usize);
     for p in points {
         let height = (p[u] - floor) * sign;
         if (0.0..=0.03 * h).contains(&height) {
             feet_lo = feet_lo.min(p[depth]);
             feet_hi = feet_hi.max(p[depth]);
-        } else if (0.12 * legs * h..=0.22 * legs * h).contains(&height) {
-            shin_sum += f64::from(p[depth]);
-            shin_n += 1;
+        } else if (0.05 * legs * h..=0.1 * legs * h).contains(&height) {
+            ankle_sum += f64::from(p[depth]);
+            ankle_n += 1;
         }
     }
-    if feet_lo > feet_hi || shin_n == 0 {
+    if feet_lo > feet_hi || ankle_n == 0 {
         return true;
     }
-    f64::from(0.5 * (feet_lo + feet_hi)) >= shin_sum / shin_n as f64
+    f64::from(0.5 * (feet_lo + feet_hi)) >= ankle_sum / ankle_n as f64
 }
 
 #[cfg(test)]
