@@ -1,7 +1,8 @@
 //! A developer's tool: the confidence of a rig against its measured error. Every shared mesh with
 //! a reference skeleton (`../shared/meshes`) and the project's four built-in bodies (their rest
-//! joints the reference; never used to tune the placement, so summed apart as held out), as stored and stretched (taller, shorter, wider,
-//! deeper, legs together: the reference skeleton moved alike), and, for bad rigs, as a cartoon,
+//! joints the reference; never used to tune the placement, so summed apart as held out), as
+//! stored and reshaped (taller, shorter, wider, deeper, legs together, crouched: the reference
+//! skeleton moved alike), and, for bad rigs, as a cartoon,
 //! with legs fused, arms swung into the trunk, a piece cut away, every vertex shaken, and each
 //! stored rig with one joint forced off by a share of the height; per rig the mean and worst
 //! error of the twelve limb joints in % of the height, the confidence, the joints it is least
@@ -31,7 +32,7 @@ mod rig_reference;
 #[path = "../support/rig_variants.rs"]
 mod rig_variants;
 use rig_reference::LIMBS;
-use rig_variants::{ArmsDown, Cartoon, Deform, Piece, Reference, legs_together, shaken, y_range};
+use rig_variants::{ArmsDown, Cartoon, Crouch, Deform, Piece, Reference, legs_together, shaken, y_range};
 
 const MESHES: [(&str, &str); 9] = [
     ("makehuman-hm08-apose.obj", "makehuman-hm08-apose.skeleton.json"),
@@ -65,6 +66,8 @@ enum Variant {
     Cartoon(&'static str, Cartoon),
     /// Arms swung down by this many degrees (see [`ArmsDown`]).
     ArmsDown(&'static str, f32),
+    /// A crouch with the thighs this many degrees forward (see [`Crouch`]).
+    Crouch(&'static str, f32),
     Cut(Piece),
     /// Every vertex moved by up to this share of the height (the reference stays).
     Shaken(&'static str, f32),
@@ -74,7 +77,7 @@ const fn cartoon(name: &'static str, head: f32, legs: f32, arms: f32) -> Variant
     Variant::Cartoon(name, Cartoon { head, legs, arms })
 }
 
-const STRETCHES: [Variant; 8] = [
+const STRETCHES: [Variant; 10] = [
     Variant::Legs("legs together", 0.04),
     Variant::Stretch("stored", Vec3::ONE),
     Variant::Stretch("y*0.7", Vec3::new(1.0, 0.7, 1.0)),
@@ -83,6 +86,8 @@ const STRETCHES: [Variant; 8] = [
     Variant::Stretch("z*2", Vec3::new(1.0, 1.0, 2.0)),
     Variant::Stretch("x*0.7", Vec3::new(0.7, 1.0, 1.0)),
     Variant::Stretch("xz*1.6", Vec3::new(1.6, 1.0, 1.6)),
+    Variant::Crouch("crouch 15°", 15.0),
+    Variant::Crouch("crouch 30°", 30.0),
 ];
 
 const BAD: [Variant; 13] = [
@@ -118,6 +123,7 @@ impl Variant {
             | Variant::Legs(n, _)
             | Variant::Cartoon(n, _)
             | Variant::ArmsDown(n, _)
+            | Variant::Crouch(n, _)
             | Variant::Shaken(n, _) => n.to_owned(),
             Variant::Cut(piece) => piece.name().to_owned(),
         }
@@ -139,6 +145,10 @@ impl Variant {
             Variant::ArmsDown(_, degrees) => {
                 let down = ArmsDown::new(reference, degrees)?;
                 Box::new(move |p| down.apply(p))
+            }
+            Variant::Crouch(_, degrees) => {
+                let crouch = Crouch::new(reference, height, degrees)?;
+                Box::new(move |p| crouch.apply(p))
             }
             Variant::Cut(piece) => {
                 let triangles = piece.cut(&raw.positions_in_input, &raw.triangles, reference, height)?;
