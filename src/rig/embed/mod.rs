@@ -42,7 +42,7 @@ pub const MAX_EXPANSIONS: usize = 400_000;
 
 /// Sureness under which a joint is named among those a rig is least sure of: the cut-off that
 /// names a joint far off (over 8 % of the height) on as many calibration rigs as 0.85 does, and
-/// well-placed joints half as often (`rig_calibrate` prints the table).
+/// well-placed joints (under 4 %) a third less often (`rig_calibrate` prints the table).
 pub const LEAST_SURE_BELOW: f32 = 0.8;
 
 /// The joints of `sureness` (by [`JointId::index`]) under `cut_off`, least sure first, at most
