@@ -33,7 +33,7 @@ const LIMBS: [(JointId, usize, usize); 12] = [
 ];
 
 /// The built-in body's rest mesh, moved point by point by `map`, rigged as a user's mesh; and its
-/// rest joints moved alike, by [`LIMBS`] order.
+/// rest joints moved alike (by the model's joint index, as [`LIMBS`] names them).
 fn rigged(model: &ModelSpec, map: impl Fn(Vec3) -> Vec3) -> (RiggedMesh, Vec<Vec3>) {
     let mesh = model.build_mesh(&PolygoniseParams::default()).unwrap();
     let raw = RawMesh {
