@@ -201,3 +201,33 @@ fn a_cartoon_rigged_far_off_reports_under_0_8_and_names_the_joint_most_off() {
     let doubts = m.rig.embedding.least_sure();
     assert!(doubts.iter().any(|(j, _)| *j == most_off || *j == most_off.mirrored()), "{most_off:?} not in {doubts:?}");
 }
+
+/// Short-legged cartoons face the way their toes point, as stored and turned round: the feet's
+/// reach past the ankles just above them decides (the ankles' slab kept clear of the feet's,
+/// however short the legs; the shins higher up lean in a plié).
+#[test]
+fn short_legged_cartoons_turned_round_face_the_way_their_toes_point() {
+    let Some(dir) = meshes_dir("short_legged_cartoons_turned_round_face_the_way_their_toes_point") else { return };
+    for (mesh, skeleton, legs) in [
+        ("bevy-ik-skin.gltf", "bevy-ik-skin.skeleton.json", 0.6),
+        ("bevy-ik-skin.gltf", "bevy-ik-skin.skeleton.json", 0.35),
+        ("kenney-zombie.glb", "kenney-zombie.skeleton.json", 0.2),
+    ] {
+        let path = dir.join(mesh);
+        let mut raw =
+            read_mesh(&std::fs::read(&path).unwrap(), path.extension().and_then(|e| e.to_str()), Some(&dir)).unwrap();
+        let reference = read_reference(&std::fs::read_to_string(dir.join(skeleton)).unwrap());
+        let (lo, hi) = y_range(&raw.positions_in_input);
+        let deform = Deform::new(Cartoon { head: 1.0, legs, arms: 1.0 }, &reference, lo, hi).unwrap();
+        raw.positions_in_input.iter_mut().for_each(|p| *p = deform.apply(*p));
+        for turned in [false, true] {
+            let mut r = raw.clone();
+            if turned {
+                r.positions_in_input.iter_mut().for_each(|p| *p = Vec3::new(-p.x, p.y, -p.z));
+            }
+            let rig = rig_mesh(&r, &RigOptions::default(), &mut |_, _| {}).unwrap();
+            let forward_z = rig.frame.forward.vector().z;
+            assert!((forward_z > 0.5) != turned, "{mesh} legs ×{legs}, turned {turned}: taken as facing {forward_z:+}");
+        }
+    }
+}

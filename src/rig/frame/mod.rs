@@ -137,8 +137,8 @@ const INCHES_MAX_UNITS: f32 = 3.0 / 0.0254;
 /// height; its left–right axis is the symmetric one); a glTF's +Y when it is one of them. Up
 /// points away from the end whose outline has a gap in the middle (between the legs), or when
 /// neither end has one, away from the end that spreads far wider (two feet against a head).
-/// Left–right is the other of the two, forward where the toes point (the bottom slab's centre
-/// against the ankles'). Units: metres when the height is 0.3–3, inches for 40–118 (1–3 m, so a
+/// Left–right is the other of the two, forward where the toes point (past the ankles
+/// further than the heels). Units: metres when the height is 0.3–3, inches for 40–118 (1–3 m, so a
 /// body read in metres reads the same in inches), centimetres for 30–300, millimetres for
 /// 300–3000, else scaled to 1.75 m.
 pub fn detect_frame(
@@ -308,10 +308,12 @@ fn slab_spread(points: &[Vec3], axis: usize, from: f32, to: f32) -> f32 {
     (var / slab.len() as f32).sqrt()
 }
 
-/// True when the feet extend towards +`depth`: the mean of the bottom slab (feet with toes)
-/// lies ahead of the mean of the slab just above the feet, 5–10 % of the height up (lower on short
-/// legs: scaled by the crotch's height, where the outline's legs join, under 42 %). Higher up the
-/// shins of a body modelled in a plié lean forward past the toes (12–22 % turned five of the
+/// True when the feet extend towards +`depth`: the toes reach further past the ankles than the
+/// heels do — the bottom slab's extent (feet) against the extent of the slab just above the feet,
+/// 5–10 % of the height up (lower on short legs, scaled by the crotch's height where the
+/// outline's legs join under 42 %, but clear of the feet's slab: 3.5–5.5 % at least). Extents, not
+/// means: an instep in the ankles' slab of a flattened cartoon foot pulls its mean forward. The
+/// shins higher up lean forward past the toes in a plié (their mean at 12–22 % turned five of the
 /// six shared meshes round when crouched 30°).
 fn toes_point_positive(points: &[Vec3], triangles: &[[u32; 3]], up: Axis, depth: usize, lo: Vec3, hi: Vec3) -> bool {
     let u = up.index();
@@ -321,23 +323,24 @@ fn toes_point_positive(points: &[Vec3], triangles: &[[u32; 3]], up: Axis, depth:
     let legs = Silhouette::build(points, triangles, [u, 3 - u - depth])
         .and_then(|outline| outline.legs_join(0, sign < 0.0))
         .map_or(1.0, |join| (join / 0.42).clamp(0.25, 1.0));
-    // Mid-range of the feet (heel to toe tip) against the mean of the ankles: the toes reach
-    // further from the ankle than the heel does.
-    let (mut feet_lo, mut feet_hi, mut ankle_sum, mut ankle_n) = (f32::MAX, f32::MIN, 0.0f64, 0usize);
+    // The feet's reach (heel to toe tip) against the ankles' just above them: the toes reach
+    // further past the ankles than the heels do.
+    let (mut feet_lo, mut feet_hi, mut ankle_lo, mut ankle_hi) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+    let ankles = (0.05 * legs).max(0.035) * h..=(0.1 * legs).max(0.055) * h;
     for p in points {
         let height = (p[u] - floor) * sign;
         if (0.0..=0.03 * h).contains(&height) {
             feet_lo = feet_lo.min(p[depth]);
             feet_hi = feet_hi.max(p[depth]);
-        } else if (0.05 * legs * h..=0.1 * legs * h).contains(&height) {
-            ankle_sum += f64::from(p[depth]);
-            ankle_n += 1;
+        } else if ankles.contains(&height) {
+            ankle_lo = ankle_lo.min(p[depth]);
+            ankle_hi = ankle_hi.max(p[depth]);
         }
     }
-    if feet_lo > feet_hi || ankle_n == 0 {
+    if feet_lo > feet_hi || ankle_lo > ankle_hi {
         return true;
     }
-    f64::from(0.5 * (feet_lo + feet_hi)) >= ankle_sum / ankle_n as f64
+    feet_hi - ankle_hi >= ankle_lo - feet_lo
 }
 
 #[cfg(test)]
