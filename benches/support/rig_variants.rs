@@ -7,9 +7,33 @@
 #![allow(dead_code)] // Each user takes the variants it needs.
 
 use glam::{Quat, Vec3};
+use labanplay::body::models::{ModelSpec, joint};
 
 /// A reference skeleton: (joint name, position in the mesh's coordinates).
 pub type Reference = Vec<(String, Vec3)>;
+
+/// A built-in body's rest joints as a reference skeleton, named as Mixamo names them (the limb
+/// joints and the neck).
+pub fn builtin_reference(model: &ModelSpec) -> Reference {
+    [
+        (joint::SHOULDER_L, "mixamorig:LeftArm"),
+        (joint::SHOULDER_R, "mixamorig:RightArm"),
+        (joint::ELBOW_L, "mixamorig:LeftForeArm"),
+        (joint::ELBOW_R, "mixamorig:RightForeArm"),
+        (joint::WRIST_L, "mixamorig:LeftHand"),
+        (joint::WRIST_R, "mixamorig:RightHand"),
+        (joint::HIP_L, "mixamorig:LeftUpLeg"),
+        (joint::HIP_R, "mixamorig:RightUpLeg"),
+        (joint::KNEE_L, "mixamorig:LeftLeg"),
+        (joint::KNEE_R, "mixamorig:RightLeg"),
+        (joint::ANKLE_L, "mixamorig:LeftFoot"),
+        (joint::ANKLE_R, "mixamorig:RightFoot"),
+        (joint::NECK, "mixamorig:Neck"),
+    ]
+    .iter()
+    .map(|&(j, name)| (name.to_owned(), model.joint_rest_in_model[j]))
+    .collect()
+}
 
 /// The first joint of `reference` with one of `names`.
 pub fn find_joint(reference: &[(String, Vec3)], names: &[&str]) -> Option<Vec3> {

@@ -267,22 +267,7 @@ fn mesh_rows(dir: &Path, mesh: &str, skeleton: &str) -> Vec<Row> {
 /// The project's built-in bodies (never used to tune the placement): their polygonised rest
 /// meshes, with their own rest joints as the reference (named as Mixamo names them).
 fn builtin_rows() -> Vec<Row> {
-    use labanplay::body::models::{builtin_models, joint};
-    let names = [
-        (joint::SHOULDER_L, "mixamorig:LeftArm"),
-        (joint::SHOULDER_R, "mixamorig:RightArm"),
-        (joint::ELBOW_L, "mixamorig:LeftForeArm"),
-        (joint::ELBOW_R, "mixamorig:RightForeArm"),
-        (joint::WRIST_L, "mixamorig:LeftHand"),
-        (joint::WRIST_R, "mixamorig:RightHand"),
-        (joint::HIP_L, "mixamorig:LeftUpLeg"),
-        (joint::HIP_R, "mixamorig:RightUpLeg"),
-        (joint::KNEE_L, "mixamorig:LeftLeg"),
-        (joint::KNEE_R, "mixamorig:RightLeg"),
-        (joint::ANKLE_L, "mixamorig:LeftFoot"),
-        (joint::ANKLE_R, "mixamorig:RightFoot"),
-        (joint::NECK, "mixamorig:Neck"),
-    ];
+    use labanplay::body::models::builtin_models;
     let mut rows = Vec::new();
     for model in builtin_models() {
         let Ok(mesh) = model.build_mesh(&PolygoniseParams::default()) else { continue };
@@ -291,8 +276,7 @@ fn builtin_rows() -> Vec<Row> {
             triangles: mesh.triangles.clone(),
             ..RawMesh::default()
         };
-        let reference: Reference =
-            names.iter().map(|&(j, name)| (name.to_owned(), model.joint_rest_in_model[j])).collect();
+        let reference = rig_variants::builtin_reference(&model);
         rows.extend(variant_rows(&format!("built-in {}", model.name), &raw, &reference, &[]));
     }
     rows

@@ -80,15 +80,7 @@ fn the_built_in_bodies_rig_within_one_and_a_half_percent_mean_and_three_and_a_ha
 #[test]
 fn a_crouched_body_faces_forward_and_rigs_within_the_bounds() {
     let model = &builtin_models()[0];
-    let names = [(joint::HIP_L, "mixamorig:LeftUpLeg"), (joint::HIP_R, "mixamorig:RightUpLeg")];
-    let knees = [(joint::KNEE_L, "mixamorig:LeftLeg"), (joint::KNEE_R, "mixamorig:RightLeg")];
-    let ankles = [(joint::ANKLE_L, "mixamorig:LeftFoot"), (joint::ANKLE_R, "mixamorig:RightFoot")];
-    let reference: rig_variants::Reference = names
-        .iter()
-        .chain(&knees)
-        .chain(&ankles)
-        .map(|&(j, name)| (name.to_owned(), model.joint_rest_in_model[j]))
-        .collect();
+    let reference = rig_variants::builtin_reference(model);
     let crouch = rig_variants::Crouch::new(&reference, model.height_m, 30.0).unwrap();
     let (rig, moved) = rigged(model, |p| crouch.apply(p));
     assert!(rig.frame.forward.vector().z > 0.5, "{} taken as facing {:?}", model.name, rig.frame.forward);
